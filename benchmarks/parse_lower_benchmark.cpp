@@ -1,0 +1,71 @@
+// Front-end throughput on a large nvcc-generated PTX module: lexing alone,
+// parsing alone, and parse plus lowering (what `ptxsim check` and module
+// loading pay). Reported as bytes per second.
+
+#include <benchmark/benchmark.h>
+
+#include <antlr4-runtime.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "ptxsim/grammar/fast_lexer.h"
+#include "ptxsim/grammar/parse.h"
+#include "ptxsim/isa/lower.h"
+
+namespace {
+
+const std::string& largeModule() {
+  static const std::string text = [] {
+    std::ifstream in(PTXSIM_LARGE_PTX, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }();
+  return text;
+}
+
+void lexOnly(benchmark::State& state) {
+  const std::string& text = largeModule();
+  for (auto _ : state) {
+    ptxsim::grammar::FastLexer lexer(text);
+    size_t tokens = 0;
+    while (lexer.nextToken()->getType() != antlr4::Token::EOF) ++tokens;
+    benchmark::DoNotOptimize(tokens);
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+
+void parseOnly(benchmark::State& state) {
+  const std::string& text = largeModule();
+  for (auto _ : state) {
+    auto parsed = ptxsim::grammar::parse(text);
+    if (!parsed.ok()) state.SkipWithError("parse failed");
+    benchmark::DoNotOptimize(parsed.tree());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+}
+
+void parseAndLower(benchmark::State& state) {
+  const std::string& text = largeModule();
+  size_t instructions = 0;
+  for (auto _ : state) {
+    auto result = ptxsim::isa::compilePtx(text);
+    if (!result.ok()) {
+      state.SkipWithError(result.errors.front().message.c_str());
+      break;
+    }
+    instructions = result.module->instructionCount();
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
+  state.counters["instructions"] = static_cast<double>(instructions);
+  state.counters["MB"] = static_cast<double>(text.size()) / 1e6;
+}
+
+BENCHMARK(lexOnly)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(parseOnly)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(parseAndLower)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,79 @@
+#pragma once
+
+// Lowers one function body: declarations into dense registers and local
+// variables, labels into instruction indices, instructions into decoded
+// form with checked operands, `.loc` into debug locations.
+
+#include <string>
+#include <vector>
+
+#include "constant_expression.h"
+#include "name_scopes.h"
+#include "opcode_decoder.h"
+#include "operand_signature.h"
+
+namespace ptxsim::isa::lowering {
+
+// A `.loc` naming a file index, checked once the whole module is read.
+struct FileUse {
+  uint32_t file;
+  SourceLocation where;
+};
+
+class FunctionLowerer {
+ public:
+  FunctionLowerer(LoweringContext& context, uint32_t functionIndex, std::vector<FileUse>& fileUses);
+  void lowerBody(gen::PtxParser::FunctionBodyContext* body);
+
+ private:
+  using P = gen::PtxParser;
+
+  Function& function() { return context_.module().functions[functionIndex_]; }
+  void lowerStatements(const std::vector<P::StatementContext*>& statements);
+  void lowerDeclaration(P::DeclarationStatementContext* statement);
+  void lowerLabel(antlr4::Token* name);
+  void lowerBranchTable(antlr4::Token* name, P::TargetListStatementContext* list);
+  void lowerLoc(P::LocStatementContext* statement);
+  void lowerInstruction(P::InstructionStatementContext* statement);
+  bool lowerGuard(P::GuardContext* guard, Instruction& inst);
+  bool checkVersion(const InstructionSpec& spec, antlr4::Token* opcode);
+  void finish();
+
+  // Operands (operand_lowerer.cpp).
+  bool lowerOperands(P::InstructionStatementContext* statement, Instruction& inst);
+  bool lowerCallOperands(const std::vector<P::OperandContext*>& operands, Instruction& inst);
+  bool lowerOperand(P::OperandContext* ctx, OperandRole role, uint32_t slot, Operand& out);
+  bool lowerName(antlr4::Token* token, OperandRole role, uint32_t slot, Operand& out);
+  bool lowerElements(const std::vector<P::OperandContext*>& elements, OperandKind kind, Operand& out);
+  bool lowerExpression(P::ExprContext* expr, OperandRole role, uint32_t slot, Operand& out);
+  bool checkOperand(const Operand& op, const SignatureToken& token, size_t position, const Instruction& inst,
+                    antlr4::ParserRuleContext* where);
+  bool checkRegisterType(uint32_t reg, DataType expected, bool allowWider, SourceLocation where);
+  std::optional<SymbolRef> resolveSymbol(std::string_view name) const;
+  bool fail(SourceLocation where, std::string message);
+
+  LoweringContext& context_;
+  uint32_t functionIndex_;
+  std::vector<FileUse>& fileUses_;
+  NameScopes scopes_;
+  StringMap<uint32_t> labels_;
+  StringMap<uint32_t> branchTableIndex_;
+  struct LabelFixup {
+    uint32_t operand;  // index in Function::operands
+    std::string name;
+    SourceLocation where;
+  };
+  std::vector<LabelFixup> labelFixups_;
+  struct TableFixup {
+    uint32_t table;
+    uint32_t entry;
+    std::string name;
+    SourceLocation where;
+  };
+  std::vector<TableFixup> tableFixups_;
+  std::vector<LabelFixup> tableUses_;  // brx.idx operands naming a table
+  DebugLocation currentDebug_;
+  std::string opcodeText_;  // mnemonic of the instruction being lowered, for messages
+};
+
+}  // namespace ptxsim::isa::lowering

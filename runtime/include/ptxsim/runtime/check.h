@@ -1,0 +1,23 @@
+#pragma once
+
+// `ptxsim check`: validates PTX files the way a compiler does.
+
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ptxsim/isa/lower.h"
+
+namespace ptxsim::runtime {
+
+// Prints one summary line per valid file to `out`, and located errors with
+// the offending source line and a caret to `err`. Returns the process exit
+// status: 0 when every file is valid, 1 otherwise.
+int checkFiles(const std::vector<std::string>& paths, std::ostream& out, std::ostream& err);
+
+// "FILE:LINE:COL: error: MSG", the source line and a caret under the column.
+void printDiagnostic(std::ostream& err, std::string_view path, std::string_view source,
+                     const isa::Diagnostic& diagnostic);
+
+}  // namespace ptxsim::runtime

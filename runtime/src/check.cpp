@@ -1,0 +1,81 @@
+#include "ptxsim/runtime/check.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "ptxsim/runtime/logging.h"
+
+namespace ptxsim::runtime {
+
+namespace {
+
+// The text of 1-based line `line`, or empty.
+std::string_view lineOf(std::string_view source, uint32_t line) {
+  size_t begin = 0;
+  for (uint32_t l = 1; l < line; ++l) {
+    size_t newline = source.find('\n', begin);
+    if (newline == std::string_view::npos) return {};
+    begin = newline + 1;
+  }
+  size_t end = source.find('\n', begin);
+  return source.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
+}
+
+std::string versionText(uint32_t v) { return std::to_string(v / 10) + "." + std::to_string(v % 10); }
+
+}  // namespace
+
+void printDiagnostic(std::ostream& err, std::string_view path, std::string_view source,
+                     const isa::Diagnostic& d) {
+  err << path << ':' << d.where.line << ':' << d.where.column << ": error: " << d.message << '\n';
+  std::string_view text = lineOf(source, d.where.line);
+  if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+  // Very long lines are shown as a window around the column.
+  constexpr size_t kWindow = 160;
+  size_t column = d.where.column == 0 ? 0 : d.where.column - 1;
+  size_t start = column > kWindow / 2 ? column - kWindow / 2 : 0;
+  if (start > text.size()) start = text.size();
+  std::string shown(text.substr(start, kWindow));
+  for (char& c : shown) {
+    auto u = static_cast<unsigned char>(c);
+    if (c != '\t' && (u < 0x20 || u >= 0x7f)) c = '?';
+  }
+  err << "  " << (start > 0 ? "..." : "") << shown << (start + kWindow < text.size() ? "..." : "") << '\n';
+  std::string caret(start > 0 ? 3 : 0, ' ');
+  for (size_t i = start; i < column && i < text.size(); ++i) caret += text[i] == '\t' ? '\t' : ' ';
+  err << "  " << caret << "^\n";
+}
+
+int checkFiles(const std::vector<std::string>& paths, std::ostream& out, std::ostream& err) {
+  int status = 0;
+  auto log = logger("check");
+  for (const std::string& path : paths) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) {
+      err << path << ": error: cannot read the file\n";
+      status = 1;
+      continue;
+    }
+    std::ostringstream buffer;
+    buffer << file.rdbuf();
+    std::string source = std::move(buffer).str();
+    log->debug("{}: {} bytes", path, source.size());
+    isa::CompileResult result = isa::compilePtx(source);
+    if (!result.ok()) {
+      for (const isa::Diagnostic& d : result.errors) printDiagnostic(err, path, source, d);
+      status = 1;
+      continue;
+    }
+    const isa::Module& m = *result.module;
+    size_t kernels = m.kernelCount();
+    size_t functions = 0;
+    for (const isa::Function& f : m.functions) functions += !f.isKernel && f.isDefined ? 1 : 0;
+    std::string target = "sm_" + std::to_string(m.target.sm) + (m.target.suffix ? std::string(1, m.target.suffix) : "");
+    out << path << ": PTX " << versionText(m.ptxVersion) << ", target " << target << ", " << kernels
+        << (kernels == 1 ? " kernel, " : " kernels, ") << functions << (functions == 1 ? " function, " : " functions, ")
+        << m.instructionCount() << " instructions\n";
+  }
+  return status;
+}
+
+}  // namespace ptxsim::runtime
