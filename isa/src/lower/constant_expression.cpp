@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "tree_access.h"
+
 namespace ptxsim::isa::lowering {
 
 using P = gen::PtxParser;
@@ -49,9 +51,9 @@ class Evaluator {
       : context_(context), resolve_(resolve) {}
 
   std::optional<ConstantValue> eval(P::ExprContext* expr) {
-    if (auto* e = dynamic_cast<P::PrimaryExprContext*>(expr)) return primary(e->primary());
-    if (auto* e = dynamic_cast<P::UnaryExprContext*>(expr)) return unary(e);
-    if (auto* e = dynamic_cast<P::ConditionalExprContext*>(expr)) {
+    if (auto* e = exactly<P::PrimaryExprContext>(expr)) return primary(e->primary());
+    if (auto* e = exactly<P::UnaryExprContext>(expr)) return unary(e);
+    if (auto* e = exactly<P::ConditionalExprContext>(expr)) {
       auto c = integer(expr, e->expr(0));
       if (!c) return std::nullopt;
       return eval(*c != 0 ? e->expr(1) : e->expr(2));

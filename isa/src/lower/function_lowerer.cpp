@@ -6,9 +6,9 @@
 
 namespace ptxsim::isa::lowering {
 
-FunctionLowerer::FunctionLowerer(LoweringContext& context, uint32_t functionIndex,
+FunctionLowerer::FunctionLowerer(LoweringContext& context, OpcodeDecoder& decoder, uint32_t functionIndex,
                                  std::vector<FileUse>& fileUses)
-    : context_(context), functionIndex_(functionIndex), fileUses_(fileUses) {}
+    : context_(context), decoder_(decoder), functionIndex_(functionIndex), fileUses_(fileUses) {}
 
 bool FunctionLowerer::fail(SourceLocation where, std::string message) {
   context_.error(where, std::move(message));
@@ -29,21 +29,23 @@ void FunctionLowerer::lowerBody(P::FunctionBodyContext* body) {
     }
   }
   scopes_.push();  // the body's own scope may not shadow parameters silently
-  lowerStatements(body->statement());
+  lowerStatements(body->children);
   scopes_.pop();
   scopes_.pop();
   finish();
 }
 
-void FunctionLowerer::lowerStatements(const std::vector<P::StatementContext*>& statements) {
-  for (size_t i = 0; i < statements.size(); ++i) {
+// `children` of a body or block: '{' statement* '}'.
+void FunctionLowerer::lowerStatements(const std::vector<antlr4::tree::ParseTree*>& children) {
+  auto statementAt = [&](size_t i) { return static_cast<P::StatementContext*>(children[i]); };
+  for (size_t i = 1; i + 1 < children.size(); ++i) {
     if (context_.full()) return;
-    P::StatementContext* s = statements[i];
+    P::StatementContext* s = statementAt(i);
     antlr4::Token* first = s->getStart();
     switch (first->getType()) {
       case P::LBRACE:
         scopes_.push();
-        lowerStatements(static_cast<P::BlockStatementContext*>(s)->statement());
+        lowerStatements(s->children);
         scopes_.pop();
         break;
       case P::LOC: lowerLoc(static_cast<P::LocStatementContext*>(s)); break;
@@ -61,10 +63,10 @@ void FunctionLowerer::lowerStatements(const std::vector<P::StatementContext*>& s
       case P::IDENT:
         if (s->getStop()->getType() == P::COLON) {  // `name:` rather than an instruction
           // `tbl: .branchtargets ...` names a table, not a position.
-          if (i + 1 < statements.size()) {
-            size_t nextType = statements[i + 1]->getStart()->getType();
+          if (i + 2 < children.size()) {
+            size_t nextType = statementAt(i + 1)->getStart()->getType();
             if (nextType == P::BRANCHTARGETS || nextType == P::CALLTARGETS) {
-              lowerBranchTable(first, static_cast<P::TargetListStatementContext*>(statements[++i]));
+              lowerBranchTable(first, static_cast<P::TargetListStatementContext*>(statementAt(++i)));
               break;
             }
             if (nextType == P::CALLPROTOTYPE) {
@@ -209,10 +211,13 @@ void FunctionLowerer::lowerInstruction(P::InstructionStatementContext* statement
   antlr4::Token* opcode = statement->opcode;
   inst.where = locationOf(opcode);
   inst.debug = currentDebug_;
-  if (auto* guard = statement->guard(); guard != nullptr && !lowerGuard(guard, inst)) return;
+  if (statement->getStart()->getType() == P::AT &&
+      !lowerGuard(static_cast<P::GuardContext*>(statement->children[0]), inst)) {
+    return;
+  }
   std::string error;
   std::string_view text = grammar::tokenText(opcode);
-  auto decoded = decodeOpcode(text, error);
+  const DecodedOpcode* decoded = decoder_.decode(text, error);
   if (!decoded) {
     fail(inst.where, error);
     return;

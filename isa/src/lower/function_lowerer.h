@@ -22,14 +22,15 @@ struct FileUse {
 
 class FunctionLowerer {
  public:
-  FunctionLowerer(LoweringContext& context, uint32_t functionIndex, std::vector<FileUse>& fileUses);
+  FunctionLowerer(LoweringContext& context, OpcodeDecoder& decoder, uint32_t functionIndex,
+                  std::vector<FileUse>& fileUses);
   void lowerBody(gen::PtxParser::FunctionBodyContext* body);
 
  private:
   using P = gen::PtxParser;
 
   Function& function() { return context_.module().functions[functionIndex_]; }
-  void lowerStatements(const std::vector<P::StatementContext*>& statements);
+  void lowerStatements(const std::vector<antlr4::tree::ParseTree*>& children);
   void lowerDeclaration(P::DeclarationStatementContext* statement);
   void lowerLabel(antlr4::Token* name);
   void lowerBranchTable(antlr4::Token* name, P::TargetListStatementContext* list);
@@ -53,6 +54,7 @@ class FunctionLowerer {
   bool fail(SourceLocation where, std::string message);
 
   LoweringContext& context_;
+  OpcodeDecoder& decoder_;
   uint32_t functionIndex_;
   std::vector<FileUse>& fileUses_;
   NameScopes scopes_;
@@ -73,7 +75,8 @@ class FunctionLowerer {
   std::vector<TableFixup> tableFixups_;
   std::vector<LabelFixup> tableUses_;  // brx.idx operands naming a table
   DebugLocation currentDebug_;
-  std::string opcodeText_;  // mnemonic of the instruction being lowered, for messages
+  std::string_view opcodeText_;  // the opcode token being lowered, for messages
+  std::vector<P::OperandContext*> operandScratch_;  // reused by every instruction  // mnemonic of the instruction being lowered, for messages
 };
 
 }  // namespace ptxsim::isa::lowering

@@ -238,7 +238,7 @@ class ModuleLowerer {
       module_.functions.push_back(std::move(fn));
     }
     if (auto* body = decl->functionBody()) {
-      FunctionLowerer(context_, index, fileUses_).lowerBody(body);
+      FunctionLowerer(context_, decoder_, index, fileUses_).lowerBody(body);
     }
   }
 
@@ -274,6 +274,7 @@ class ModuleLowerer {
   LoweringContext& context_;
   Module& module_;
   std::vector<FileUse> fileUses_;
+  OpcodeDecoder decoder_;
   bool isFirstItem_ = true;
   bool sawVersionDirective_ = false;
   bool reportedNoTarget_ = false;

@@ -22,4 +22,19 @@ struct DecodedOpcode {
 // On failure returns nullopt with `error` set to the message.
 std::optional<DecodedOpcode> decodeOpcode(std::string_view token, std::string& error);
 
+// decodeOpcode with a cache: a module uses a few hundred distinct opcode
+// tokens hundreds of thousands of times.
+class OpcodeDecoder {
+ public:
+  const DecodedOpcode* decode(std::string_view token, std::string& error) {
+    if (auto it = cache_.find(token); it != cache_.end()) return &it->second;
+    auto decoded = decodeOpcode(token, error);
+    if (!decoded) return nullptr;
+    return &cache_.emplace(std::string(token), *decoded).first->second;
+  }
+
+ private:
+  StringMap<DecodedOpcode> cache_;
+};
+
 }  // namespace ptxsim::isa::lowering

@@ -4,6 +4,7 @@
 #include "constant_expression.h"
 #include "function_lowerer.h"
 #include "special_registers.h"
+#include "tree_access.h"
 
 namespace ptxsim::isa::lowering {
 
@@ -62,7 +63,14 @@ std::optional<SymbolRef> FunctionLowerer::resolveSymbol(std::string_view name) c
 }
 
 bool FunctionLowerer::lowerOperands(P::InstructionStatementContext* statement, Instruction& inst) {
-  std::vector<P::OperandContext*> operands = statement->operand();
+  // Children are [guard] opcode [operand (',' operand)*] ';'; operands sit
+  // at the odd offsets after the opcode.
+  std::vector<P::OperandContext*>& operands = operandScratch_;
+  operands.clear();
+  size_t first = statement->getStart()->getType() == P::AT ? 2 : 1;
+  for (size_t k = first; k + 1 < statement->children.size(); k += 2) {
+    operands.push_back(static_cast<P::OperandContext*>(statement->children[k]));
+  }
   if (inst.opcode == Opcode::Call) return lowerCallOperands(operands, inst);
   const Signature& sig = signatureOf(*inst.spec);
   if (operands.size() < sig.minOperands || (!sig.variadic && operands.size() > sig.tokens.size())) {
@@ -96,7 +104,7 @@ bool FunctionLowerer::lowerCallOperands(const std::vector<P::OperandContext*>& o
   inst.operandCount = 4;
   fn.operands.resize(fn.operands.size() + 4);
   size_t i = 0;
-  auto isList = [&](size_t k) { return k < operands.size() && dynamic_cast<P::ListOperandContext*>(operands[k]); };
+  auto isList = [&](size_t k) { return k < operands.size() && exactly<P::ListOperandContext>(operands[k]); };
   Operand returns{OperandKind::List};
   if (isList(0) && operands.size() > 1 && !isList(1)) {
     if (!lowerOperand(operands[0], OperandRole::Any, inst.firstOperand, returns)) return false;
@@ -104,7 +112,7 @@ bool FunctionLowerer::lowerCallOperands(const std::vector<P::OperandContext*>& o
   }
   if (i >= operands.size()) return fail(inst.where, "'call' needs a function to call");
   Operand callee;
-  auto* calleeCtx = dynamic_cast<P::NameOperandContext*>(operands[i]);
+  auto* calleeCtx = exactly<P::NameOperandContext>(operands[i]);
   if (calleeCtx == nullptr) return fail(locationOf(operands[i]), "'call' needs a function name or register");
   antlr4::Token* name = calleeCtx->value;
   if (auto entry = scopes_.find(grammar::tokenText(name)); entry && entry->kind == NameKind::Register) {
@@ -124,7 +132,7 @@ bool FunctionLowerer::lowerCallOperands(const std::vector<P::OperandContext*>& o
   }
   Operand prototype;
   if (i < operands.size()) {
-    auto* protoCtx = dynamic_cast<P::NameOperandContext*>(operands[i]);
+    auto* protoCtx = exactly<P::NameOperandContext>(operands[i]);
     if (protoCtx == nullptr || i + 1 != operands.size()) {
       return fail(locationOf(operands[i]), "unexpected operand after the call's arguments");
     }
@@ -223,7 +231,7 @@ bool FunctionLowerer::lowerElements(const std::vector<P::OperandContext*>& eleme
 }
 
 bool FunctionLowerer::lowerExpression(P::ExprContext* expr, OperandRole role, uint32_t slot, Operand& out) {
-  if (auto* primary = dynamic_cast<P::PrimaryExprContext*>(expr)) {
+  if (auto* primary = exactly<P::PrimaryExprContext>(expr)) {
     auto* p = primary->primary();
     if (p->name() != nullptr && p->expr() == nullptr) return lowerName(p->name()->getStart(), role, slot, out);
   }
@@ -248,10 +256,10 @@ bool FunctionLowerer::lowerExpression(P::ExprContext* expr, OperandRole role, ui
 }
 
 bool FunctionLowerer::lowerOperand(P::OperandContext* ctx, OperandRole role, uint32_t slot, Operand& out) {
-  if (auto* n = dynamic_cast<P::NameOperandContext*>(ctx)) {
+  if (auto* n = exactly<P::NameOperandContext>(ctx)) {
     if (!lowerName(n->value, role, slot, out)) return false;
-    if (n->PIPE() != nullptr) {
-      antlr4::Token* second = n->IDENT().back()->getSymbol();
+    if (n->children.size() == 3) {  // name '|' predicate
+      antlr4::Token* second = n->getStop();
       auto entry = scopes_.find(grammar::tokenText(second));
       if (!entry || entry->kind != NameKind::Register) {
         return fail(locationOf(second), "undeclared register '" + second->getText() + "'");
@@ -260,30 +268,34 @@ bool FunctionLowerer::lowerOperand(P::OperandContext* ctx, OperandRole role, uin
     }
     return true;
   }
-  if (auto* lit = dynamic_cast<P::LiteralOperandContext*>(ctx)) {
-    bool negative = lit->MINUS() != nullptr;
-    if (lit->INT()) {
-      auto value = parseIntegerLiteral(lit->INT()->getText());
-      if (!value) return fail(locationOf(lit), "integer literal '" + lit->INT()->getText() + "' is out of range");
+  if (auto* lit = exactly<P::LiteralOperandContext>(ctx)) {
+    bool negative = lit->getStart()->getType() == P::MINUS;
+    antlr4::Token* literal = lit->getStop();
+    std::string_view text = grammar::tokenText(literal);
+    if (literal->getType() == P::INT) {
+      auto value = parseIntegerLiteral(text);
+      if (!value) return fail(locationOf(lit), "integer literal '" + std::string(text) + "' is out of range");
       out = {OperandKind::Immediate};
       out.value = static_cast<int64_t>(negative ? 0 - *value : *value);
       return true;
     }
-    ConstantValue v = lit->HEX_FLOAT() ? parseHexFloat(lit->HEX_FLOAT()->getText()) : ConstantValue{};
     out = {OperandKind::FloatImmediate};
-    if (lit->HEX_FLOAT()) {
+    if (literal->getType() == P::HEX_FLOAT) {
+      ConstantValue v = parseHexFloat(text);
       out.immediateType = v.floatType;
       uint64_t sign = v.floatType == DataType::F32 ? 0x80000000ull : 0x8000000000000000ull;
       out.value = static_cast<int64_t>(negative ? v.floatBits ^ sign : v.floatBits);
     } else {
-      double real = std::strtod(lit->FLOAT()->getText().c_str(), nullptr);
+      double real = std::strtod(std::string(text).c_str(), nullptr);
       out.immediateType = DataType::F64;
       out.value = static_cast<int64_t>(std::bit_cast<uint64_t>(negative ? -real : real));
     }
     return true;
   }
-  if (auto* a = dynamic_cast<P::SimpleAddressOperandContext*>(ctx)) {
-    antlr4::Token* base = a->IDENT()->getSymbol();
+  if (auto* a = exactly<P::SimpleAddressOperandContext>(ctx)) {
+    // '[' name ((+|-) -? INT)? ']': every child is a terminal.
+    const auto& kids = a->children;
+    antlr4::Token* base = terminalToken(kids[1]);
     Operand b;
     if (!lowerName(base, OperandRole::Any, slot, b)) return false;
     out = {OperandKind::Address};
@@ -297,24 +309,26 @@ bool FunctionLowerer::lowerOperand(P::OperandContext* ctx, OperandRole role, uin
       return fail(locationOf(base), "'" + base->getText() + "' cannot be an address");
     }
     out.index = b.index;
-    if (a->INT() != nullptr) {
-      auto value = parseIntegerLiteral(a->INT()->getText());
-      if (!value) return fail(locationOf(a->INT()), "offset out of range");
-      bool negative = a->MINUS().size() % 2 == 1;  // [r+4] [r-4] [r+-4] [r--4]
-      out.value = static_cast<int64_t>(negative ? 0 - *value : *value);
+    if (kids.size() > 3) {
+      antlr4::Token* number = terminalToken(kids[kids.size() - 2]);
+      auto value = parseIntegerLiteral(grammar::tokenText(number));
+      if (!value) return fail(locationOf(number), "offset out of range");
+      size_t minuses = 0;  // [r+4] [r-4] [r+-4] [r--4]
+      for (size_t k = 2; k + 2 < kids.size(); ++k) minuses += terminalToken(kids[k])->getType() == P::MINUS;
+      out.value = static_cast<int64_t>(minuses % 2 == 1 ? 0 - *value : *value);
     }
     return true;
   }
-  if (auto* v = dynamic_cast<P::VectorOperandContext*>(ctx)) return lowerElements(v->operand(), OperandKind::Vector, out);
-  if (auto* l = dynamic_cast<P::ListOperandContext*>(ctx)) return lowerElements(l->operand(), OperandKind::List, out);
-  if (auto* a = dynamic_cast<P::AddressOperandContext*>(ctx)) {
+  if (auto* v = exactly<P::VectorOperandContext>(ctx)) return lowerElements(v->operand(), OperandKind::Vector, out);
+  if (auto* l = exactly<P::ListOperandContext>(ctx)) return lowerElements(l->operand(), OperandKind::List, out);
+  if (auto* a = exactly<P::AddressOperandContext>(ctx)) {
     auto inner = a->operand();
     if (inner.size() > 1) return lowerElements(inner, OperandKind::AddressTuple, out);
-    auto* e = dynamic_cast<P::ExprOperandContext*>(inner[0]);
+    auto* e = exactly<P::ExprOperandContext>(inner[0]);
     if (e == nullptr || e->PIPE() != nullptr) return fail(locationOf(inner[0]), "malformed address");
     // [%rd1+(4*2)]: a register plus a constant expression.
-    if (auto* sum = dynamic_cast<P::AddExprContext*>(e->expr())) {
-      auto* base = dynamic_cast<P::PrimaryExprContext*>(sum->expr(0));
+    if (auto* sum = exactly<P::AddExprContext>(e->expr())) {
+      auto* base = exactly<P::PrimaryExprContext>(sum->expr(0));
       auto entry = base && base->primary()->name() && !base->primary()->expr()
                        ? scopes_.find(grammar::tokenText(base->primary()->name()->getStart()))
                        : std::nullopt;
@@ -348,7 +362,7 @@ bool FunctionLowerer::lowerOperand(P::OperandContext* ctx, OperandRole role, uin
     }
     return true;
   }
-  if (auto* n = dynamic_cast<P::NotOperandContext*>(ctx)) {
+  if (auto* n = exactly<P::NotOperandContext>(ctx)) {
     antlr4::Token* name = n->name()->getStart();
     auto entry = scopes_.find(grammar::tokenText(name));
     if (!entry || entry->kind != NameKind::Register) {
@@ -377,7 +391,7 @@ bool FunctionLowerer::checkRegisterType(uint32_t reg, DataType expected, bool al
   const RegisterInfo& info = function().registers[reg];
   if (registerTypeCompatible(info.type, expected, allowWider)) return true;
   return fail(where, "type mismatch: '" + info.name + "' is " + std::string(typeName(info.type)) + " but '" +
-                         opcodeText_ + "' expects " + std::string(typeName(expected)) + " here");
+                         std::string(opcodeText_) + "' expects " + std::string(typeName(expected)) + " here");
 }
 
 bool FunctionLowerer::checkOperand(const Operand& op, const SignatureToken& token, size_t position,
@@ -433,7 +447,7 @@ bool FunctionLowerer::checkOperand(const Operand& op, const SignatureToken& toke
   if (op.kind == OperandKind::Vector) {
     unsigned width = vector == Mod::V2 ? 2 : vector == Mod::V4 ? 4 : vector == Mod::V8 ? 8 : 0;
     if (token.vector && width != 0 && op.count != width) {
-      return fail(at, "'" + opcodeText_ + "' expects a vector of " + std::to_string(width) + " elements");
+      return fail(at, "'" + std::string(opcodeText_) + "' expects a vector of " + std::to_string(width) + " elements");
     }
     // Without .vN, a vector packs or unpacks (mov.b64 {%r1,%r2}, %rd1):
     // the elements share the type's bits, so only their registers are checked.
@@ -453,7 +467,7 @@ bool FunctionLowerer::checkOperand(const Operand& op, const SignatureToken& toke
   if (token.vector && vector != Mod::None) {
     unsigned width = vector == Mod::V2 ? 2 : vector == Mod::V4 ? 4 : 8;
     bool vectorRegister = op.kind == OperandKind::Register && fn.registers[op.index].vectorWidth == width;
-    if (!vectorRegister) return fail(at, "'" + opcodeText_ + "' expects a {vector} operand here");
+    if (!vectorRegister) return fail(at, "'" + std::string(opcodeText_) + "' expects a {vector} operand here");
     return checkRegisterType(op.index, expected, wider, at);
   }
   switch (op.kind) {
