@@ -4,7 +4,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include <antlr4-runtime.h>
+#include "ptxsim/grammar/antlr_runtime.h"
 
 #include <fstream>
 #include <sstream>

@@ -1,6 +1,6 @@
 #include "ptxsim/grammar/module_reader.h"
 
-#include <antlr4-runtime.h>
+#include "ptxsim/grammar/antlr_runtime.h"
 
 #include "ptxsim/grammar/fast_lexer.h"
 #include "ptxsim/grammar/ptx_token_stream.h"

@@ -1,6 +1,6 @@
 #include "ptxsim/grammar/parse.h"
 
-#include <antlr4-runtime.h>
+#include "ptxsim/grammar/antlr_runtime.h"
 
 #include "PtxLexer.h"
 #include "ptxsim/grammar/fast_lexer.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <antlr4-runtime.h>
+#include "ptxsim/grammar/antlr_runtime.h"
 
 #include <vector>
 

@@ -15,6 +15,13 @@ size_t Module::instructionCount() const {
   return total;
 }
 
+std::string Function::registerName(uint32_t reg) const {
+  const RegisterInfo& info = registers.at(reg);
+  std::string name = registerNames.at(info.name);
+  if (info.number != kNone) name += std::to_string(info.number);
+  return name;
+}
+
 const Function* Module::findFunction(std::string_view name) const {
   auto it = symbolIndex.find(name);
   if (it == symbolIndex.end() || symbols[it->second].kind != SymbolKind::Function) return nullptr;

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include <antlr4-runtime.h>
+#include "ptxsim/grammar/antlr_runtime.h"
 
 #include <cstdlib>
 #include <filesystem>

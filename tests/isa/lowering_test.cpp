@@ -60,8 +60,8 @@ TEST(Lowering, RegistersAreDenseAndOperandsResolved) {
   ASSERT_TRUE(m);
   const Function& k = m->functions.at(0);
   ASSERT_EQ(k.registers.size(), 5u);
-  EXPECT_EQ(k.registers[3].name, "%r3");
-  EXPECT_EQ(k.registers[4].name, "%f1");
+  EXPECT_EQ(k.registerName(3), "%r3");
+  EXPECT_EQ(k.registerName(4), "%f1");
   EXPECT_EQ(k.registers[4].type, DataType::F32);
   const Instruction& add = k.instructions.at(0);
   EXPECT_EQ(add.opcode, Opcode::Add);

@@ -117,12 +117,12 @@ void FunctionLowerer::lowerDeclaration(P::DeclarationStatementContext* statement
         fail(locationOf(declarator), "too many registers");
         continue;
       }
+      auto nameIndex = static_cast<uint32_t>(fn.registerNames.size());
+      fn.registerNames.push_back(name);
       if (count == 0) {
-        fn.registers.push_back({name, type.type, type.vectorWidth});
+        fn.registers.push_back({nameIndex, kNone, type.type, type.vectorWidth});
       } else {
-        for (uint32_t r = 0; r < count; ++r) {
-          fn.registers.push_back({name + std::to_string(r), type.type, type.vectorWidth});
-        }
+        for (uint32_t r = 0; r < count; ++r) fn.registers.push_back({nameIndex, r, type.type, type.vectorWidth});
       }
       continue;
     }

@@ -3,7 +3,7 @@
 // State shared by the pieces of lowering: the module being built and the
 // diagnostics collected so far.
 
-#include <antlr4-runtime.h>
+#include "ptxsim/grammar/antlr_runtime.h"
 
 #include <string>
 #include <vector>

@@ -75,7 +75,10 @@ RowFit tryRow(const InstructionSpec& row, const std::array<DataType, 4>& types, 
       }
       return RowFit::WrongModifiers;
     }
-    set.set(chosen->mod);
+    if (!set.set(chosen->mod)) {
+      why = "more than " + std::to_string(ModifierSet::kCapacity) + " modifiers";
+      return RowFit::WrongModifiers;
+    }
   }
   for (unsigned g = 0; g < kModGroupCount; ++g) {
     auto group = static_cast<ModGroup>(g);

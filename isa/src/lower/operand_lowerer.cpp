@@ -390,7 +390,7 @@ bool FunctionLowerer::checkRegisterType(uint32_t reg, DataType expected, bool al
   if (expected == DataType::None) return true;
   const RegisterInfo& info = function().registers[reg];
   if (registerTypeCompatible(info.type, expected, allowWider)) return true;
-  return fail(where, "type mismatch: '" + info.name + "' is " + std::string(typeName(info.type)) + " but '" +
+  return fail(where, "type mismatch: '" + function().registerName(reg) + "' is " + std::string(typeName(info.type)) + " but '" +
                          std::string(opcodeText_) + "' expects " + std::string(typeName(expected)) + " here");
 }
 
@@ -422,13 +422,13 @@ bool FunctionLowerer::checkOperand(const Operand& op, const SignatureToken& toke
     case OperandRole::PredicateDestination:
       if (op.kind == OperandKind::Sink || isPredicate(op)) return true;
       if (op.kind == OperandKind::Register) {
-        return fail(at, "type mismatch: '" + fn.registers[op.index].name + "' is not a .pred register");
+        return fail(at, "type mismatch: '" + fn.registerName(op.index) + "' is not a .pred register");
       }
       return fail(at, "'" + mnemonic + "' expects a predicate register here");
     case OperandRole::PredicateSource:
       if (isPredicate(op) || op.kind == OperandKind::Immediate) return true;
       if (op.kind == OperandKind::Register) {
-        return fail(at, "type mismatch: '" + fn.registers[op.index].name + "' is not a .pred register");
+        return fail(at, "type mismatch: '" + fn.registerName(op.index) + "' is not a .pred register");
       }
       return fail(at, "'" + mnemonic + "' expects a predicate here");
     default: break;

@@ -7,7 +7,7 @@
 // alternatives are leaf classes, so an exact type test by type_info address
 // is enough (every class here is compiled into this one binary).
 
-#include <antlr4-runtime.h>
+#include "ptxsim/grammar/antlr_runtime.h"
 
 #include <type_traits>
 #include <typeinfo>

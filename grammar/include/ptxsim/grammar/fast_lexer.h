@@ -8,7 +8,7 @@
 // checks the two agree on the corpus). It also bounds nesting, so the
 // recursive-descent parser can never overflow the stack on hostile input.
 
-#include <antlr4-runtime.h>
+#include "ptxsim/grammar/antlr_runtime.h"
 
 #include <cstdint>
 #include <memory>

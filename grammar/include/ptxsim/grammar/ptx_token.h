@@ -3,7 +3,7 @@
 // A token that points into the PTX text instead of copying it, so lexing
 // allocates nothing per token. The text must outlive the token.
 
-#include <antlr4-runtime.h>
+#include "ptxsim/grammar/antlr_runtime.h"
 
 #include <string>
 #include <string_view>

@@ -6,7 +6,7 @@
 // Tokens live in fixed-size blocks, so their addresses never change while
 // buffered and indexing is a shift and a mask.
 
-#include <antlr4-runtime.h>
+#include "ptxsim/grammar/antlr_runtime.h"
 
 #include <deque>
 #include <memory>

@@ -207,16 +207,41 @@ std::span<const ModifierInfo> modifierVocabulary();
 ModGroup groupOf(Mod mod);
 std::string_view modifierText(Mod mod);
 
-// One modifier per group; Mod::None where the group is absent.
+// One modifier per group; Mod::None where the group is absent. Kept as a
+// short list rather than an array over all groups: an instruction carries a
+// handful of modifiers, and the IR holds hundreds of thousands of them.
 class ModifierSet {
  public:
-  Mod get(ModGroup group) const { return byGroup_[static_cast<unsigned>(group)]; }
+  static constexpr unsigned kCapacity = 12;
+
+  Mod get(ModGroup group) const {
+    for (unsigned i = 0; i < count_; ++i) {
+      if (groups_[i] == group) return mods_[i];
+    }
+    return Mod::None;
+  }
   bool has(Mod mod) const { return get(groupOf(mod)) == mod; }
   bool hasGroup(ModGroup group) const { return get(group) != Mod::None; }
-  void set(Mod mod) { byGroup_[static_cast<unsigned>(groupOf(mod))] = mod; }
+  // Replaces the group's modifier; false when the set is full.
+  bool set(Mod mod) {
+    ModGroup group = groupOf(mod);
+    for (unsigned i = 0; i < count_; ++i) {
+      if (groups_[i] == group) {
+        mods_[i] = mod;
+        return true;
+      }
+    }
+    if (count_ == kCapacity) return false;
+    groups_[count_] = group;
+    mods_[count_++] = mod;
+    return true;
+  }
+  unsigned size() const { return count_; }
 
  private:
-  std::array<Mod, kModGroupCount> byGroup_{};
+  std::array<Mod, kCapacity> mods_{};
+  std::array<ModGroup, kCapacity> groups_{};
+  uint8_t count_ = 0;
 };
 
 // A set of modifier groups, for the instruction table.

@@ -169,8 +169,12 @@ struct Parameter {
   uint32_t pointeeAlignment = 0;
 };
 
+// A register's name is kept as its declaration's name (an index into
+// Function::registerNames) plus, for `%r<100>` declarations, its number:
+// functions declare thousands of registers and few names are ever printed.
 struct RegisterInfo {
-  std::string name;
+  uint32_t name = 0;         // index into Function::registerNames
+  uint32_t number = kNone;   // %r<N>: which of the N; kNone for a plain name
   DataType type = DataType::None;
   uint8_t vectorWidth = 1;
 };
@@ -208,6 +212,7 @@ struct Function {
   uint64_t paramBytes = 0;
   PerformanceDirectives directives;
   std::vector<RegisterInfo> registers;
+  std::vector<std::string> registerNames;  // declaration names, see RegisterInfo
   std::vector<Variable> locals;  // .local/.shared/.param declared in the body
   std::vector<Instruction> instructions;
   std::vector<Operand> operands;
@@ -215,6 +220,8 @@ struct Function {
   // Branch tables of brx.idx: labels resolved to instruction indices.
   std::vector<std::vector<uint32_t>> branchTables;
   SourceLocation where;
+
+  std::string registerName(uint32_t reg) const;
 };
 
 // Module-scope names: globals and functions share one namespace.
