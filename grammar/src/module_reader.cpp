@@ -2,6 +2,7 @@
 
 #include "ptxsim/grammar/antlr_runtime.h"
 
+#include "fast_ptx_parser.h"
 #include "ptxsim/grammar/fast_lexer.h"
 #include "ptxsim/grammar/ptx_token_stream.h"
 
@@ -11,7 +12,7 @@ struct ModuleItemReader::State {
   explicit State(std::string_view source) : lexer(source), tokens(lexer), parser(&tokens) {}
   FastLexer lexer;
   PtxTokenStream tokens;
-  antlr::PtxParser parser;
+  FastPtxParser parser;
 };
 
 ModuleItemReader::ModuleItemReader(std::string_view source) : state_(std::make_unique<State>(source)) {
@@ -32,7 +33,7 @@ antlr::PtxParser::ModuleItemContext* ModuleItemReader::next() {
     s.tokens.release(marker_);
     holdingMarker_ = false;
   }
-  s.parser.getTreeTracker().reset();
+  s.parser.releaseTree();
   if (failed_) return nullptr;
   bool atEnd = s.tokens.LA(1) == antlr4::Token::EOF;
   if (s.lexer.limitExceeded()) failed_ = true;

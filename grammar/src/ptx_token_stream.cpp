@@ -54,10 +54,11 @@ void PtxTokenStream::trim() {
   // Drop whole blocks before the token preceding the current one, which
   // LT(-1) may still ask for.
   size_t keepFrom = p_ == 0 ? 0 : p_ - 1;
-  while (!blocks_.empty() && ((firstBlock_ + 1) << kBlockBits) <= keepFrom) {
-    blocks_.pop_front();
-    ++firstBlock_;
-  }
+  size_t drop = 0;
+  while (drop < blocks_.size() && ((firstBlock_ + drop + 1) << kBlockBits) <= keepFrom) ++drop;
+  if (drop == 0) return;
+  blocks_.erase(blocks_.begin(), blocks_.begin() + static_cast<ptrdiff_t>(drop));
+  firstBlock_ += drop;
 }
 
 void PtxTokenStream::seek(size_t index) {

@@ -18,6 +18,7 @@ class PtxToken final : public antlr4::Token {
       : source_(source), text_(text), type_(type), line_(line), column_(column), start_(start) {}
 
   std::string_view view() const { return text_; }
+  size_t type() const { return type_; }  // getType() without the virtual call
   void setTokenIndex(size_t index) { index_ = index; }
 
   std::string getText() const override { return type_ == EOF ? "<EOF>" : std::string(text_); }

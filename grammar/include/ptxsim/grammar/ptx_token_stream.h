@@ -8,8 +8,8 @@
 
 #include "ptxsim/grammar/antlr_runtime.h"
 
-#include <deque>
 #include <memory>
+#include <vector>
 
 #include "ptxsim/grammar/fast_lexer.h"
 #include "ptxsim/grammar/ptx_token.h"
@@ -21,7 +21,11 @@ class PtxTokenStream final : public antlr4::TokenStream {
   explicit PtxTokenStream(FastLexer& lexer) : lexer_(lexer) {}
 
   antlr4::Token* LT(ssize_t k) override;
-  size_t LA(ssize_t i) override { return LT(i)->getType(); }
+  size_t LA(ssize_t i) override {
+    // The parser's prediction asks for the next few tokens all the time.
+    if (i > 0 && p_ + static_cast<size_t>(i) <= lexed_) return at(p_ + static_cast<size_t>(i) - 1).type();
+    return static_cast<PtxToken*>(LT(i))->type();
+  }
   antlr4::Token* get(size_t index) const override;
   antlr4::TokenSource* getTokenSource() const override { return &lexer_; }
   void consume() override;
@@ -50,7 +54,9 @@ class PtxTokenStream final : public antlr4::TokenStream {
     return blocks_[(absoluteIndex >> kBlockBits) - firstBlock_][absoluteIndex & (kBlockSize - 1)];
   }
 
-  std::deque<std::unique_ptr<PtxToken[]>> blocks_;  // block b holds tokens [b << kBlockBits, ...)
+  // Block b holds tokens [b << kBlockBits, ...). Blocks are dropped from the
+  // front once per kBlockSize tokens, so a vector is cheaper than a deque.
+  std::vector<std::unique_ptr<PtxToken[]>> blocks_;
   size_t firstBlock_ = 0;  // number of the first block still held
   size_t lexed_ = 0;       // tokens lexed so far
   size_t p_ = 0;
