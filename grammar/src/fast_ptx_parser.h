@@ -25,7 +25,7 @@ class FastPtxParser final : public antlr::PtxParser {
   }
 
   void addContextToParseTree() override {
-    if (_ctx->parent != nullptr) static_cast<antlr4::ParserRuleContext*>(_ctx->parent)->addChild(_ctx);
+    if (_ctx->parent != nullptr) addChildTo(static_cast<antlr4::ParserRuleContext*>(_ctx->parent), _ctx);
   }
 
   void enterOuterAlt(antlr4::ParserRuleContext* localctx, size_t altNum) override {
@@ -33,7 +33,7 @@ class FastPtxParser final : public antlr::PtxParser {
     if (_buildParseTrees && _ctx != localctx && _ctx->parent != nullptr) {
       auto* parent = static_cast<antlr4::ParserRuleContext*>(_ctx->parent);
       parent->removeLastChild();
-      parent->addChild(localctx);
+      addChildTo(parent, localctx);
     }
     _ctx = localctx;
   }
@@ -41,11 +41,24 @@ class FastPtxParser final : public antlr::PtxParser {
   antlr4::Token* consume() override {
     antlr4::Token* token = getCurrentToken();
     if (token->getType() != antlr4::Token::EOF) getInputStream()->consume();
-    if (_buildParseTrees) _ctx->addChild(&terminals_.emplace_back(token));
+    if (_buildParseTrees) {
+      reserveChildren(_ctx);
+      _ctx->addChild(&terminals_.emplace_back(token));
+    }
     return token;
   }
 
  private:
+  // A statement has up to about eight children; growing the vector one
+  // push at a time would reallocate it three times.
+  static void reserveChildren(antlr4::ParserRuleContext* ctx) {
+    if (ctx->children.capacity() == 0) ctx->children.reserve(8);
+  }
+  static void addChildTo(antlr4::ParserRuleContext* parent, antlr4::RuleContext* child) {
+    reserveChildren(parent);
+    parent->addChild(child);
+  }
+
   std::deque<antlr4::tree::TerminalNodeImpl> terminals_;
 };
 
