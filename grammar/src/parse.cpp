@@ -52,10 +52,13 @@ ParsedModule parse(std::string_view source, size_t maxErrors) {
   s.parser = std::make_unique<antlr::PtxParser>(s.tokens.get());
   s.parser->removeErrorListeners();
 
-  // Stage 1: SLL, bail out at the first error.
+  // Full LL prediction with error recovery: this path exists to report
+  // errors well (ModuleItemReader is the fast path), so it pays for LL.
+  SyntaxErrorListener listener(result.errors_, maxErrors);
+  s.parser->addErrorListener(&listener);
   s.parser->getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
-      antlr4::atn::PredictionMode::SLL);
-  s.strategy = std::make_unique<antlr4::BailErrorStrategy>();
+      antlr4::atn::PredictionMode::LL);
+  s.strategy = std::make_unique<BoundedErrorStrategy>(listener);
   s.parser->setErrorHandler(std::shared_ptr<antlr4::ANTLRErrorStrategy>(
       s.strategy.get(), [](antlr4::ANTLRErrorStrategy*) {}));
   try {
@@ -63,27 +66,9 @@ ParsedModule parse(std::string_view source, size_t maxErrors) {
   } catch (const antlr4::ParseCancellationException&) {
     result.tree_ = nullptr;
   }
-
-  if (result.tree_ == nullptr) {
-    // Stage 2: full LL with recovery, collecting located errors.
-    SyntaxErrorListener listener(result.errors_, maxErrors);
-    s.tokens->seek(0);
-    s.parser->reset();
-    s.parser->addErrorListener(&listener);
-    s.parser->getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
-        antlr4::atn::PredictionMode::LL);
-    s.strategy = std::make_unique<BoundedErrorStrategy>(listener);
-    s.parser->setErrorHandler(std::shared_ptr<antlr4::ANTLRErrorStrategy>(
-        s.strategy.get(), [](antlr4::ANTLRErrorStrategy*) {}));
-    try {
-      result.tree_ = s.parser->module();
-    } catch (const antlr4::ParseCancellationException&) {
-      result.tree_ = nullptr;
-    }
-    s.parser->removeErrorListeners();
-    if (result.errors_.empty() && !s.lexer->limitExceeded()) {
-      result.errors_.push_back({1, 1, "the input could not be parsed"});
-    }
+  s.parser->removeErrorListeners();
+  if (result.tree_ == nullptr && result.errors_.empty() && !s.lexer->limitExceeded()) {
+    result.errors_.push_back({1, 1, "the input could not be parsed"});
   }
   if (s.lexer->limitExceeded()) {
     // What the parser says after the lexer stopped early is only noise.

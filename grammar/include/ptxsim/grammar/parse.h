@@ -1,11 +1,9 @@
 #pragma once
 
-// Parsing PTX text into an ANTLR parse tree.
-//
-// Parsing runs in SLL prediction mode first, which is fast and right for
-// almost every input; only when SLL reports an error is the text parsed
-// again with full LL prediction and error recovery, so the errors reported
-// are exactly what the grammar says.
+// Parsing a whole PTX text into one ANTLR parse tree, with full LL
+// prediction and error recovery, so the errors reported are exactly what the
+// grammar says. This is the careful path: compilePtx parses with the fast
+// streaming ModuleItemReader and comes here only when that fails.
 
 #include <cstdint>
 #include <memory>
@@ -14,6 +12,7 @@
 #include <vector>
 
 #include "PtxParser.h"
+#include "ptxsim/grammar/antlr_runtime.h"
 
 namespace ptxsim::grammar {
 
@@ -45,9 +44,8 @@ class ParsedModule {
   std::vector<SyntaxError> errors_;
 };
 
-// Parses one PTX module. `source` must outlive the returned object only
-// during this call (tokens copy their text). At most `maxErrors` syntax
-// errors are collected.
+// Parses one PTX module. Tokens point into `source`, which must outlive the
+// returned object. At most `maxErrors` syntax errors are collected.
 ParsedModule parse(std::string_view source, size_t maxErrors = 20);
 
 }  // namespace ptxsim::grammar
