@@ -17,9 +17,9 @@ size_t Module::instructionCount() const {
 
 std::string Function::registerName(uint32_t reg) const {
   const RegisterInfo& info = registers.at(reg);
-  std::string name = registerNames.at(info.name);
-  if (info.number != kNone) name += std::to_string(info.number);
-  return name;
+  std::string text = registerNames.at(info.name);
+  if (info.number != kNone) text += std::to_string(info.number);
+  return text;
 }
 
 const Function* Module::findFunction(std::string_view name) const {

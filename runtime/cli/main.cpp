@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -23,7 +24,9 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   if (!ptxsim::runtime::configureLogging(logLevel)) {
-    std::cerr << "ptxsim: error: unknown log level '" << logLevel.value_or("") << "'\n";
+    std::cerr << "ptxsim: error: unknown log level '"
+              << logLevel.value_or(std::getenv("PTXSIM_LOG") != nullptr ? std::getenv("PTXSIM_LOG") : "")
+              << "' (use trace, debug, info, warn, error or off)\n";
     return 2;
   }
   if (check->parsed()) return ptxsim::runtime::checkFiles(checkPaths, std::cout, std::cerr);

@@ -40,6 +40,22 @@ for path in invalid:
         failures.append(f"{path.name}: expected exit 1 and '{expected}...{text}...' + source + caret,"
                         f" got exit {r.returncode}:\n" + "\n".join(err[:6]))
 
+# Several files in one run: one summary line per valid file, errors for the
+# rest, exit status 1 when any file fails; a missing file is an error too.
+r = subprocess.run([ptxsim, "check", str(valid[0]), str(invalid[0]), str(root / "no_such_file.ptx")],
+                   capture_output=True, timeout=60)
+out, err = r.stdout.decode(), r.stderr.decode()
+if r.returncode != 1 or out.count(": PTX ") != 1 or "no_such_file.ptx: error: cannot read" not in err:
+    failures.append(f"mixed run: exit {r.returncode}\n{out}\n{err}")
+# Logging levels: --log-level and PTXSIM_LOG; an unknown level is refused.
+r = subprocess.run([ptxsim, "--log-level", "debug", "check", str(valid[0])], capture_output=True, timeout=60)
+if r.returncode != 0 or b"debug" not in r.stderr:
+    failures.append(f"--log-level debug: exit {r.returncode}, stderr {r.stderr[:200]!r}")
+r = subprocess.run([ptxsim, "check", str(valid[0])], capture_output=True, timeout=60,
+                   env={"PTXSIM_LOG": "bogus"})
+if r.returncode != 2 or b"unknown log level 'bogus'" not in r.stderr:
+    failures.append(f"PTXSIM_LOG=bogus: exit {r.returncode}, stderr {r.stderr[:200]!r}")
+
 print(f"{len(valid)} valid and {len(invalid)} invalid PTX files checked, {len(failures)} failures")
 for f in failures:
     print("FAIL " + f)

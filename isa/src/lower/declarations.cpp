@@ -36,8 +36,9 @@ uint32_t smallInteger(antlr4::tree::TerminalNode* node, LoweringContext& context
 // Writes scalar initializer elements into a variable's bytes.
 class InitializerWriter {
  public:
-  InitializerWriter(Variable& var, LoweringContext& context, const NameResolver& resolve)
-      : var_(var), context_(context), resolve_(resolve), elementBytes_(typeBytes(var.type)) {}
+  // An unsized array (`x[] = {...}`) takes as many elements as it is given.
+  InitializerWriter(Variable& var, bool unsized, LoweringContext& context, const NameResolver& resolve)
+      : var_(var), context_(context), resolve_(resolve), elementBytes_(typeBytes(var.type)), unsized_(unsized) {}
 
   bool write(P::InitializerContext* init) {
     if (!init->EQUALS().empty()) {
@@ -161,14 +162,12 @@ class InitializerWriter {
     return false;
   }
 
- public:
-  bool unsized_ = false;
-
  private:
   Variable& var_;
   LoweringContext& context_;
   const NameResolver& resolve_;
   uint64_t elementBytes_;
+  bool unsized_;
   uint64_t next_ = 0;
 };
 
@@ -253,8 +252,7 @@ bool lowerVariable(const DeclaredType& type, P::DeclaratorContext* declarator, L
   }
   if (auto* init = declarator->initializer()) {
     out.hasInitializer = true;
-    InitializerWriter writer(out, context, resolve);
-    writer.unsized_ = unsized;
+    InitializerWriter writer(out, unsized, context, resolve);
     if (!writer.write(init)) return false;
     if (unsized) {
       uint64_t scalars = std::max<uint64_t>(writer.elementsWritten(), 1);

@@ -51,11 +51,7 @@ void FunctionLowerer::lowerStatements(const std::vector<antlr4::tree::ParseTree*
       case P::LOC: lowerLoc(static_cast<P::LocStatementContext*>(s)); break;
       case P::PRAGMA: break;  // pragmas inside bodies ("nounroll") do not change semantics
       case P::FILE: break;    // checked with the module's files
-      case P::CALLPROTOTYPE: {
-        auto* proto = static_cast<P::CallPrototypeStatementContext*>(s);
-        (void)proto;  // prototypes are checked where `call` names them
-        break;
-      }
+      case P::CALLPROTOTYPE: break;  // an unnamed prototype declares nothing `call` can use
       case P::BRANCHTARGETS:
       case P::CALLTARGETS:
         fail(locationOf(first), "a target list needs a label");
