@@ -128,6 +128,15 @@ inline constexpr TypeSet kMemory{B8, B16, B32, B64, B128, U8, U16, U32, U64, S8,
 inline constexpr TypeSet kAtomic{B32, B64, U32, U64, S32, S64, F32};
 }  // namespace types
 
+// Everything a rows file writes its rows with: `using namespace rowWords;`.
+namespace rowWords {
+using namespace types;
+using enum DataType;
+using enum ModGroup;
+using Op = Opcode;
+using U = UnitClass;
+}  // namespace rowWords
+
 std::span<const InstructionSpec> arithmeticRows();
 std::span<const InstructionSpec> memoryRows();
 std::span<const InstructionSpec> controlRows();

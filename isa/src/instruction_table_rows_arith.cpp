@@ -8,11 +8,7 @@ namespace ptxsim::isa::table {
 
 namespace {
 
-using namespace types;
-using enum DataType;
-using enum ModGroup;
-using Op = Opcode;
-using U = UnitClass;
+using namespace rowWords;
 
 // The rows of the scalar (vadd..vset) and SIMD (vadd2..vset4) video
 // instructions differ only in the opcode.

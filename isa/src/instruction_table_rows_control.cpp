@@ -7,11 +7,7 @@ namespace ptxsim::isa::table {
 
 namespace {
 
-using namespace types;
-using enum DataType;
-using enum ModGroup;
-using Op = Opcode;
-using U = UnitClass;
+using namespace rowWords;
 
 // mbarrier instructions on an mbarrier object in shared memory.
 constexpr GroupSet kMbarrier{Semantics, Scope, Space};

@@ -13,11 +13,7 @@ namespace ptxsim::isa::table {
 
 namespace {
 
-using namespace types;
-using enum DataType;
-using enum ModGroup;
-using Op = Opcode;
-using U = UnitClass;
+using namespace rowWords;
 
 constexpr GroupSet kWmma{Sync, Aligned, Layout, Shape, Space};
 constexpr GroupSet kWmmaMma{Sync, Aligned, Layout, LayoutB, Shape, Saturate};

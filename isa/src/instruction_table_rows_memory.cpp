@@ -11,11 +11,7 @@ namespace ptxsim::isa::table {
 
 namespace {
 
-using namespace types;
-using enum DataType;
-using enum ModGroup;
-using Op = Opcode;
-using U = UnitClass;
+using namespace rowWords;
 
 // cvt: the classic types, and the newer ones by generation.
 constexpr TypeSet kCvtClassic = kInt8To64 | TypeSet{F16, F32, F64};
