@@ -192,6 +192,34 @@ DONE:
   EXPECT_EQ(m->functions[0].instructions[0].reconvergence, kNone);
 }
 
+TEST(Lowering, IndirectBranchesReconvergeAfterAllTargets) {
+  auto m = compileOk(R"(
+.entry k() {
+  .reg .b32 %r<3>;
+  mov.u32 %r1, 1;                  // 0
+tbl: .branchtargets A, B, C;
+  brx.idx %r1, tbl;                // 1
+A:
+  add.s32 %r2, %r2, 1;             // 2
+  bra JOIN;                        // 3
+B:
+  add.s32 %r2, %r2, 2;             // 4
+  bra JOIN;                        // 5
+C:
+  add.s32 %r2, %r2, 3;             // 6
+JOIN:
+  ret;                             // 7
+}
+)");
+  ASSERT_TRUE(m);
+  const Function& k = m->functions.at(0);
+  ASSERT_EQ(k.branchTables.size(), 1u);
+  EXPECT_EQ(k.branchTables[0], (std::vector<uint32_t>{2, 4, 6}));
+  EXPECT_EQ(k.instructions[1].opcode, Opcode::BrxIdx);
+  EXPECT_EQ(k.instructions[1].reconvergence, 7u);
+  EXPECT_EQ(k.blocks[k.instructions[1].block].successors.size(), 3u);
+}
+
 TEST(Lowering, CallsResolveFunctionsAndParams) {
   auto m = compileOk(R"(
 .func (.param .b32 r) twice(.param .b32 x)
