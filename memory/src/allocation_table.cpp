@@ -1,0 +1,63 @@
+#include "ptxsim/memory/allocation_table.h"
+
+#include <algorithm>
+#include <iterator>
+#include <stdexcept>
+
+namespace ptxsim::memory {
+
+const Allocation& AllocationTable::allocate(uint64_t size, uint64_t alignment, AllocationKind kind,
+                                            std::string label) {
+  if (alignment < kGranularity) alignment = kGranularity;
+  if ((alignment & (alignment - 1)) != 0 || alignment > (uint64_t{1} << 20)) {
+    throw std::invalid_argument("allocation alignment must be a power of two up to 1 MiB");
+  }
+  uint64_t base = (next_ + alignment - 1) & ~(alignment - 1);
+  uint64_t granules = (std::max<uint64_t>(size, 1) + kGranularity - 1) / kGranularity;
+  if (granules > (uint64_t{1} << 40) / kGranularity || base + granules * kGranularity >= (uint64_t{1} << 47)) {
+    throw std::length_error("device address space exhausted");
+  }
+  // A guard granule after each allocation keeps neighbours apart, so a
+  // small overrun lands outside every allocation and is reported.
+  next_ = base + (granules + 1) * kGranularity;
+  liveBytes_ += size;
+  auto [it, inserted] = live_.emplace(base, Allocation{base, size, kind, std::move(label)});
+  return it->second;
+}
+
+std::optional<Allocation> AllocationTable::release(uint64_t base) {
+  auto it = live_.find(base);
+  if (it == live_.end()) return std::nullopt;
+  Allocation gone = it->second;
+  live_.erase(it);
+  liveBytes_ -= gone.size;
+  freed_.emplace(base, gone);
+  return gone;
+}
+
+const Allocation* AllocationTable::containing(const std::map<uint64_t, Allocation>& ranges, uint64_t address) {
+  auto it = ranges.upper_bound(address);
+  if (it == ranges.begin()) return nullptr;
+  --it;
+  const Allocation& a = it->second;
+  // A zero-byte allocation still owns its first byte's address for lookups.
+  uint64_t extent = a.size == 0 ? 1 : a.size;
+  return address - a.base < extent ? &a : nullptr;
+}
+
+const Allocation* AllocationTable::find(uint64_t address) const { return containing(live_, address); }
+
+AccessCheck AllocationTable::check(uint64_t address, uint64_t size) const {
+  if (const Allocation* a = containing(live_, address)) {
+    if (address + size - a->base <= a->size) return {AccessStatus::Ok, a};
+    return {AccessStatus::OutOfBounds, a};
+  }
+  if (const Allocation* f = containing(freed_, address)) return {AccessStatus::Freed, f};
+  // Report the nearest live allocation below, which is usually the one the
+  // program overran.
+  auto it = live_.upper_bound(address);
+  const Allocation* nearest = it == live_.begin() ? nullptr : &std::prev(it)->second;
+  return {AccessStatus::OutOfBounds, nearest};
+}
+
+}  // namespace ptxsim::memory

@@ -1,0 +1,121 @@
+#pragma once
+
+// The C++ host API: load PTX modules, manage device memory, launch kernels
+// and read their statistics. Tests, tools and the cudart shim use this
+// class; it is a thin layer over sim::Gpu that checks its arguments and
+// keeps CUDA's host-side behaviour (printf output flushed at
+// synchronisation, one statistics record per launch).
+
+#include <cstdint>
+#include <cstring>
+#include <iosfwd>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ptxsim/sim/gpu.h"
+
+namespace ptxsim {
+
+// Wrong use of the API (a bad pointer, an unknown kernel or symbol, a module
+// that fails to load). The message says what and where.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Kernel arguments in order, each as the bytes of its value; the launch
+// places them at the kernel's parameter offsets and checks their sizes.
+class KernelArgs {
+ public:
+  template <typename T>
+  KernelArgs& add(const T& value) {
+    std::vector<uint8_t> bytes(sizeof(T));
+    std::memcpy(bytes.data(), &value, sizeof(T));
+    values_.push_back(std::move(bytes));
+    return *this;
+  }
+  KernelArgs& addBytes(const void* data, size_t size) {
+    const auto* p = static_cast<const uint8_t*>(data);
+    values_.emplace_back(p, p + size);
+    return *this;
+  }
+  const std::vector<std::vector<uint8_t>>& values() const { return values_; }
+
+ private:
+  std::vector<std::vector<uint8_t>> values_;
+};
+
+struct DeviceOptions {
+  unsigned hostThreads = 0;  // 0: every core
+  std::ostream* printfOutput = nullptr;  // where device printf goes at synchronisation; null: stdout
+};
+
+class Device {
+ public:
+  explicit Device(sim::GpuConfig config = {}, DeviceOptions options = {});
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  sim::Gpu& gpu() { return gpu_; }
+  const sim::GpuConfig& config() const { return gpu_.config(); }
+
+  // Modules. Errors (syntax, unsupported instructions) throw Error with one
+  // "NAME:LINE:COL: error: ..." line per problem.
+  std::shared_ptr<sim::LoadedModule> loadModule(std::string_view ptx, std::string_view name = "<ptx>");
+  std::shared_ptr<sim::LoadedModule> loadModuleFile(const std::string& path);
+
+  // Device memory.
+  uint64_t malloc(uint64_t bytes);
+  void free(uint64_t address);
+  void copyToDevice(uint64_t destination, const void* source, uint64_t bytes);
+  void copyToHost(void* destination, uint64_t source, uint64_t bytes);
+  void copyOnDevice(uint64_t destination, uint64_t source, uint64_t bytes);
+  void memset(uint64_t destination, uint8_t value, uint64_t bytes);
+
+  template <typename T>
+  std::vector<T> read(uint64_t source, size_t count) {
+    std::vector<T> out(count);
+    copyToHost(out.data(), source, count * sizeof(T));
+    return out;
+  }
+  template <typename T>
+  void write(uint64_t destination, const std::vector<T>& values) {
+    copyToDevice(destination, values.data(), values.size() * sizeof(T));
+  }
+  template <typename T>
+  uint64_t upload(const std::vector<T>& values) {
+    uint64_t address = malloc(values.size() * sizeof(T));
+    write(address, values);
+    return address;
+  }
+
+  // A module-scope .global or .const variable.
+  uint64_t symbolAddress(const sim::LoadedModule& module, std::string_view name, uint64_t* size = nullptr) const;
+
+  // Runs the kernel to completion. A fault in the kernel is returned in the
+  // result's error, not thrown; device printf output waits for synchronize().
+  sim::LaunchResult launch(sim::LoadedModule& module, std::string_view kernel, sim::Dim3 grid, sim::Dim3 block,
+                           uint32_t dynamicSharedBytes, const KernelArgs& args);
+
+  // Writes pending device printf output, as cudaDeviceSynchronize does.
+  void synchronize();
+  std::string takePrintfOutput();
+
+  const std::vector<sim::KernelStats>& launchStats() const { return stats_; }
+  sim::LaunchOptions& launchOptions() { return launchOptions_; }
+
+ private:
+  void checkRange(uint64_t address, uint64_t bytes, const char* what) const;
+
+  sim::Gpu gpu_;
+  DeviceOptions options_;
+  sim::LaunchOptions launchOptions_;
+  std::string pendingPrintf_;
+  std::vector<sim::KernelStats> stats_;
+};
+
+}  // namespace ptxsim

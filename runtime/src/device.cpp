@@ -1,0 +1,154 @@
+#include "ptxsim/runtime/device.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "ptxsim/isa/lower.h"
+
+namespace ptxsim {
+
+namespace {
+
+std::string hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%" PRIx64, value);
+  return text;
+}
+
+}  // namespace
+
+Device::Device(sim::GpuConfig config, DeviceOptions options) : gpu_(std::move(config)), options_(options) {
+  launchOptions_.hostThreads = options.hostThreads;
+}
+
+Device::~Device() { synchronize(); }
+
+std::shared_ptr<sim::LoadedModule> Device::loadModule(std::string_view ptx, std::string_view name) {
+  isa::CompileResult compiled = isa::compilePtx(ptx);
+  if (!compiled.ok()) {
+    std::string text;
+    for (const isa::Diagnostic& d : compiled.errors) {
+      text += std::string(name) + ":" + std::to_string(d.where.line) + ":" + std::to_string(d.where.column) +
+              ": error: " + d.message + "\n";
+    }
+    throw Error(text);
+  }
+  std::vector<std::string> errors;
+  auto loaded = gpu_.load(compiled.module, errors);
+  if (loaded == nullptr) {
+    std::string text;
+    for (const std::string& e : errors) text += std::string(name) + ": error: " + e + "\n";
+    throw Error(text);
+  }
+  return loaded;
+}
+
+std::shared_ptr<sim::LoadedModule> Device::loadModuleFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": error: cannot open file");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return loadModule(buffer.str(), path);
+}
+
+uint64_t Device::malloc(uint64_t bytes) {
+  if (bytes > gpu_.config().globalMemoryBytes) {
+    throw Error("malloc of " + std::to_string(bytes) + " bytes exceeds the device's memory");
+  }
+  return gpu_.allocations().allocate(bytes, 256, memory::AllocationKind::Device).base;
+}
+
+void Device::free(uint64_t address) {
+  if (address == 0) return;
+  auto gone = gpu_.allocations().release(address);
+  if (!gone) throw Error("free(" + hex(address) + "): not the start of a live allocation");
+  gpu_.store().release(gone->base, gone->size);
+}
+
+void Device::checkRange(uint64_t address, uint64_t bytes, const char* what) const {
+  if (bytes == 0) return;
+  memory::AccessCheck check = const_cast<sim::Gpu&>(gpu_).allocations().check(address, bytes);
+  if (check.status != memory::AccessStatus::Ok) {
+    throw Error(std::string(what) + ": " + std::to_string(bytes) + " bytes at " + hex(address) +
+                " are not inside one live device allocation");
+  }
+}
+
+void Device::copyToDevice(uint64_t destination, const void* source, uint64_t bytes) {
+  checkRange(destination, bytes, "copy to device");
+  gpu_.store().write(destination, source, bytes);
+}
+
+void Device::copyToHost(void* destination, uint64_t source, uint64_t bytes) {
+  checkRange(source, bytes, "copy to host");
+  gpu_.store().read(source, destination, bytes);
+}
+
+void Device::copyOnDevice(uint64_t destination, uint64_t source, uint64_t bytes) {
+  checkRange(source, bytes, "device copy source");
+  checkRange(destination, bytes, "device copy destination");
+  std::vector<uint8_t> staging(bytes);
+  gpu_.store().read(source, staging.data(), bytes);
+  gpu_.store().write(destination, staging.data(), bytes);
+}
+
+void Device::memset(uint64_t destination, uint8_t value, uint64_t bytes) {
+  checkRange(destination, bytes, "memset");
+  gpu_.store().fill(destination, value, bytes);
+}
+
+uint64_t Device::symbolAddress(const sim::LoadedModule& module, std::string_view name, uint64_t* size) const {
+  uint64_t address = 0, bytes = 0;
+  if (!module.variable(name, address, bytes)) {
+    throw Error("no module variable named '" + std::string(name) + "' in device memory");
+  }
+  if (size != nullptr) *size = bytes;
+  return address;
+}
+
+sim::LaunchResult Device::launch(sim::LoadedModule& module, std::string_view kernel, sim::Dim3 grid,
+                                 sim::Dim3 block, uint32_t dynamicSharedBytes, const KernelArgs& args) {
+  const isa::Function* fn = module.module().findFunction(kernel);
+  if (fn == nullptr || !fn->isKernel) throw Error("no kernel named '" + std::string(kernel) + "' in the module");
+  if (args.values().size() != fn->params.size()) {
+    throw Error("kernel " + fn->name + " takes " + std::to_string(fn->params.size()) + " arguments, " +
+                std::to_string(args.values().size()) + " given");
+  }
+  sim::LaunchConfig config;
+  config.grid = grid;
+  config.block = block;
+  config.dynamicSharedBytes = dynamicSharedBytes;
+  config.parameters.assign(fn->paramBytes, 0);
+  for (size_t i = 0; i < fn->params.size(); ++i) {
+    const isa::Parameter& p = fn->params[i];
+    const std::vector<uint8_t>& value = args.values()[i];
+    if (value.size() != p.size) {
+      throw Error("argument " + std::to_string(i) + " of " + fn->name + " has " + std::to_string(value.size()) +
+                  " bytes; parameter " + p.name + " takes " + std::to_string(p.size));
+    }
+    std::memcpy(config.parameters.data() + p.offset, value.data(), value.size());
+  }
+  sim::LaunchResult result = gpu_.launch(module, kernel, config, launchOptions_);
+  pendingPrintf_ += result.printfOutput;
+  stats_.push_back(result.stats);
+  return result;
+}
+
+std::string Device::takePrintfOutput() {
+  std::string out;
+  out.swap(pendingPrintf_);
+  return out;
+}
+
+void Device::synchronize() {
+  if (pendingPrintf_.empty()) return;
+  std::ostream& out = options_.printfOutput != nullptr ? *options_.printfOutput : std::cout;
+  out << pendingPrintf_;
+  out.flush();
+  pendingPrintf_.clear();
+}
+
+}  // namespace ptxsim

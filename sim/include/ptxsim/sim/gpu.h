@@ -1,0 +1,85 @@
+#pragma once
+
+// The simulated GPU: device memory, loaded modules, and kernel launches run
+// functionally on a pool of host threads. The host API (runtime/) and the
+// cudart shim sit on top of this class.
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ptxsim/isa/module.h"
+#include "ptxsim/memory/allocation_table.h"
+#include "ptxsim/memory/page_store.h"
+#include "ptxsim/sim/device_heap.h"
+#include "ptxsim/sim/gpu_config.h"
+#include "ptxsim/sim/launch.h"
+
+namespace ptxsim::sim {
+
+namespace exec {
+struct PreparedKernel;
+}
+
+// A module placed in device memory: its variables allocated and
+// initialised, its kernels prepared on first launch.
+class LoadedModule {
+ public:
+  ~LoadedModule();
+  const isa::Module& module() const { return *module_; }
+  // The device address and size of a module-scope global or constant
+  // variable; false when there is no such variable.
+  bool variable(std::string_view name, uint64_t& address, uint64_t& size) const;
+
+ private:
+  friend class Gpu;
+  std::shared_ptr<const isa::Module> module_;
+  std::vector<uint64_t> globalAddresses_;
+  std::mutex prepareMutex_;
+  std::vector<std::unique_ptr<exec::PreparedKernel>> kernels_;  // by Module::functions index
+};
+
+class Gpu {
+ public:
+  explicit Gpu(GpuConfig config = {});
+  ~Gpu();
+
+  const GpuConfig& config() const { return config_; }
+  GpuConfig& mutableConfig() { return config_; }
+  memory::PageStore& store() { return store_; }
+  memory::AllocationTable& allocations() { return allocations_; }
+
+  // Places the module's variables (with their initializers and
+  // relocations) and checks that every instruction is supported. Null with
+  // `errors` set otherwise.
+  std::shared_ptr<LoadedModule> load(std::shared_ptr<const isa::Module> module, std::vector<std::string>& errors);
+
+  // Runs a kernel to completion.
+  LaunchResult launch(LoadedModule& module, std::string_view kernel, const LaunchConfig& config,
+                      const LaunchOptions& options);
+
+  // The static resources a kernel needs (for occupancy and attributes);
+  // false if it does not exist or cannot be prepared.
+  struct KernelResources {
+    uint64_t staticSharedBytes = 0;
+    uint64_t localBytesPerThread = 0;
+    uint32_t registersPerThread = 0;
+    uint32_t maxThreadsPerBlock = 0;
+    uint64_t parameterBytes = 0;
+  };
+  bool kernelResources(LoadedModule& module, std::string_view kernel, KernelResources& out, std::string& error);
+
+ private:
+  const exec::PreparedKernel* prepared(LoadedModule& module, uint32_t kernelIndex, std::string& error);
+
+  GpuConfig config_;
+  memory::PageStore store_;
+  memory::AllocationTable allocations_;
+  DeviceHeap heap_;
+  uint64_t launches_ = 0;
+};
+
+}  // namespace ptxsim::sim

@@ -1,0 +1,39 @@
+#pragma once
+
+// Per-launch statistics. Field names follow Nsight Compute's metrics where
+// a metric exists; toJson() writes them under those names.
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "ptxsim/sim/launch_geometry.h"
+
+namespace ptxsim::sim {
+
+struct KernelStats {
+  std::string kernel;
+  Dim3 grid;
+  Dim3 block;
+  uint32_t dynamicSharedBytes = 0;
+  uint32_t staticSharedBytes = 0;
+  uint32_t registersPerThread = 0;
+  uint64_t warpInstructions = 0;          // smsp__inst_executed.sum
+  uint64_t threadInstructions = 0;        // smsp__thread_inst_executed.sum
+  uint64_t threadInstructionsPredOn = 0;  // smsp__thread_inst_executed_pred_on.sum
+  uint64_t globalLoadInstructions = 0;    // smsp__inst_executed_op_global_ld.sum
+  uint64_t globalStoreInstructions = 0;   // smsp__inst_executed_op_global_st.sum
+  uint64_t sharedLoadInstructions = 0;    // smsp__inst_executed_op_shared_ld.sum
+  uint64_t sharedStoreInstructions = 0;   // smsp__inst_executed_op_shared_st.sum
+  uint64_t atomicInstructions = 0;        // smsp__inst_executed_op_global_atom.sum + shared atoms
+  uint64_t branchInstructions = 0;        // smsp__inst_executed_op_branch.sum
+  uint64_t divergentBranches = 0;         // smsp__sass_branch_targets_threads_divergent.sum
+  uint64_t barriers = 0;                  // smsp__inst_executed_op_barrier.sum
+  double simulationSeconds = 0;           // host wall time spent simulating the launch
+  unsigned hostThreads = 0;
+
+  void add(const KernelStats& other);  // sums the counters (not the identity fields)
+  std::string toJson() const;          // one JSON object
+};
+
+}  // namespace ptxsim::sim

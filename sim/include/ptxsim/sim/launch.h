@@ -1,0 +1,62 @@
+#pragma once
+
+// What a kernel launch takes and what it gives back.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ptxsim/sim/kernel_stats.h"
+#include "ptxsim/sim/launch_geometry.h"
+
+namespace ptxsim::sim {
+
+struct LaunchConfig {
+  Dim3 grid;
+  Dim3 block;
+  uint32_t dynamicSharedBytes = 0;
+  std::vector<uint8_t> parameters;  // the kernel's parameter buffer, laid out per the ABI
+};
+
+struct LaunchOptions {
+  unsigned hostThreads = 0;  // 0: every core of the host
+  // A launch that executes more warp instructions than this stops with an
+  // error instead of running forever (a kernel that never terminates).
+  uint64_t maxWarpInstructions = uint64_t{1} << 40;
+  // Warp instructions one warp runs before the CTA's next warp gets a turn;
+  // smaller values interleave warps more finely (spin-waits between warps
+  // need some interleaving to make progress).
+  uint32_t warpQuantum = 64;
+};
+
+// Why a launch failed. The codes map one to one onto the cudaError_t a
+// real GPU reports for the same fault.
+enum class LaunchErrorKind : uint8_t {
+  None,
+  InvalidConfiguration,   // cudaErrorInvalidConfiguration
+  InvalidValue,           // cudaErrorInvalidValue (bad parameter buffer, unknown kernel)
+  OutOfResources,         // cudaErrorLaunchOutOfResources (too much shared memory)
+  IllegalAddress,         // cudaErrorIllegalAddress (out of bounds, freed)
+  MisalignedAddress,      // cudaErrorMisalignedAddress
+  IllegalInstruction,     // cudaErrorIllegalInstruction (trap)
+  Breakpoint,             // cudaErrorLaunchFailure for brkpt without a debugger
+  Assert,                 // cudaErrorAssert
+  Unsupported,            // cudaErrorNotSupported: an instruction the simulator lacks
+  Deadlock,               // no warp can make progress (cudaErrorLaunchTimeout on hardware)
+  Timeout,                // maxWarpInstructions exceeded (cudaErrorLaunchTimeout)
+  StackOverflow,          // call depth or local memory beyond the stack limit
+};
+
+struct LaunchError {
+  LaunchErrorKind kind = LaunchErrorKind::None;
+  std::string message;  // one line: what, kernel, block, thread, PTX line, address
+  explicit operator bool() const { return kind != LaunchErrorKind::None; }
+};
+
+struct LaunchResult {
+  LaunchError error;
+  KernelStats stats;
+  std::string printfOutput;  // device printf output, in CUDA's order, flushed at synchronisation
+};
+
+}  // namespace ptxsim::sim

@@ -1,0 +1,30 @@
+#include "ptxsim/sim/device_heap.h"
+
+namespace ptxsim::sim {
+
+void DeviceHeap::reset(uint64_t base, uint64_t size) {
+  std::lock_guard lock(mutex_);
+  base_ = base;
+  size_ = size;
+  used_.clear();
+}
+
+uint64_t DeviceHeap::allocate(uint64_t bytes) {
+  std::lock_guard lock(mutex_);
+  uint64_t need = (std::max<uint64_t>(bytes, 1) + 15) & ~uint64_t{15};
+  uint64_t cursor = base_;
+  for (const auto& [address, length] : used_) {
+    if (address - cursor >= need) break;
+    cursor = address + length;
+  }
+  if (cursor + need > base_ + size_ || need > size_) return 0;
+  used_.emplace(cursor, need);
+  return cursor;
+}
+
+bool DeviceHeap::release(uint64_t address) {
+  std::lock_guard lock(mutex_);
+  return used_.erase(address) == 1;
+}
+
+}  // namespace ptxsim::sim

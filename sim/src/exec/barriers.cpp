@@ -1,0 +1,79 @@
+#include "barriers.h"
+
+#include <bit>
+
+#include "warp_control.h"
+
+namespace ptxsim::sim::exec {
+
+namespace {
+
+uint32_t liveWarps(const CtaState& cta) {
+  uint32_t live = 0;
+  for (const Warp& w : cta.warps) live += w.done() ? 0 : 1;
+  return live;
+}
+
+bool complete(const CtaState& cta, const BarrierState& b) {
+  if (b.expected != 0) return b.arrived >= b.expected;
+  return b.arrived >= liveWarps(cta) * kWarpSize;
+}
+
+// Writes bar.red's result to a released warp's destination.
+void deliverReduction(ExecContext& ctx, Warp& warp, const BarrierState& b) {
+  Frame& frame = warp.top();
+  const PreparedInstruction& pi = frame.function->code[frame.stack.back().pc];
+  if (pi.aux2 == 0) return;
+  auto reduction = static_cast<BarrierReduction>(pi.aux2);
+  uint64_t value = reduction == BarrierReduction::Popc  ? b.popc
+                   : reduction == BarrierReduction::And ? (b.allTrue ? 1 : 0)
+                                                        : (b.anyTrue ? 1 : 0);
+  Frame* saved = ctx.frame;
+  ctx.frame = &frame;
+  uint64_t* d = ctx.row(pi.ops[0].row);
+  forLanes(frame.stack.back().mask, [&](unsigned l) { d[l] = value; });
+  ctx.frame = saved;
+}
+
+void release(ExecContext& ctx, BarrierState& b) {
+  CtaState& cta = *ctx.cta;
+  for (uint32_t w : b.waiters) {
+    Warp& warp = cta.warps[w];
+    deliverReduction(ctx, warp, b);
+    warp.status = WarpStatus::Ready;
+    advance(warp.top());
+  }
+  b = BarrierState{};
+}
+
+}  // namespace
+
+void arrive(ExecContext& ctx, const BarrierArrival& arrival) {
+  CtaState& cta = *ctx.cta;
+  Warp& warp = *ctx.warp;
+  BarrierState& b = cta.barriers[arrival.id];
+  ++ctx.stats.barriers;
+  if (b.arrived == 0) b.expected = arrival.count;
+  b.arrived += kWarpSize;
+  if (arrival.reduction != BarrierReduction::None) {
+    b.popc += static_cast<uint32_t>(std::popcount(arrival.predicate));
+    b.allTrue = b.allTrue && (arrival.predicate == ctx.mask);
+    b.anyTrue = b.anyTrue || arrival.predicate != 0;
+  }
+  if (arrival.wait) {
+    warp.status = WarpStatus::AtBarrier;
+    warp.barrier = arrival.id;
+    b.waiters.push_back(warp.index);
+  } else {
+    advance(*ctx.frame);
+  }
+  if (complete(cta, b)) release(ctx, b);
+}
+
+void releaseCompletedBarriers(ExecContext& ctx) {
+  for (BarrierState& b : ctx.cta->barriers) {
+    if (b.arrived != 0 && b.expected == 0 && complete(*ctx.cta, b)) release(ctx, b);
+  }
+}
+
+}  // namespace ptxsim::sim::exec

@@ -1,0 +1,168 @@
+#include "exec_context.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace ptxsim::sim::exec {
+
+namespace {
+
+const char* spaceWord(AddressSpace space) {
+  switch (space) {
+    case AddressSpace::Generic: return "generic";
+    case AddressSpace::Global: return "global";
+    case AddressSpace::Shared: return "shared";
+    case AddressSpace::Local: return "local";
+    case AddressSpace::Const: return "constant";
+    case AddressSpace::Param:
+    case AddressSpace::KernelParam: return "parameter";
+  }
+  return "?";
+}
+
+const char* accessWord(AccessKind kind) {
+  switch (kind) {
+    case AccessKind::Load: return "read";
+    case AccessKind::Store: return "write";
+    case AccessKind::Atomic: return "atomic";
+    case AccessKind::None: break;
+  }
+  return "access";
+}
+
+std::string hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%" PRIx64, value);
+  return text;
+}
+
+}  // namespace
+
+std::string ExecContext::where(unsigned lane) const {
+  const isa::Function& kernelFn = *grid.kernel.kernel().function;
+  std::string text = "kernel " + kernelFn.name;
+  if (cta != nullptr) {
+    text += ", block (" + std::to_string(cta->ctaid.x) + "," + std::to_string(cta->ctaid.y) + "," +
+            std::to_string(cta->ctaid.z) + ")";
+  }
+  if (warp != nullptr) {
+    const auto& t = warp->tid[lane];
+    text += ", thread (" + std::to_string(t[0]) + "," + std::to_string(t[1]) + "," + std::to_string(t[2]) + ")";
+  }
+  if (current != nullptr && frame != nullptr) {
+    const isa::Instruction& inst = *current->source;
+    const isa::Function& fn = *frame->function->function;
+    text += ", PTX line " + std::to_string(inst.where.line);
+    if (&fn != &kernelFn) text += " in function " + fn.name;
+    if (inst.debug.line != 0) {
+      const auto& files = grid.kernel.module->files;
+      auto it = files.find(inst.debug.file);
+      text += " (" + (it != files.end() ? it->second : std::string("?")) + ":" + std::to_string(inst.debug.line) + ")";
+    }
+  }
+  return text;
+}
+
+void ExecContext::fail(LaunchErrorKind kind, const std::string& what, unsigned lane) {
+  grid.fail(cta != nullptr ? cta->linearId : 0, kind, what + " in " + where(lane));
+  aborted = true;
+}
+
+void ExecContext::reportFault(AccessKind kind, AddressSpace space, uint64_t address, unsigned size, unsigned lane,
+                              LaunchErrorKind errorKind, const std::string& why) {
+  std::string what = "invalid " + std::string(spaceWord(space)) + " " + accessWord(kind) + " of " +
+                     std::to_string(size) + " bytes at " + hex(address) + " (" + why + ")";
+  fail(errorKind, what, lane);
+}
+
+uint8_t* ExecContext::window(uint8_t* base, uint64_t limit, uint64_t address, unsigned size, unsigned lane,
+                             AccessKind kind, AddressSpace space) {
+  if (address > limit || limit - address < size) {
+    reportFault(kind, space, address, size, lane, LaunchErrorKind::IllegalAddress,
+                "out of bounds of the " + std::to_string(limit) + "-byte " + spaceWord(space) + " window");
+    return nullptr;
+  }
+  return base + address;
+}
+
+uint8_t* ExecContext::global(uint64_t address, unsigned size, unsigned lane, AccessKind kind, AddressSpace space) {
+  if (address - cachedAllocationBase_ >= cachedAllocationSize_ ||
+      cachedAllocationSize_ - (address - cachedAllocationBase_) < size) {
+    memory::AccessCheck check = grid.allocations.check(address, size);
+    if (check.status != memory::AccessStatus::Ok) {
+      std::string why;
+      if (check.status == memory::AccessStatus::Freed) {
+        why = "inside a freed " + std::to_string(check.allocation->size) + "-byte allocation at " +
+              hex(check.allocation->base);
+      } else if (check.allocation != nullptr) {
+        const memory::Allocation& a = *check.allocation;
+        uint64_t end = a.base + a.size;
+        why = address >= end ? std::to_string(address - end) + " bytes after the end of"
+                             : "overrunning the end of";
+        why += " the " + std::to_string(a.size) + "-byte allocation " +
+               (a.label.empty() ? std::string() : "'" + a.label + "' ") + "at " + hex(a.base);
+      } else {
+        why = "not inside any allocation";
+      }
+      reportFault(kind, space, address, size, lane, LaunchErrorKind::IllegalAddress, why);
+      return nullptr;
+    }
+    cachedAllocationBase_ = check.allocation->base;
+    cachedAllocationSize_ = check.allocation->size;
+  }
+  uint64_t page = address >> memory::PageStore::kPageBits;
+  if (page != cachedPage_) {
+    if (kind == AccessKind::Load) {
+      const uint8_t* bytes = grid.store.pageForRead(address);
+      // Never cache a page that does not exist yet: another CTA may create it.
+      uint64_t offset = address & (memory::PageStore::kPageSize - 1);
+      if (grid.store.isUnbacked(bytes)) return const_cast<uint8_t*>(bytes) + offset;
+      cachedPageBytes_ = const_cast<uint8_t*>(bytes);
+    } else {
+      cachedPageBytes_ = grid.store.pageForWrite(address);
+    }
+    cachedPage_ = page;
+  }
+  return cachedPageBytes_ + (address & (memory::PageStore::kPageSize - 1));
+}
+
+uint8_t* ExecContext::access(AddressSpace space, uint64_t address, unsigned size, unsigned lane, AccessKind kind) {
+  if ((address & (size - 1)) != 0) {
+    reportFault(kind, space, address, size, lane, LaunchErrorKind::MisalignedAddress,
+                "not aligned to " + std::to_string(size) + " bytes");
+    return nullptr;
+  }
+  switch (space) {
+    case AddressSpace::Generic:
+      switch (memory::classify(layout, address)) {
+        case memory::Window::Shared:
+          return window(cta->shared.data(), cta->shared.size(), address - layout.sharedBase, size, lane, kind,
+                        AddressSpace::Shared);
+        case memory::Window::Local:
+          return window(warp->local.data() + lane * grid.localBytesPerThread, grid.localBytesPerThread,
+                        address - layout.localBase, size, lane, kind, AddressSpace::Local);
+        case memory::Window::Global: return global(address, size, lane, kind, AddressSpace::Generic);
+      }
+      return nullptr;
+    case AddressSpace::Global:
+    case AddressSpace::Const: return global(address, size, lane, kind, space);
+    case AddressSpace::Shared: return window(cta->shared.data(), cta->shared.size(), address, size, lane, kind, space);
+    case AddressSpace::Local:
+      return window(warp->local.data() + lane * grid.localBytesPerThread, grid.localBytesPerThread, address, size,
+                    lane, kind, space);
+    case AddressSpace::Param:
+    case AddressSpace::KernelParam:
+      if (frame->kernelParams != nullptr && (space == AddressSpace::KernelParam || address < frame->kernelParamBytes)) {
+        if (kind != AccessKind::Load) {
+          reportFault(kind, space, address, size, lane, LaunchErrorKind::IllegalAddress, "kernel parameters are read-only");
+          return nullptr;
+        }
+        return window(const_cast<uint8_t*>(frame->kernelParams), frame->kernelParamBytes, address, size, lane, kind,
+                      space);
+      }
+      return window(frame->paramsOf(lane), frame->function->paramAreaBytes, address, size, lane, kind, space);
+  }
+  return nullptr;
+}
+
+}  // namespace ptxsim::sim::exec

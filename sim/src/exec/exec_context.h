@@ -1,0 +1,92 @@
+#pragma once
+
+// What a handler sees while it runs one warp instruction: the warp, its
+// current frame and CTA, which lanes execute, device memory through checked
+// accessors, and the step report that tells a timing model what happened.
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "cta_state.h"
+#include "grid_context.h"
+#include "prepared.h"
+#include "ptxsim/memory/generic_address.h"
+#include "ptxsim/sim/kernel_stats.h"
+#include "warp_state.h"
+
+namespace ptxsim::sim::exec {
+
+enum class AccessKind : uint8_t { None, Load, Store, Atomic };
+
+// What one warp instruction did, for the timing model (issue 7 onwards) and
+// for tracing. The functional driver only reads the counters derived from it.
+struct StepReport {
+  const PreparedInstruction* instruction = nullptr;
+  LaneMask active = 0;    // lanes of the warp at this PC
+  LaneMask executed = 0;  // active lanes whose guard predicate held
+  AccessKind access = AccessKind::None;
+  AddressSpace space = AddressSpace::Generic;
+  uint8_t accessBytes = 0;                  // per lane
+  std::array<uint64_t, kWarpSize> addresses{};  // per executed lane, as the program gave them
+  LaneMask taken = 0;     // branches: lanes that took the branch
+};
+
+struct ExecContext {
+  explicit ExecContext(GridContext& g) : grid(g) {}
+
+  GridContext& grid;
+  CtaState* cta = nullptr;
+  Warp* warp = nullptr;
+  Frame* frame = nullptr;
+  LaneMask active = 0;  // lanes at this PC
+  LaneMask mask = 0;    // lanes that execute: active and guard true
+  StepReport report;
+  KernelStats stats;
+  bool aborted = false;  // a fault stopped the CTA
+  memory::GenericLayout layout;
+
+  // One register, scratch or constant row.
+  uint64_t* row(uint32_t r) const {
+    const PreparedFunction& fn = *frame->function;
+    if (r < fn.frameRows()) return frame->registers.data() + uint64_t{r} * kWarpSize;
+    return const_cast<uint64_t*>(fn.constants.data()) + uint64_t{r - fn.frameRows()} * kWarpSize;
+  }
+  const uint32_t* vectorRows(const PreparedOperand& op) const {
+    return frame->function->vectorRows.data() + op.firstElement;
+  }
+
+  // Host bytes for `size` bytes at `address` in `space` on behalf of
+  // `lane`, checked; null after the fault has been reported (the CTA then
+  // stops). Writes to global memory create the page.
+  uint8_t* access(AddressSpace space, uint64_t address, unsigned size, unsigned lane, AccessKind kind);
+
+  // Reports an error for `lane` at the current instruction and stops the CTA.
+  void fail(LaunchErrorKind kind, const std::string& what, unsigned lane);
+  // "kernel K, block (x,y,z), thread (x,y,z), FILE:LINE" for messages.
+  std::string where(unsigned lane) const;
+
+  void recordAccess(AccessKind kind, AddressSpace space, unsigned bytes) {
+    report.access = kind;
+    report.space = space;
+    report.accessBytes = static_cast<uint8_t>(bytes);
+  }
+
+  const PreparedInstruction* current = nullptr;
+
+ private:
+  uint8_t* global(uint64_t address, unsigned size, unsigned lane, AccessKind kind, AddressSpace space);
+  uint8_t* window(uint8_t* base, uint64_t limit, uint64_t address, unsigned size, unsigned lane, AccessKind kind,
+                  AddressSpace space);
+  void reportFault(AccessKind kind, AddressSpace space, uint64_t address, unsigned size, unsigned lane,
+                   LaunchErrorKind errorKind, const std::string& why);
+
+  // The last global allocation and page hit, so streaming accesses skip the
+  // look-ups.
+  uint64_t cachedAllocationBase_ = 0;
+  uint64_t cachedAllocationSize_ = 0;
+  uint64_t cachedPage_ = UINT64_MAX;
+  uint8_t* cachedPageBytes_ = nullptr;
+};
+
+}  // namespace ptxsim::sim::exec

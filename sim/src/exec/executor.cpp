@@ -1,0 +1,112 @@
+#include "executor.h"
+
+#include <bit>
+#include <chrono>
+
+#include "warp_control.h"
+
+namespace ptxsim::sim::exec {
+
+namespace {
+
+uint64_t specialValue(const ExecContext& ctx, const Materialization& m, unsigned lane) {
+  using isa::SpecialRegister;
+  const CtaState& cta = *ctx.cta;
+  const Warp& warp = *ctx.warp;
+  const LaunchConfig& launch = ctx.grid.launch;
+  auto component = [&](const Dim3& d) -> uint64_t { return m.component == 0 ? d.x : m.component == 1 ? d.y : d.z; };
+  switch (m.special) {
+    case SpecialRegister::Tid: return m.component < 3 ? warp.tid[lane][m.component] : 0;
+    case SpecialRegister::Ntid: return m.component < 3 ? component(launch.block) : 1;
+    case SpecialRegister::Ctaid: return m.component < 3 ? component(cta.ctaid) : 0;
+    case SpecialRegister::Nctaid: return m.component < 3 ? component(launch.grid) : 1;
+    case SpecialRegister::Laneid: return lane;
+    case SpecialRegister::Warpid: return warp.index;
+    case SpecialRegister::Nwarpid: return ctx.grid.config.maxThreadsPerSm / kWarpSize;
+    case SpecialRegister::Smid: return cta.linearId % ctx.grid.config.smCount;
+    case SpecialRegister::Nsmid: return ctx.grid.config.smCount;
+    case SpecialRegister::Gridid: return ctx.grid.gridId;
+    case SpecialRegister::LanemaskEq: return uint64_t{1} << lane;
+    case SpecialRegister::LanemaskLe: return (uint64_t{2} << lane) - 1;
+    case SpecialRegister::LanemaskLt: return (uint64_t{1} << lane) - 1;
+    case SpecialRegister::LanemaskGe: return static_cast<uint32_t>(~((uint64_t{1} << lane) - 1));
+    case SpecialRegister::LanemaskGt: return static_cast<uint32_t>(~((uint64_t{2} << lane) - 1));
+    // The functional model has no clock: %clock counts the warp's executed
+    // instructions, which keeps it monotonic and deterministic.
+    case SpecialRegister::Clock: return static_cast<uint32_t>(ctx.stats.warpInstructions);
+    case SpecialRegister::ClockHi: return static_cast<uint32_t>(ctx.stats.warpInstructions >> 32);
+    case SpecialRegister::Clock64: return ctx.stats.warpInstructions;
+    case SpecialRegister::Globaltimer: return ctx.grid.launchTimeNs + ctx.stats.warpInstructions;
+    case SpecialRegister::GlobaltimerLo: return static_cast<uint32_t>(ctx.grid.launchTimeNs + ctx.stats.warpInstructions);
+    case SpecialRegister::GlobaltimerHi:
+      return static_cast<uint32_t>((ctx.grid.launchTimeNs + ctx.stats.warpInstructions) >> 32);
+    case SpecialRegister::DynamicSmemSize: return launch.dynamicSharedBytes;
+    case SpecialRegister::TotalSmemSize:
+    case SpecialRegister::AggrSmemSize: return cta.shared.size();
+    case SpecialRegister::WarpSize: return kWarpSize;
+    case SpecialRegister::Clusterid:
+    case SpecialRegister::ClusterCtaid: return m.component < 3 ? component(cta.ctaid) : 0;
+    case SpecialRegister::Nclusterid:
+    case SpecialRegister::ClusterNctaid: return m.component < 3 ? component(launch.grid) : 1;
+    case SpecialRegister::ClusterCtarank: return 0;
+    case SpecialRegister::ClusterNctarank: return 1;
+    case SpecialRegister::IsExplicitCluster: return 0;
+    default: return 0;
+  }
+}
+
+void materialize(ExecContext& ctx, const PreparedInstruction& pi) {
+  const PreparedFunction& fn = *ctx.frame->function;
+  for (uint32_t i = 0; i < pi.materializeCount; ++i) {
+    const Materialization& m = fn.materializations[pi.materializeFirst + i];
+    uint64_t* row = ctx.row(m.row);
+    if (m.kind == MaterializeKind::LocalAddress) {
+      uint64_t address = ctx.frame->localBase + m.offset;
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) row[lane] = address;
+    } else {
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) row[lane] = specialValue(ctx, m, lane);
+    }
+  }
+}
+
+}  // namespace
+
+bool step(ExecContext& ctx) {
+  Warp& warp = *ctx.warp;
+  if (warp.status != WarpStatus::Ready) return false;
+  Frame& frame = warp.top();
+  SimtEntry& entry = frame.stack.back();
+  const PreparedInstruction& pi = frame.function->code[entry.pc];
+  ctx.frame = &frame;
+  ctx.current = &pi;
+  LaneMask active = entry.mask;
+  LaneMask mask = active;
+  if (pi.guardRow != kNoRow) {
+    LaneMask holds = predicateMask(ctx.row(pi.guardRow));
+    mask &= pi.guardNegated ? ~holds : holds;
+  }
+  ctx.active = active;
+  ctx.mask = mask;
+  ctx.report.instruction = &pi;
+  ctx.report.active = active;
+  ctx.report.executed = mask;
+  ctx.report.access = AccessKind::None;
+  if (pi.materializeCount != 0) materialize(ctx, pi);
+  ++ctx.stats.warpInstructions;
+  ctx.stats.threadInstructions += static_cast<uint64_t>(std::popcount(active));
+  ctx.stats.threadInstructionsPredOn += static_cast<uint64_t>(std::popcount(mask));
+  pi.handler(pi, ctx);
+  if (!pi.changesControl && !ctx.aborted) advance(frame);
+  return true;
+}
+
+uint32_t runWarp(ExecContext& ctx, uint32_t budget) {
+  uint32_t executed = 0;
+  while (executed < budget && ctx.warp->status == WarpStatus::Ready && !ctx.aborted) {
+    step(ctx);
+    ++executed;
+  }
+  return executed;
+}
+
+}  // namespace ptxsim::sim::exec

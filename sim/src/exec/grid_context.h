@@ -1,0 +1,70 @@
+#pragma once
+
+// Launch-wide state every CTA of a grid shares: the kernel, its parameter
+// buffer, device memory, the device heap, and the launch's first error.
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "prepared.h"
+#include "ptxsim/memory/allocation_table.h"
+#include "ptxsim/memory/page_store.h"
+#include "ptxsim/sim/gpu_config.h"
+#include "ptxsim/sim/launch.h"
+
+namespace ptxsim::sim {
+class DeviceHeap;
+}
+
+namespace ptxsim::sim::exec {
+
+// A module's functions prepared for one kernel (shared-memory layout
+// differs between kernels), plus the kernel's static resources.
+struct PreparedKernel {
+  const isa::Module* module = nullptr;
+  uint32_t kernelIndex = 0;
+  std::vector<std::unique_ptr<PreparedFunction>> functions;  // by Module::functions index; null if undefined
+  uint64_t staticSharedBytes = 0;
+  uint64_t dynamicSharedOffset = 0;  // where `extern .shared` arrays start
+  uint64_t kernelLocalBytes = 0;     // the kernel frame's .local bytes per thread
+  uint32_t registersPerThread = 0;
+
+  const PreparedFunction& kernel() const { return *functions[kernelIndex]; }
+};
+
+struct GridContext {
+  GridContext(const GpuConfig& c, memory::PageStore& s, const memory::AllocationTable& a, const PreparedKernel& k,
+              const LaunchConfig& l, const LaunchOptions& o, DeviceHeap& h)
+      : config(c), store(s), allocations(a), kernel(k), launch(l), options(o), heap(h) {}
+
+  const GpuConfig& config;
+  memory::PageStore& store;
+  const memory::AllocationTable& allocations;
+  const PreparedKernel& kernel;
+  const LaunchConfig& launch;
+  const LaunchOptions& options;
+  DeviceHeap& heap;
+  uint64_t localBytesPerThread = 0;
+  uint64_t gridId = 1;
+  uint64_t launchTimeNs = 0;  // %globaltimer's value at the launch
+
+  // The error of the lowest-numbered failing CTA, so the reported error
+  // does not depend on the number of host threads: CTAs above a failed one
+  // stop early, those below run on.
+  std::mutex errorMutex;
+  LaunchError error;
+  std::atomic<uint64_t> failedCta{UINT64_MAX};
+  std::atomic<uint64_t> warpInstructions{0};  // across CTAs, for the launch's instruction limit
+
+  void fail(uint64_t cta, LaunchErrorKind kind, std::string message) {
+    std::lock_guard lock(errorMutex);
+    if (cta >= failedCta.load()) return;
+    failedCta.store(cta);
+    error = {kind, std::move(message)};
+  }
+};
+
+}  // namespace ptxsim::sim::exec

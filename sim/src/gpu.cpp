@@ -1,0 +1,246 @@
+#include "ptxsim/sim/gpu.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <thread>
+
+#include "exec/cta_runner.h"
+#include "exec/exec_context.h"
+#include "exec/preparer.h"
+
+namespace ptxsim::sim {
+
+LoadedModule::~LoadedModule() = default;
+
+bool LoadedModule::variable(std::string_view name, uint64_t& address, uint64_t& size) const {
+  for (size_t i = 0; i < module_->globals.size(); ++i) {
+    const isa::Variable& v = module_->globals[i];
+    if (v.name == name && globalAddresses_[i] != 0) {
+      address = globalAddresses_[i];
+      size = v.size;
+      return true;
+    }
+  }
+  return false;
+}
+
+Gpu::Gpu(GpuConfig config) : config_(std::move(config)) {}
+Gpu::~Gpu() = default;
+
+namespace {
+
+bool inDeviceMemory(const isa::Variable& v) {
+  if (v.space != isa::StateSpace::Global && v.space != isa::StateSpace::Const) return false;
+  return v.type != isa::DataType::TexRef && v.type != isa::DataType::SamplerRef && v.type != isa::DataType::SurfRef;
+}
+
+}  // namespace
+
+std::shared_ptr<LoadedModule> Gpu::load(std::shared_ptr<const isa::Module> module, std::vector<std::string>& errors) {
+  auto loaded = std::shared_ptr<LoadedModule>(new LoadedModule());
+  loaded->module_ = module;
+  const isa::Module& m = *module;
+  loaded->globalAddresses_.assign(m.globals.size(), 0);
+  for (size_t i = 0; i < m.globals.size(); ++i) {
+    const isa::Variable& v = m.globals[i];
+    if (!inDeviceMemory(v)) continue;
+    if (v.isExtern) {
+      errors.push_back("unresolved extern variable '" + v.name + "' at PTX line " + std::to_string(v.where.line));
+      continue;
+    }
+    const memory::Allocation& a = allocations_.allocate(v.size, std::max<uint32_t>(v.alignment, 16),
+                                                        memory::AllocationKind::ModuleVariable, v.name);
+    loaded->globalAddresses_[i] = a.base;
+  }
+  // Initializers, then the addresses they hold (relocations).
+  for (size_t i = 0; i < m.globals.size(); ++i) {
+    const isa::Variable& v = m.globals[i];
+    uint64_t base = loaded->globalAddresses_[i];
+    if (base == 0 || !v.hasInitializer) continue;
+    store_.write(base, v.initializer.data(), std::min<uint64_t>(v.initializer.size(), v.size));
+    for (const isa::Relocation& r : v.relocations) {
+      const isa::Symbol& sym = m.symbols[r.symbol];
+      uint64_t target = 0;
+      if (sym.kind == isa::SymbolKind::Variable) {
+        target = loaded->globalAddresses_[sym.index];
+      } else if (sym.kind == isa::SymbolKind::Function) {
+        target = exec::kFunctionAddressBase + 16 * uint64_t{sym.index};
+      }
+      uint64_t value = target + static_cast<uint64_t>(r.addend);
+      if (r.size == 1) {
+        auto byte = static_cast<uint8_t>(value >> r.shift);
+        store_.write(base + r.offset, &byte, 1);
+      } else {
+        store_.write(base + r.offset, &value, r.size);
+      }
+    }
+  }
+  exec::ModulePlacement placement{loaded->globalAddresses_};
+  std::vector<std::string> unsupported = exec::findUnsupported(m, placement);
+  errors.insert(errors.end(), unsupported.begin(), unsupported.end());
+  if (!errors.empty()) {
+    for (uint64_t address : loaded->globalAddresses_) {
+      if (address != 0) allocations_.release(address);
+    }
+    return nullptr;
+  }
+  loaded->kernels_.resize(m.functions.size());
+  return loaded;
+}
+
+const exec::PreparedKernel* Gpu::prepared(LoadedModule& module, uint32_t kernelIndex, std::string& error) {
+  std::lock_guard lock(module.prepareMutex_);
+  auto& slot = module.kernels_[kernelIndex];
+  if (slot == nullptr) {
+    std::vector<std::string> errors;
+    exec::ModulePlacement placement{module.globalAddresses_};
+    slot = exec::prepareKernel(*module.module_, kernelIndex, placement, errors);
+    if (slot == nullptr) {
+      error = errors.empty() ? "cannot prepare kernel" : errors.front();
+      return nullptr;
+    }
+  }
+  return slot.get();
+}
+
+namespace {
+
+int kernelIndexOf(const isa::Module& m, std::string_view name) {
+  for (size_t i = 0; i < m.functions.size(); ++i) {
+    if (m.functions[i].isKernel && m.functions[i].isDefined && m.functions[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+bool usesCalls(const exec::PreparedKernel& kernel) {
+  for (const auto& fn : kernel.functions) {
+    if (fn != nullptr && fn.get() != &kernel.kernel()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool Gpu::kernelResources(LoadedModule& module, std::string_view kernel, KernelResources& out, std::string& error) {
+  int index = kernelIndexOf(module.module(), kernel);
+  if (index < 0) {
+    error = "no kernel named '" + std::string(kernel) + "'";
+    return false;
+  }
+  const exec::PreparedKernel* prepared = this->prepared(module, static_cast<uint32_t>(index), error);
+  if (prepared == nullptr) return false;
+  const isa::Function& fn = module.module().functions[static_cast<size_t>(index)];
+  out.staticSharedBytes = prepared->staticSharedBytes;
+  out.localBytesPerThread = prepared->kernelLocalBytes;
+  out.registersPerThread = prepared->registersPerThread;
+  uint32_t maxThreads = config_.limits.maxThreadsPerBlock;
+  const auto& d = fn.directives;
+  if (d.maxntid[0] != 0) maxThreads = std::min(maxThreads, d.maxntid[0] * std::max(1u, d.maxntid[1]) * std::max(1u, d.maxntid[2]));
+  if (d.reqntid[0] != 0) maxThreads = std::min(maxThreads, d.reqntid[0] * std::max(1u, d.reqntid[1]) * std::max(1u, d.reqntid[2]));
+  out.maxThreadsPerBlock = maxThreads;
+  out.parameterBytes = fn.paramBytes;
+  return true;
+}
+
+LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, const LaunchConfig& config,
+                         const LaunchOptions& options) {
+  LaunchResult result;
+  auto started = std::chrono::steady_clock::now();
+  const isa::Module& m = module.module();
+  int index = kernelIndexOf(m, kernelName);
+  result.stats.kernel = std::string(kernelName);
+  result.stats.grid = config.grid;
+  result.stats.block = config.block;
+  result.stats.dynamicSharedBytes = config.dynamicSharedBytes;
+  if (index < 0) {
+    result.error = {LaunchErrorKind::InvalidValue, "no kernel named '" + std::string(kernelName) + "' in the module"};
+    return result;
+  }
+  const isa::Function& fn = m.functions[static_cast<size_t>(index)];
+  if (std::string why = checkLaunchGeometry(fn, config.grid, config.block, config_.limits); !why.empty()) {
+    result.error = {LaunchErrorKind::InvalidConfiguration, "launch of " + fn.name + ": " + why};
+    return result;
+  }
+  if (config.parameters.size() < fn.paramBytes) {
+    result.error = {LaunchErrorKind::InvalidValue, "launch of " + fn.name + ": " +
+                                                       std::to_string(config.parameters.size()) +
+                                                       " bytes of parameters given, the kernel takes " +
+                                                       std::to_string(fn.paramBytes)};
+    return result;
+  }
+  std::string error;
+  const exec::PreparedKernel* kernel = prepared(module, static_cast<uint32_t>(index), error);
+  if (kernel == nullptr) {
+    result.error = {LaunchErrorKind::Unsupported, error};
+    return result;
+  }
+  result.stats.staticSharedBytes = static_cast<uint32_t>(kernel->staticSharedBytes);
+  result.stats.registersPerThread = kernel->registersPerThread;
+  uint64_t sharedTotal = kernel->dynamicSharedOffset + config.dynamicSharedBytes;
+  if (sharedTotal > config_.sharedBytesPerBlockOptin) {
+    result.error = {LaunchErrorKind::OutOfResources,
+                    "launch of " + fn.name + " needs " + std::to_string(sharedTotal) +
+                        " bytes of shared memory per block; the device has " +
+                        std::to_string(config_.sharedBytesPerBlockOptin)};
+    return result;
+  }
+  if (!heap_.ready()) {
+    const memory::Allocation& a =
+        allocations_.allocate(config_.mallocHeapBytes, 4096, memory::AllocationKind::Heap, "device malloc heap");
+    heap_.reset(a.base, a.size);
+  }
+  LaunchOptions effective = options;
+  unsigned threads = options.hostThreads != 0 ? options.hostThreads : std::max(1u, std::thread::hardware_concurrency());
+  uint64_t ctaCount = config.grid.count();
+  threads = static_cast<unsigned>(std::min<uint64_t>(threads, ctaCount));
+  effective.hostThreads = threads;
+
+  exec::GridContext grid(config_, store_, allocations_, *kernel, config, effective, heap_);
+  grid.localBytesPerThread = kernel->kernelLocalBytes + (usesCalls(*kernel) ? config_.stackBytesPerThread : 0);
+  grid.gridId = ++launches_;
+  grid.launchTimeNs = grid.gridId * 1'000'000'000ull;
+
+  std::atomic<uint64_t> nextCta{0};
+  std::vector<KernelStats> perThread(threads);
+  std::mutex outputMutex;
+  std::map<uint64_t, std::string> printfByCta;
+  auto worker = [&](unsigned t) {
+    exec::ExecContext ctx(grid);
+    exec::CtaState cta;
+    while (true) {
+      uint64_t id = nextCta.fetch_add(1, std::memory_order_relaxed);
+      if (id >= ctaCount || id > grid.failedCta.load(std::memory_order_relaxed)) break;
+      exec::runCta(ctx, cta, id);
+      if (!cta.printfOutput.empty()) {
+        std::lock_guard lock(outputMutex);
+        printfByCta[id] = std::move(cta.printfOutput);
+        cta.printfOutput.clear();
+      }
+    }
+    perThread[t] = ctx.stats;
+  };
+  if (threads <= 1) {
+    worker(0);
+  } else {
+    std::vector<std::thread> pool;
+    pool.reserve(threads);
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker, t);
+    for (auto& th : pool) th.join();
+  }
+  for (const KernelStats& s : perThread) result.stats.add(s);
+  // Output of CTAs past a failed one is dropped: a sequential run would not
+  // have produced it.
+  uint64_t failed = grid.failedCta.load();
+  for (auto& [id, text] : printfByCta) {
+    if (id <= failed) result.printfOutput += text;
+  }
+  result.error = grid.error;
+  result.stats.hostThreads = threads;
+  result.stats.simulationSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return result;
+}
+
+}  // namespace ptxsim::sim

@@ -1,0 +1,45 @@
+#include "ptxsim/sim/kernel_stats.h"
+
+#include <nlohmann/json.hpp>
+
+namespace ptxsim::sim {
+
+void KernelStats::add(const KernelStats& o) {
+  warpInstructions += o.warpInstructions;
+  threadInstructions += o.threadInstructions;
+  threadInstructionsPredOn += o.threadInstructionsPredOn;
+  globalLoadInstructions += o.globalLoadInstructions;
+  globalStoreInstructions += o.globalStoreInstructions;
+  sharedLoadInstructions += o.sharedLoadInstructions;
+  sharedStoreInstructions += o.sharedStoreInstructions;
+  atomicInstructions += o.atomicInstructions;
+  branchInstructions += o.branchInstructions;
+  divergentBranches += o.divergentBranches;
+  barriers += o.barriers;
+}
+
+std::string KernelStats::toJson() const {
+  nlohmann::ordered_json j;
+  j["kernel"] = kernel;
+  j["grid"] = {grid.x, grid.y, grid.z};
+  j["block"] = {block.x, block.y, block.z};
+  j["launch__shared_mem_per_block_dynamic"] = dynamicSharedBytes;
+  j["launch__shared_mem_per_block_static"] = staticSharedBytes;
+  j["launch__registers_per_thread"] = registersPerThread;
+  j["smsp__inst_executed.sum"] = warpInstructions;
+  j["smsp__thread_inst_executed.sum"] = threadInstructions;
+  j["smsp__thread_inst_executed_pred_on.sum"] = threadInstructionsPredOn;
+  j["smsp__inst_executed_op_global_ld.sum"] = globalLoadInstructions;
+  j["smsp__inst_executed_op_global_st.sum"] = globalStoreInstructions;
+  j["smsp__inst_executed_op_shared_ld.sum"] = sharedLoadInstructions;
+  j["smsp__inst_executed_op_shared_st.sum"] = sharedStoreInstructions;
+  j["smsp__inst_executed_op_atom.sum"] = atomicInstructions;
+  j["smsp__inst_executed_op_branch.sum"] = branchInstructions;
+  j["smsp__branch_targets_threads_divergent.sum"] = divergentBranches;
+  j["smsp__inst_executed_op_barrier.sum"] = barriers;
+  j["ptxsim__simulation_seconds"] = simulationSeconds;
+  j["ptxsim__host_threads"] = hostThreads;
+  return j.dump();
+}
+
+}  // namespace ptxsim::sim

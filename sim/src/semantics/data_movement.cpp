@@ -1,0 +1,316 @@
+// mov (scalar, vector pack and unpack), ld/ldu/st in every state space,
+// cvta, isspacep and prefetch.
+
+#include <cstring>
+
+#include "lane_ops.h"
+#include "semantics.h"
+#include "type_dispatch.h"
+
+namespace ptxsim::sim::semantics {
+
+namespace {
+
+using exec::AccessKind;
+using exec::AddressSpace;
+using isa::DataType;
+using isa::Opcode;
+
+template <typename T>
+void movHandler(const PreparedInstruction& pi, ExecContext& ctx) {
+  uint64_t* d = ctx.row(pi.ops[0].row);
+  const uint64_t* a = ctx.row(pi.ops[1].row);
+  forLanes(ctx.mask, [&](unsigned l) { d[l] = toBits<T>(fromBits<T>(a[l])); });
+}
+
+void movPredicateHandler(const PreparedInstruction& pi, ExecContext& ctx) {
+  uint64_t* d = ctx.row(pi.ops[0].row);
+  const uint64_t* a = ctx.row(pi.ops[1].row);
+  bool negate = pi.ops[1].negated;
+  forLanes(ctx.mask, [&](unsigned l) { d[l] = (a[l] != 0) != negate ? 1 : 0; });
+}
+
+// mov.b64 d, {a, b}: element 0 in the low bits. aux: element bits.
+void movPackHandler(const PreparedInstruction& pi, ExecContext& ctx) {
+  uint64_t* d = ctx.row(pi.ops[0].row);
+  const uint32_t* rows = ctx.vectorRows(pi.ops[1]);
+  unsigned count = pi.ops[1].elementCount;
+  auto bits = static_cast<unsigned>(pi.aux);
+  uint64_t elementMask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  forLanes(ctx.mask, [&](unsigned l) {
+    uint64_t value = 0;
+    for (unsigned e = 0; e < count; ++e) value |= (ctx.row(rows[e])[l] & elementMask) << (e * bits);
+    d[l] = value;
+  });
+}
+
+// mov.b64 {a, b}, d.
+void movUnpackHandler(const PreparedInstruction& pi, ExecContext& ctx) {
+  const uint64_t* a = ctx.row(pi.ops[1].row);
+  const uint32_t* rows = ctx.vectorRows(pi.ops[0]);
+  unsigned count = pi.ops[0].elementCount;
+  auto bits = static_cast<unsigned>(pi.aux);
+  uint64_t elementMask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  forLanes(ctx.mask, [&](unsigned l) {
+    uint64_t value = a[l];
+    for (unsigned e = 0; e < count; ++e) ctx.row(rows[e])[l] = (value >> (e * bits)) & elementMask;
+  });
+}
+
+bool selectMov(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
+  DataType type = inst.types[0];
+  bool packDest = pi.ops[0].elementCount > 0;
+  bool packSource = pi.ops[1].elementCount > 0;
+  if (packDest || packSource) {
+    unsigned count = packDest ? pi.ops[0].elementCount : pi.ops[1].elementCount;
+    unsigned total = isa::typeBits(type);
+    if (count == 0 || total % count != 0 || total > 64) {
+      why = "vector mov of this width";
+      return false;
+    }
+    pi.aux = total / count;
+    pi.handler = packDest ? &movUnpackHandler : &movPackHandler;
+    return true;
+  }
+  if (type == DataType::Pred) {
+    pi.handler = &movPredicateHandler;
+    return true;
+  }
+  return dispatchBits(type, [&]<typename T>() { pi.handler = &movHandler<T>; }) || (why = "mov of this type", false);
+}
+
+// Loads and stores. The address is the base row plus the constant offset;
+// a vector access is checked once, for its whole width and alignment.
+inline uint64_t addressOf(const PreparedInstruction& pi, const uint64_t* base, unsigned lane, unsigned operand) {
+  return base[lane] + static_cast<uint64_t>(pi.ops[operand].offset);
+}
+
+void countAccess(ExecContext& ctx, AddressSpace space, bool store, const PreparedInstruction& pi) {
+  if (space == AddressSpace::Generic && ctx.mask != 0) {
+    // Classify a generic access by its first lane, as a profiler would
+    // attribute the instruction to the space it touched.
+    uint64_t first = ctx.report.addresses[static_cast<unsigned>(std::countr_zero(ctx.mask))];
+    space = memory::classify(ctx.layout, first) == memory::Window::Shared ? AddressSpace::Shared : AddressSpace::Global;
+  }
+  (void)pi;
+  if (space == AddressSpace::Global) {
+    ++(store ? ctx.stats.globalStoreInstructions : ctx.stats.globalLoadInstructions);
+  } else if (space == AddressSpace::Shared) {
+    ++(store ? ctx.stats.sharedStoreInstructions : ctx.stats.sharedLoadInstructions);
+  }
+}
+
+// Sign-extends signed sub-64-bit loads into the register's full slot, as a
+// wider destination register requires; others are zero-extended.
+template <typename T>
+inline uint64_t extend(const uint8_t* p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  if constexpr (std::is_signed_v<T>) {
+    return static_cast<uint64_t>(static_cast<int64_t>(value));
+  } else {
+    return static_cast<uint64_t>(value);
+  }
+}
+
+template <typename T>
+void loadHandler(const PreparedInstruction& pi, ExecContext& ctx) {
+  const uint64_t* base = ctx.row(pi.ops[1].row);
+  uint64_t* d = ctx.row(pi.ops[0].row);
+  ctx.recordAccess(AccessKind::Load, pi.space, sizeof(T));
+  forLanes(ctx.mask, [&](unsigned l) {
+    if (ctx.aborted) return;
+    uint64_t address = addressOf(pi, base, l, 1);
+    ctx.report.addresses[l] = address;
+    const uint8_t* p = ctx.access(pi.space, address, sizeof(T), l, AccessKind::Load);
+    if (p != nullptr) d[l] = extend<T>(p);
+  });
+  countAccess(ctx, pi.space, false, pi);
+}
+
+template <typename T>
+void loadVectorHandler(const PreparedInstruction& pi, ExecContext& ctx) {
+  const uint64_t* base = ctx.row(pi.ops[1].row);
+  const uint32_t* rows = ctx.vectorRows(pi.ops[0]);
+  unsigned count = pi.ops[0].elementCount;
+  ctx.recordAccess(AccessKind::Load, pi.space, sizeof(T) * count);
+  forLanes(ctx.mask, [&](unsigned l) {
+    if (ctx.aborted) return;
+    uint64_t address = addressOf(pi, base, l, 1);
+    ctx.report.addresses[l] = address;
+    const uint8_t* p = ctx.access(pi.space, address, static_cast<unsigned>(sizeof(T) * count), l, AccessKind::Load);
+    if (p == nullptr) return;
+    for (unsigned e = 0; e < count; ++e) ctx.row(rows[e])[l] = extend<T>(p + e * sizeof(T));
+  });
+  countAccess(ctx, pi.space, false, pi);
+}
+
+template <typename T>
+void storeHandler(const PreparedInstruction& pi, ExecContext& ctx) {
+  const uint64_t* base = ctx.row(pi.ops[0].row);
+  const uint64_t* v = ctx.row(pi.ops[1].row);
+  ctx.recordAccess(AccessKind::Store, pi.space, sizeof(T));
+  forLanes(ctx.mask, [&](unsigned l) {
+    if (ctx.aborted) return;
+    uint64_t address = addressOf(pi, base, l, 0);
+    ctx.report.addresses[l] = address;
+    uint8_t* p = ctx.access(pi.space, address, sizeof(T), l, AccessKind::Store);
+    if (p == nullptr) return;
+    T value = static_cast<T>(v[l]);
+    std::memcpy(p, &value, sizeof(T));
+  });
+  countAccess(ctx, pi.space, true, pi);
+}
+
+template <typename T>
+void storeVectorHandler(const PreparedInstruction& pi, ExecContext& ctx) {
+  const uint64_t* base = ctx.row(pi.ops[0].row);
+  const uint32_t* rows = ctx.vectorRows(pi.ops[1]);
+  unsigned count = pi.ops[1].elementCount;
+  ctx.recordAccess(AccessKind::Store, pi.space, sizeof(T) * count);
+  forLanes(ctx.mask, [&](unsigned l) {
+    if (ctx.aborted) return;
+    uint64_t address = addressOf(pi, base, l, 0);
+    ctx.report.addresses[l] = address;
+    uint8_t* p = ctx.access(pi.space, address, static_cast<unsigned>(sizeof(T) * count), l, AccessKind::Store);
+    if (p == nullptr) return;
+    for (unsigned e = 0; e < count; ++e) {
+      T value = static_cast<T>(ctx.row(rows[e])[l]);
+      std::memcpy(p + e * sizeof(T), &value, sizeof(T));
+    }
+  });
+  countAccess(ctx, pi.space, true, pi);
+}
+
+// The C++ type a load or store moves: signedness matters only for
+// sign-extension of loads.
+template <typename F>
+bool dispatchMemoryType(DataType type, F&& f) {
+  switch (type) {
+    case DataType::S8: f.template operator()<int8_t>(); return true;
+    case DataType::S16: f.template operator()<int16_t>(); return true;
+    case DataType::S32: f.template operator()<int32_t>(); return true;
+    case DataType::Pred: return false;
+    default: return dispatchBits(type, f);
+  }
+}
+
+bool selectLoad(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
+  bool vector = pi.ops[0].elementCount > 0;
+  if (isa::typeBits(inst.types[0]) == 128) {
+    why = "128-bit loads";
+    return false;
+  }
+  bool ok = dispatchMemoryType(inst.types[0], [&]<typename T>() {
+    pi.handler = vector ? &loadVectorHandler<T> : &loadHandler<T>;
+  });
+  if (!ok) why = "loads of this type";
+  return ok;
+}
+
+bool selectStore(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
+  bool vector = pi.ops[1].elementCount > 0;
+  if (isa::typeBits(inst.types[0]) == 128) {
+    why = "128-bit stores";
+    return false;
+  }
+  bool ok = dispatchMemoryType(inst.types[0], [&]<typename T>() {
+    pi.handler = vector ? &storeVectorHandler<T> : &storeHandler<T>;
+  });
+  if (!ok) why = "stores of this type";
+  return ok;
+}
+
+// cvta: aux is the window (0 global, 1 shared, 2 local, 3 param);
+// aux2 is 1 for cvta.to (generic to window).
+uint64_t windowBase(const ExecContext& ctx, uint64_t window) {
+  switch (window) {
+    case 1: return ctx.layout.sharedBase;
+    case 2: return ctx.layout.localBase;
+    default: return 0;
+  }
+}
+
+template <typename T>
+void cvtaHandler(const PreparedInstruction& pi, ExecContext& ctx) {
+  uint64_t* d = ctx.row(pi.ops[0].row);
+  const uint64_t* a = ctx.row(pi.ops[1].row);
+  uint64_t base = windowBase(ctx, pi.aux);
+  bool toWindow = pi.aux2 != 0;
+  forLanes(ctx.mask, [&](unsigned l) {
+    uint64_t value = toWindow ? a[l] - base : a[l] + base;
+    d[l] = static_cast<T>(value);
+  });
+}
+
+uint64_t windowOf(isa::Mod space) {
+  switch (space) {
+    case isa::Mod::Shared:
+    case isa::Mod::SharedCta:
+    case isa::Mod::SharedCluster: return 1;
+    case isa::Mod::Local: return 2;
+    default: return 0;
+  }
+}
+
+bool selectCvta(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
+  isa::Mod space = inst.modifiers.get(isa::ModGroup::Space);
+  if (space == isa::Mod::Param || space == isa::Mod::ParamEntry) {
+    why = "generic addresses of kernel parameters";
+    return false;
+  }
+  pi.aux = windowOf(space);
+  pi.aux2 = inst.modifiers.has(isa::Mod::To) ? 1 : 0;
+  if (isa::typeBits(inst.types[0]) == 32) {
+    pi.handler = &cvtaHandler<uint32_t>;
+  } else {
+    pi.handler = &cvtaHandler<uint64_t>;
+  }
+  return true;
+}
+
+void isspacepHandler(const PreparedInstruction& pi, ExecContext& ctx) {
+  uint64_t* d = ctx.row(pi.ops[0].row);
+  const uint64_t* a = ctx.row(pi.ops[1].row);
+  forLanes(ctx.mask, [&](unsigned l) {
+    memory::Window w = memory::classify(ctx.layout, a[l]);
+    bool in = false;
+    switch (pi.aux) {
+      case 0: in = w == memory::Window::Global; break;
+      case 1: in = w == memory::Window::Shared; break;
+      case 2: in = w == memory::Window::Local; break;
+      default: in = false;  // .param, .const: no generic window in this model
+    }
+    d[l] = in ? 1 : 0;
+  });
+}
+
+bool selectIsspacep(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string&) {
+  isa::Mod space = inst.modifiers.get(isa::ModGroup::Space);
+  pi.aux = space == isa::Mod::Global ? 0 : windowOf(space) != 0 ? windowOf(space) : 3;
+  pi.handler = &isspacepHandler;
+  return true;
+}
+
+// Prefetches only warm caches, which the functional model does not have.
+void prefetchHandler(const PreparedInstruction&, ExecContext&) {}
+
+bool selectPrefetch(const isa::Instruction&, PreparedInstruction& pi, SelectContext&, std::string&) {
+  pi.handler = &prefetchHandler;
+  return true;
+}
+
+}  // namespace
+
+void registerDataMovementSemantics(SemanticsTable& table) {
+  table.add(Opcode::Mov, &selectMov);
+  table.add(Opcode::Ld, &selectLoad);
+  table.add(Opcode::Ldu, &selectLoad);
+  table.add(Opcode::St, &selectStore);
+  table.add(Opcode::Cvta, &selectCvta);
+  table.add(Opcode::Isspacep, &selectIsspacep);
+  table.add(Opcode::Prefetch, &selectPrefetch);
+  table.add(Opcode::Prefetchu, &selectPrefetch);
+}
+
+}  // namespace ptxsim::sim::semantics
