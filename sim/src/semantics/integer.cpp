@@ -1,3 +1,5 @@
+// NOTE FOR THE HELPER WORKING ON THIS FILE: read /work/helper_preamble.md first and follow it
+// (own worktree /work/wt/int, ccache build, rules, tests); remove this note in your first commit.
 // Integer arithmetic: add, sub, mul, mad (.lo .hi .wide).
 
 #include <type_traits>
