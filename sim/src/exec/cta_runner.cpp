@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "barriers.h"
 #include "executor.h"
 #include "warp_control.h"
 
@@ -76,6 +77,9 @@ void runCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
         uint32_t executed = runWarp(ctx, quantum);
         progress = progress || executed > 0;
         if (ctx.aborted) return;
+        // A block-wide barrier counts the warps still running: one that
+        // finished may have been the last one it waited for.
+        if (warp.done()) releaseCompletedBarriers(ctx);
         uint64_t total = ctx.grid.warpInstructions.fetch_add(executed, std::memory_order_relaxed) + executed;
         if (total > limit) {
           ctx.fail(LaunchErrorKind::Timeout,
