@@ -71,6 +71,37 @@ TEST(ModuleMemory, GlobalsConstantsRelocationsAndParameters) {
   EXPECT_THROW(device.symbolAddress(*module, "missing"), Error);
 }
 
+TEST(ModuleMemory, KernelParametersAndConstantsThroughGenericAddresses) {
+  const char* ptx = R"(
+.version 9.0
+.target sm_90
+.address_size 64
+.const .align 4 .u32 c = 77;
+.visible .entry k(.param .u64 out_param)
+{
+  .reg .u64 %p, %g;
+  .reg .u32 %v, %w;
+  .reg .pred %q;
+  mov.u64 %p, out_param;
+  cvta.param.u64 %g, %p;
+  ld.u64 %p, [%g];
+  mov.u64 %g, c;
+  cvta.const.u64 %g, %g;
+  ld.u32 %v, [%g];
+  isspacep.const %q, %g;
+  selp.u32 %w, 1, 0, %q;
+  st.global.v2.u32 [%p], {%v, %w};
+  ret;
+}
+)";
+  Device device(sim::GpuConfig{}, DeviceOptions{1});
+  auto module = device.loadModule(ptx);
+  uint64_t out = device.malloc(8);
+  sim::LaunchResult r = device.launch(*module, "k", {1}, {1}, 0, KernelArgs().add(out));
+  ASSERT_FALSE(r.error) << r.error.message;
+  EXPECT_EQ(device.read<uint32_t>(out, 2), (std::vector<uint32_t>{77, 1}));
+}
+
 TEST(ModuleMemory, ArgumentsOfTheWrongSizeOrCountAreRejected) {
   Device device(sim::GpuConfig{}, DeviceOptions{1});
   auto module = device.loadModule(kGlobals);

@@ -141,6 +141,8 @@ uint8_t* ExecContext::access(AddressSpace space, uint64_t address, unsigned size
         case memory::Window::Local:
           return window(warp->local.data() + lane * grid.localBytesPerThread, grid.localBytesPerThread,
                         address - layout.localBase, size, lane, kind, AddressSpace::Local);
+        case memory::Window::Param:
+          return access(AddressSpace::KernelParam, address - layout.paramBase, size, lane, kind);
         case memory::Window::Global: return global(address, size, lane, kind, AddressSpace::Generic);
       }
       return nullptr;
