@@ -21,6 +21,7 @@ void initCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
   cta.threadCount = static_cast<uint32_t>(launch.block.count());
   cta.shared.assign(kernel.dynamicSharedOffset + launch.dynamicSharedBytes, 0);
   cta.printfOutput.clear();
+  cta.instructions = 0;
   for (BarrierState& b : cta.barriers) b = BarrierState{};
   uint32_t warpCount = (cta.threadCount + kWarpSize - 1) / kWarpSize;
   cta.warps.resize(warpCount);
