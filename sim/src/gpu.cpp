@@ -50,8 +50,9 @@ std::shared_ptr<LoadedModule> Gpu::load(std::shared_ptr<const isa::Module> modul
       errors.push_back("unresolved extern variable '" + v.name + "' at PTX line " + std::to_string(v.where.line));
       continue;
     }
-    const memory::Allocation& a = allocations_.allocate(v.size, std::max<uint32_t>(v.alignment, 16),
-                                                        memory::AllocationKind::ModuleVariable, v.name);
+    memory::AllocationKind kind = v.space == isa::StateSpace::Const ? memory::AllocationKind::ModuleConstant
+                                                                     : memory::AllocationKind::ModuleVariable;
+    const memory::Allocation& a = allocations_.allocate(v.size, std::max<uint32_t>(v.alignment, 16), kind, v.name);
     loaded->globalAddresses_[i] = a.base;
   }
   // Initializers, then the addresses they hold (relocations).

@@ -7,7 +7,7 @@ namespace {
 
 TEST(GenericAddress, WindowsRoundTripAndStayApart) {
   GenericLayout layout;
-  for (Window w : {Window::Shared, Window::Local}) {
+  for (Window w : {Window::Shared, Window::Local, Window::Param}) {
     uint64_t generic = toGeneric(layout, w, 0x1234);
     EXPECT_EQ(classify(layout, generic), w);
     EXPECT_EQ(fromGeneric(layout, w, generic), 0x1234u);

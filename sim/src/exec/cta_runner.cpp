@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "barriers.h"
 #include "executor.h"
 #include "warp_control.h"
 
@@ -20,6 +21,7 @@ void initCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
   cta.threadCount = static_cast<uint32_t>(launch.block.count());
   cta.shared.assign(kernel.dynamicSharedOffset + launch.dynamicSharedBytes, 0);
   cta.printfOutput.clear();
+  cta.instructions = 0;
   for (BarrierState& b : cta.barriers) b = BarrierState{};
   uint32_t warpCount = (cta.threadCount + kWarpSize - 1) / kWarpSize;
   cta.warps.resize(warpCount);
@@ -76,6 +78,9 @@ void runCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
         uint32_t executed = runWarp(ctx, quantum);
         progress = progress || executed > 0;
         if (ctx.aborted) return;
+        // A block-wide barrier counts the warps still running: one that
+        // finished may have been the last one it waited for.
+        if (warp.done()) releaseCompletedBarriers(ctx);
         uint64_t total = ctx.grid.warpInstructions.fetch_add(executed, std::memory_order_relaxed) + executed;
         if (total > limit) {
           ctx.fail(LaunchErrorKind::Timeout,

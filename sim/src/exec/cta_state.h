@@ -23,6 +23,10 @@ struct CtaState {
   std::vector<Warp> warps;
   std::array<BarrierState, kBarrierCount> barriers{};
   std::string printfOutput;
+  // Warp instructions the CTA has executed: the functional model's clock
+  // (%clock, %globaltimer), which depends only on the CTA itself, so it is
+  // the same whatever else ran on its host thread.
+  uint64_t instructions = 0;
 };
 
 }  // namespace ptxsim::sim::exec

@@ -126,7 +126,8 @@ uint8_t* ExecContext::global(uint64_t address, unsigned size, unsigned lane, Acc
   return cachedPageBytes_ + (address & (memory::PageStore::kPageSize - 1));
 }
 
-uint8_t* ExecContext::access(AddressSpace space, uint64_t address, unsigned size, unsigned lane, AccessKind kind) {
+uint8_t* ExecContext::accessChecked(AddressSpace space, uint64_t address, unsigned size, unsigned lane,
+                                    AccessKind kind) {
   if ((address & (size - 1)) != 0) {
     reportFault(kind, space, address, size, lane, LaunchErrorKind::MisalignedAddress,
                 "not aligned to " + std::to_string(size) + " bytes");
@@ -141,6 +142,8 @@ uint8_t* ExecContext::access(AddressSpace space, uint64_t address, unsigned size
         case memory::Window::Local:
           return window(warp->local.data() + lane * grid.localBytesPerThread, grid.localBytesPerThread,
                         address - layout.localBase, size, lane, kind, AddressSpace::Local);
+        case memory::Window::Param:
+          return accessChecked(AddressSpace::KernelParam, address - layout.paramBase, size, lane, kind);
         case memory::Window::Global: return global(address, size, lane, kind, AddressSpace::Generic);
       }
       return nullptr;

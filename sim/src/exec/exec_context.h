@@ -59,7 +59,22 @@ struct ExecContext {
   // Host bytes for `size` bytes at `address` in `space` on behalf of
   // `lane`, checked; null after the fault has been reported (the CTA then
   // stops). Writes to global memory create the page.
-  uint8_t* access(AddressSpace space, uint64_t address, unsigned size, unsigned lane, AccessKind kind);
+  uint8_t* access(AddressSpace space, uint64_t address, unsigned size, unsigned lane, AccessKind kind) {
+    // Fast paths, inline: an aligned shared access inside the CTA's shared
+    // memory, and a global access to the page and allocation last used.
+    if ((address & (size - 1)) == 0) {
+      if (space == AddressSpace::Shared && address < cta->shared.size() && cta->shared.size() - address >= size) {
+        return cta->shared.data() + address;
+      }
+      if ((space == AddressSpace::Global || space == AddressSpace::Generic) &&
+          (address >> memory::PageStore::kPageBits) == cachedPage_ &&
+          address - cachedAllocationBase_ < cachedAllocationSize_ &&
+          cachedAllocationSize_ - (address - cachedAllocationBase_) >= size) {
+        return cachedPageBytes_ + (address & (memory::PageStore::kPageSize - 1));
+      }
+    }
+    return accessChecked(space, address, size, lane, kind);
+  }
 
   // Reports an error for `lane` at the current instruction and stops the CTA.
   void fail(LaunchErrorKind kind, const std::string& what, unsigned lane);
@@ -75,6 +90,7 @@ struct ExecContext {
   const PreparedInstruction* current = nullptr;
 
  private:
+  uint8_t* accessChecked(AddressSpace space, uint64_t address, unsigned size, unsigned lane, AccessKind kind);
   uint8_t* global(uint64_t address, unsigned size, unsigned lane, AccessKind kind, AddressSpace space);
   uint8_t* window(uint8_t* base, uint64_t limit, uint64_t address, unsigned size, unsigned lane, AccessKind kind,
                   AddressSpace space);

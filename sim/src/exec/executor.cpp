@@ -31,15 +31,14 @@ uint64_t specialValue(const ExecContext& ctx, const Materialization& m, unsigned
     case SpecialRegister::LanemaskLt: return (uint64_t{1} << lane) - 1;
     case SpecialRegister::LanemaskGe: return static_cast<uint32_t>(~((uint64_t{1} << lane) - 1));
     case SpecialRegister::LanemaskGt: return static_cast<uint32_t>(~((uint64_t{2} << lane) - 1));
-    // The functional model has no clock: %clock counts the warp's executed
-    // instructions, which keeps it monotonic and deterministic.
-    case SpecialRegister::Clock: return static_cast<uint32_t>(ctx.stats.warpInstructions);
-    case SpecialRegister::ClockHi: return static_cast<uint32_t>(ctx.stats.warpInstructions >> 32);
-    case SpecialRegister::Clock64: return ctx.stats.warpInstructions;
-    case SpecialRegister::Globaltimer: return ctx.grid.launchTimeNs + ctx.stats.warpInstructions;
-    case SpecialRegister::GlobaltimerLo: return static_cast<uint32_t>(ctx.grid.launchTimeNs + ctx.stats.warpInstructions);
-    case SpecialRegister::GlobaltimerHi:
-      return static_cast<uint32_t>((ctx.grid.launchTimeNs + ctx.stats.warpInstructions) >> 32);
+    // The functional model has no clock: %clock counts the CTA's executed
+    // warp instructions, which keeps it monotonic and deterministic.
+    case SpecialRegister::Clock: return static_cast<uint32_t>(cta.instructions);
+    case SpecialRegister::ClockHi: return static_cast<uint32_t>(cta.instructions >> 32);
+    case SpecialRegister::Clock64: return cta.instructions;
+    case SpecialRegister::Globaltimer: return ctx.grid.launchTimeNs + cta.instructions;
+    case SpecialRegister::GlobaltimerLo: return static_cast<uint32_t>(ctx.grid.launchTimeNs + cta.instructions);
+    case SpecialRegister::GlobaltimerHi: return static_cast<uint32_t>((ctx.grid.launchTimeNs + cta.instructions) >> 32);
     case SpecialRegister::DynamicSmemSize: return launch.dynamicSharedBytes;
     case SpecialRegister::TotalSmemSize:
     case SpecialRegister::AggrSmemSize: return cta.shared.size();
@@ -93,6 +92,7 @@ bool step(ExecContext& ctx) {
   ctx.report.access = AccessKind::None;
   if (pi.materializeCount != 0) materialize(ctx, pi);
   ++ctx.stats.warpInstructions;
+  ++ctx.cta->instructions;
   ctx.stats.threadInstructions += static_cast<uint64_t>(std::popcount(active));
   ctx.stats.threadInstructionsPredOn += static_cast<uint64_t>(std::popcount(mask));
   pi.handler(pi, ctx);

@@ -30,7 +30,9 @@ struct SharedLayout {
   uint64_t dynamicOffset = 0;
 };
 
-bool isDynamicShared(const isa::Variable& v) { return v.space == StateSpace::Shared && v.isExtern; }
+// `.extern .shared` arrays, and unsized shared arrays declared in a body,
+// are the dynamic shared memory the launch sizes.
+bool isDynamicShared(const isa::Variable& v) { return v.space == StateSpace::Shared && (v.isExtern || v.size == 0); }
 
 SharedLayout layOutShared(const isa::Module& module, uint32_t kernelIndex) {
   SharedLayout layout;

@@ -221,12 +221,13 @@ bool selectStore(const isa::Instruction& inst, PreparedInstruction& pi, SelectCo
   return ok;
 }
 
-// cvta: aux is the window (0 global, 1 shared, 2 local, 3 param);
+// cvta: aux is the window (0 global, 1 shared, 2 local, 3 kernel parameters);
 // aux2 is 1 for cvta.to (generic to window).
 uint64_t windowBase(const ExecContext& ctx, uint64_t window) {
   switch (window) {
     case 1: return ctx.layout.sharedBase;
     case 2: return ctx.layout.localBase;
+    case 3: return ctx.layout.paramBase;
     default: return 0;
   }
 }
@@ -249,14 +250,16 @@ uint64_t windowOf(isa::Mod space) {
     case isa::Mod::SharedCta:
     case isa::Mod::SharedCluster: return 1;
     case isa::Mod::Local: return 2;
+    case isa::Mod::Param:
+    case isa::Mod::ParamEntry: return 3;
     default: return 0;
   }
 }
 
 bool selectCvta(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
   isa::Mod space = inst.modifiers.get(isa::ModGroup::Space);
-  if (space == isa::Mod::Param || space == isa::Mod::ParamEntry) {
-    why = "generic addresses of kernel parameters";
+  if (space == isa::Mod::ParamFunc) {
+    why = "generic addresses of function parameters";
     return false;
   }
   pi.aux = windowOf(space);
@@ -279,7 +282,12 @@ void isspacepHandler(const PreparedInstruction& pi, ExecContext& ctx) {
       case 0: in = w == memory::Window::Global; break;
       case 1: in = w == memory::Window::Shared; break;
       case 2: in = w == memory::Window::Local; break;
-      default: in = false;  // .param, .const: no generic window in this model
+      case 3: in = w == memory::Window::Param; break;
+      default: {
+        // Constant variables live in global memory here; the allocation says which.
+        const memory::Allocation* owner = w == memory::Window::Global ? ctx.grid.allocations.find(a[l]) : nullptr;
+        in = owner != nullptr && owner->kind == memory::AllocationKind::ModuleConstant;
+      }
     }
     d[l] = in ? 1 : 0;
   });
@@ -287,7 +295,7 @@ void isspacepHandler(const PreparedInstruction& pi, ExecContext& ctx) {
 
 bool selectIsspacep(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string&) {
   isa::Mod space = inst.modifiers.get(isa::ModGroup::Space);
-  pi.aux = space == isa::Mod::Global ? 0 : windowOf(space) != 0 ? windowOf(space) : 3;
+  pi.aux = space == isa::Mod::Global ? 0 : windowOf(space) != 0 ? windowOf(space) : 4;
   pi.handler = &isspacepHandler;
   return true;
 }

@@ -12,7 +12,7 @@
 
 namespace ptxsim::memory {
 
-enum class AllocationKind : uint8_t { Device, ModuleVariable, Heap, Managed, Host };
+enum class AllocationKind : uint8_t { Device, ModuleVariable, ModuleConstant, Heap, Managed, Host };
 
 struct Allocation {
   uint64_t base = 0;

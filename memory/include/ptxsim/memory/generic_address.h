@@ -1,7 +1,8 @@
 #pragma once
 
 // The simulated GPU's generic (flat) address space: where the per-CTA
-// shared window and the per-thread local window sit, so that cvta,
+// shared window, the per-thread local window and the kernel-parameter
+// window sit, so that cvta,
 // isspacep and generic loads and stores can tell the spaces apart. Global
 // memory is everything outside the windows.
 
@@ -10,7 +11,7 @@
 
 namespace ptxsim::memory {
 
-enum class Window : uint8_t { Global, Shared, Local };
+enum class Window : uint8_t { Global, Shared, Local, Param };
 
 struct GenericLayout {
   // Both windows lie below the lowest global allocation address, as on
@@ -19,6 +20,9 @@ struct GenericLayout {
   uint64_t sharedSize = uint64_t{1} << 32;
   uint64_t localBase = 0x0000'7100'0000'0000ull;
   uint64_t localSize = uint64_t{1} << 32;
+  // Kernel parameters, for cvta.param (PTX 7.7+): read-only.
+  uint64_t paramBase = 0x0000'7180'0000'0000ull;
+  uint64_t paramSize = uint64_t{1} << 32;
 };
 
 // Which window a generic address falls in.
