@@ -89,7 +89,9 @@ TEST(E2eKernels, HalfTwoAxpyWithHfma2RoundsOnce) {
     auto lane = [&](uint16_t a, uint16_t xv, uint16_t yv) {
       return roundToHalf(halfValue(a) * halfValue(xv) + halfValue(yv));
     };
-    expected[i] = pack(lane(aLo, x[i] & 0xffff, y[i] & 0xffff), lane(aHi, x[i] >> 16, y[i] >> 16));
+    auto low = [](uint32_t v) { return static_cast<uint16_t>(v); };
+    auto high = [](uint32_t v) { return static_cast<uint16_t>(v >> 16); };
+    expected[i] = pack(lane(aLo, low(x[i]), low(y[i])), lane(aHi, high(x[i]), high(y[i])));
   }
   runOnOneAndFourThreads([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/half2");
@@ -215,7 +217,7 @@ TEST(E2eKernels, RecursiveDeviceFunctionsWithPerLaneDepths) {
   const int n = 200;
   std::mt19937 rng(37);
   std::vector<uint32_t> depth(n);
-  for (uint32_t& d : depth) d = rng() % 19;  // fib(18) = 2584: ~8000 calls for the deepest lane
+  for (uint32_t& d : depth) d = static_cast<uint32_t>(rng() % 19);  // fib(18) = 2584: ~8000 calls for the deepest lane
   depth[0] = 0;
   depth[1] = 1;
   depth[2] = 20;  // 20! = 2432902008176640000 still fits 64 bits
@@ -254,7 +256,7 @@ TEST(E2eKernels, DynamicSharedMemoryCarvedIntoTwoArrays) {
   std::vector<uint32_t> keys(n);
   for (int i = 0; i < n; ++i) {
     in[i] = static_cast<float>(rng() % 100000) / 7.0f;
-    keys[i] = rng();
+    keys[i] = static_cast<uint32_t>(rng());
   }
   // The kernel's exact behaviour, including the partial last block: there a
   // slot past n holds 0 and its mirror image inside n receives that 0.
