@@ -91,7 +91,10 @@ std::string opcodeText(const isa::Instruction& inst) {
   std::string text(isa::mnemonicOf(inst.opcode));
   for (unsigned g = 0; g < isa::kModGroupCount; ++g) {
     isa::Mod m = inst.modifiers.get(static_cast<isa::ModGroup>(g));
-    if (m != isa::Mod::None) text += "." + std::string(isa::modifierText(m));
+    if (m != isa::Mod::None) {
+      text += '.';
+      text += isa::modifierText(m);
+    }
   }
   for (unsigned t = 0; t < inst.typeCount; ++t) text += std::string(isa::typeName(inst.types[t]));
   return text;
@@ -353,6 +356,7 @@ class FunctionPreparer {
 
   void prepare(const isa::Instruction& inst) {
     PreparedInstruction& pi = out_->code.emplace_back();
+    if (inst.opcode == isa::Opcode::Alloca) out_->usesAlloca = true;
     pi.source = &inst;
     pi.operandCount = inst.operandCount;
     pi.space = addressSpaceOf(inst);
