@@ -26,6 +26,10 @@ bool LoadedModule::variable(std::string_view name, uint64_t& address, uint64_t& 
   return false;
 }
 
+std::vector<std::string> unsupportedInstructions(const isa::Module& module) {
+  return exec::findUnsupported(module, exec::ModulePlacement{});
+}
+
 Gpu::Gpu(GpuConfig config) : config_(std::move(config)) {}
 Gpu::~Gpu() = default;
 
