@@ -21,6 +21,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> checkPaths;
   CLI::App* check = app.add_subcommand("check", "Validate PTX files and summarise them");
   check->add_option("files", checkPaths, "PTX files")->required();
+  ptxsim::runtime::CheckOptions checkOptions;
+  check->add_flag("--executable", checkOptions.executable,
+                  "Also report every instruction the simulator cannot execute yet");
 
   CLI11_PARSE(app, argc, argv);
   if (!ptxsim::runtime::configureLogging(logLevel)) {
@@ -29,6 +32,6 @@ int main(int argc, char** argv) {
               << "' (use trace, debug, info, warn, error or off)\n";
     return 2;
   }
-  if (check->parsed()) return ptxsim::runtime::checkFiles(checkPaths, std::cout, std::cerr);
+  if (check->parsed()) return ptxsim::runtime::checkFiles(checkPaths, std::cout, std::cerr, checkOptions);
   return 0;
 }

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "ptxsim/runtime/logging.h"
+#include "ptxsim/sim/gpu.h"
 
 namespace ptxsim::runtime {
 
@@ -46,7 +47,8 @@ void printDiagnostic(std::ostream& err, std::string_view path, std::string_view 
   err << "  " << caret << "^\n";
 }
 
-int checkFiles(const std::vector<std::string>& paths, std::ostream& out, std::ostream& err) {
+int checkFiles(const std::vector<std::string>& paths, std::ostream& out, std::ostream& err,
+               const CheckOptions& options) {
   int status = 0;
   auto log = logger("check");
   for (const std::string& path : paths) {
@@ -67,6 +69,14 @@ int checkFiles(const std::vector<std::string>& paths, std::ostream& out, std::os
       continue;
     }
     const isa::Module& m = *result.module;
+    if (options.executable) {
+      std::vector<std::string> unsupported = sim::unsupportedInstructions(m);
+      for (const std::string& line : unsupported) err << path << ": error: " << line << '\n';
+      if (!unsupported.empty()) {
+        status = 1;
+        continue;
+      }
+    }
     size_t kernels = m.kernelCount();
     size_t functions = 0;
     for (const isa::Function& f : m.functions) functions += !f.isKernel && f.isDefined ? 1 : 0;

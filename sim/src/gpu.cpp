@@ -26,6 +26,10 @@ bool LoadedModule::variable(std::string_view name, uint64_t& address, uint64_t& 
   return false;
 }
 
+std::vector<std::string> unsupportedInstructions(const isa::Module& module) {
+  return exec::findUnsupported(module, exec::ModulePlacement{});
+}
+
 Gpu::Gpu(GpuConfig config) : config_(std::move(config)) {}
 Gpu::~Gpu() = default;
 
@@ -115,9 +119,11 @@ int kernelIndexOf(const isa::Module& m, std::string_view name) {
   return -1;
 }
 
-bool usesCalls(const exec::PreparedKernel& kernel) {
+// Whether the kernel needs a local stack beyond its own frame: it may call
+// functions (the module defines any besides kernels) or use alloca.
+bool usesStack(const exec::PreparedKernel& kernel) {
   for (const auto& fn : kernel.functions) {
-    if (fn != nullptr && fn.get() != &kernel.kernel()) return true;
+    if (fn != nullptr && (fn.get() != &kernel.kernel() || fn->usesAlloca)) return true;
   }
   return false;
 }
@@ -199,7 +205,7 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   effective.hostThreads = threads;
 
   exec::GridContext grid(config_, store_, allocations_, *kernel, config, effective, heap_);
-  grid.localBytesPerThread = kernel->kernelLocalBytes + (usesCalls(*kernel) ? config_.stackBytesPerThread : 0);
+  grid.localBytesPerThread = kernel->kernelLocalBytes + (usesStack(*kernel) ? config_.stackBytesPerThread : 0);
   grid.gridId = ++launches_;
   grid.launchTimeNs = grid.gridId * 1'000'000'000ull;
 

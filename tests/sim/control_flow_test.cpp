@@ -272,3 +272,33 @@ TEST(ControlFlow, UnsupportedInstructionFailsAtLoadWithItsLine) {
 
 }  // namespace
 }  // namespace ptxsim
+
+namespace ptxsim {
+namespace {
+
+TEST(LocalStack, AllocaGivesEachThreadItsOwnStackMemory) {
+  // Each thread allocas 16 bytes, stores 8t and 8t+1000 there, restores
+  // the stack, and allocas again: the same address comes back.
+  std::string ptx = test::ptxKernel(".reg .u64 %sp, %a, %b, %v, %w, %o;",
+                                    "stacksave.u64 %sp;\n"
+                                    "alloca.u64 %a, 16, 16;\n"
+                                    "mov.u64 %v, %tx8;\n"
+                                    "st.local.u64 [%a], %v;\n"
+                                    "add.u64 %w, %v, 1000;\n"
+                                    "st.local.u64 [%a+8], %w;\n"
+                                    "ld.local.u64 %v, [%a];\n"
+                                    "ld.local.u64 %w, [%a+8];\n"
+                                    "add.u64 %v, %v, %w;\n"
+                                    "stackrestore.u64 %sp;\n"
+                                    "alloca.u64 %b, 16, 16;\n"
+                                    "sub.u64 %b, %b, %a;\n"
+                                    "add.u64 %v, %v, %b;\n"
+                                    "add.u64 %o, %out, %tx8;\n"
+                                    "st.global.u64 [%o], %v;");
+  test::KernelRun run = test::runKernel(ptx, {}, 32);
+  ASSERT_FALSE(run.result.error) << run.result.error.message;
+  for (unsigned t = 0; t < 32; ++t) EXPECT_EQ(run.out[t], 2u * 8u * t + 1000u) << t;
+}
+
+}  // namespace
+}  // namespace ptxsim

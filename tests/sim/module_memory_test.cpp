@@ -167,3 +167,24 @@ TEST(ModuleMemory, TooMuchSharedMemoryIsRejectedBeforeTheLaunch) {
 
 }  // namespace
 }  // namespace ptxsim
+
+namespace ptxsim {
+namespace {
+
+TEST(ModuleMemory, Registers128BitsWideMoveLoadAndStoreBothHalves) {
+  std::string ptx = test::ptxKernel(".reg .b128 %q, %r; .reg .b64 %lo, %hi, %x, %y;",
+                                    "ld.global.b128 %q, [%in];\n"
+                                    "mov.b128 {%lo, %hi}, %q;\n"
+                                    "mov.b128 %r, {%hi, %lo};\n"
+                                    "st.global.b128 [%out], %r;\n"
+                                    "mov.b128 %q, %r;\n"
+                                    "mov.b128 {%x, %y}, %q;\n"
+                                    "st.global.v2.b64 [%out+16], {%y, %x};");
+  test::KernelRun run = test::runKernel(ptx, {0x1111222233334444ull, 0x5555666677778888ull}, 4, 1);
+  ASSERT_FALSE(run.result.error) << run.result.error.message;
+  EXPECT_EQ(run.out, (std::vector<uint64_t>{0x5555666677778888ull, 0x1111222233334444ull, 0x1111222233334444ull,
+                                           0x5555666677778888ull}));
+}
+
+}  // namespace
+}  // namespace ptxsim

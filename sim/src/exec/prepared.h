@@ -101,6 +101,8 @@ struct PreparedFunction {
   std::vector<CallBinding> calls;           // PreparedInstruction::aux of a call indexes this
   std::unique_ptr<isa::Instruction> implicitReturn;  // the ret appended after the last instruction
 
+  bool usesAlloca = false;  // needs the local stack even without calls
+
   uint32_t frameRows() const { return registerCount + scratchCount; }
 };
 

@@ -91,7 +91,10 @@ std::string opcodeText(const isa::Instruction& inst) {
   std::string text(isa::mnemonicOf(inst.opcode));
   for (unsigned g = 0; g < isa::kModGroupCount; ++g) {
     isa::Mod m = inst.modifiers.get(static_cast<isa::ModGroup>(g));
-    if (m != isa::Mod::None) text += "." + std::string(isa::modifierText(m));
+    if (m != isa::Mod::None) {
+      text += '.';
+      text += isa::modifierText(m);
+    }
   }
   for (unsigned t = 0; t < inst.typeCount; ++t) text += std::string(isa::typeName(inst.types[t]));
   return text;
@@ -136,7 +139,15 @@ class FunctionPreparer {
     out_ = std::make_unique<PreparedFunction>();
     out_->function = &fn_;
     out_->index = functionIndex_;
-    out_->registerCount = static_cast<uint32_t>(fn_.registers.size());
+    // A .b128 register takes two rows (low and high 64 bits), so rows are
+    // numbered apart from the IR's register indices.
+    registerRows_.reserve(fn_.registers.size());
+    uint32_t rows = 0;
+    for (const isa::RegisterInfo& r : fn_.registers) {
+      registerRows_.push_back(rows);
+      rows += isa::typeBits(r.type) == 128 ? 2 : 1;
+    }
+    out_->registerCount = rows;
     layOutFrame();
     // Scratch row 0 absorbs writes to `_`; row 1 is the carry flag of .cc.
     nextScratch_ = 2;
@@ -189,6 +200,7 @@ class FunctionPreparer {
   }
 
   uint32_t scratchRow() { return out_->registerCount + nextScratch_++; }
+  uint32_t registerRow(uint32_t reg) const { return registerRows_[reg]; }
 
   // Rows of constants are numbered after the scratch rows, whose count is
   // known only at the end: until then they carry a tag.
@@ -287,7 +299,7 @@ class FunctionPreparer {
           why = "vector-register elements (%v.x)";
           return kNoRow;
         }
-        return op.index;
+        return registerRow(op.index);
       case OperandKind::Immediate:
       case OperandKind::FloatImmediate: return constantRow(immediateBits(op, immediateTypeFor(inst, index)));
       case OperandKind::Special: {
@@ -320,7 +332,7 @@ class FunctionPreparer {
       case OperandKind::Address: {
         out.offset = op.value;
         if (op.scope == SymbolScope::Register) {
-          out.row = op.index;
+          out.row = registerRow(op.index);
         } else if (op.scope == SymbolScope::Absolute) {
           out.row = constantRow(0);
         } else {
@@ -345,7 +357,7 @@ class FunctionPreparer {
       }
       default: {
         out.row = scalarRow(op, inst, index, why);
-        if (op.secondIndex != isa::kNone) out.secondRow = op.secondIndex;
+        if (op.secondIndex != isa::kNone) out.secondRow = registerRow(op.secondIndex);
         return out.row != kNoRow;
       }
     }
@@ -353,11 +365,12 @@ class FunctionPreparer {
 
   void prepare(const isa::Instruction& inst) {
     PreparedInstruction& pi = out_->code.emplace_back();
+    if (inst.opcode == isa::Opcode::Alloca) out_->usesAlloca = true;
     pi.source = &inst;
     pi.operandCount = inst.operandCount;
     pi.space = addressSpaceOf(inst);
     if (inst.guard.reg != isa::kNone) {
-      pi.guardRow = inst.guard.reg;
+      pi.guardRow = registerRow(inst.guard.reg);
       pi.guardNegated = inst.guard.negated;
     }
     pending_ = 0;
@@ -396,6 +409,7 @@ class FunctionPreparer {
   uint32_t nextScratch_ = 0;
   unsigned pending_ = 0;
   isa::Instruction implicitReturn_;
+  std::vector<uint32_t> registerRows_;  // IR register index -> first row
 };
 
 uint32_t registersPerThread(const PreparedKernel& kernel) {

@@ -27,6 +27,7 @@ void initFrame(Frame& frame, const PreparedFunction& fn, LaneMask lanes) {
   frame.stack.push_back({0, isa::kNone, lanes});
   frame.entryMask = lanes;
   frame.returned = 0;
+  frame.dynamicLocal = 0;
   frame.kernelParams = nullptr;
   frame.kernelParamBytes = 0;
 }
@@ -114,7 +115,7 @@ void settle(ExecContext& ctx) {
 bool enterFunction(ExecContext& ctx, const PreparedFunction& callee, const CallBinding& binding, LaneMask lanes) {
   Warp& warp = *ctx.warp;
   Frame& caller = warp.top();
-  uint64_t base = caller.localBase + caller.function->localFrameBytes;
+  uint64_t base = caller.localBase + caller.function->localFrameBytes + caller.dynamicLocal;
   if (base + callee.localFrameBytes > ctx.grid.localBytesPerThread || warp.depth >= 4096) {
     ctx.fail(LaunchErrorKind::StackOverflow,
              "call stack overflow calling " + callee.function->name + " (" + std::to_string(warp.depth) +

@@ -31,6 +31,7 @@ struct Frame {
   std::vector<SimtEntry> stack;
   std::vector<uint8_t> params;      // paramAreaBytes per lane, lane after lane
   uint64_t localBase = 0;           // where this frame's .local variables start in each thread's local memory
+  uint64_t dynamicLocal = 0;        // bytes alloca added after them (the same for every lane)
   LaneMask entryMask = 0;           // lanes that entered the function
   LaneMask returned = 0;            // lanes that executed ret
   uint32_t callSite = 0;            // the caller's call instruction

@@ -59,7 +59,7 @@ void brxHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   if (bad) return;
   ++ctx.stats.branchInstructions;
   Frame& frame = *ctx.frame;
-  uint32_t first = target[static_cast<unsigned>(std::countr_zero(ctx.mask))];
+  uint32_t first = target[static_cast<unsigned>(std::countr_zero(ctx.mask)) & 31];
   bool uniform = true;
   exec::forLanes(ctx.mask, [&](unsigned l) { uniform = uniform && target[l] == first; });
   if (uniform) {

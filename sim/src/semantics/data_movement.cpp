@@ -57,8 +57,64 @@ void movUnpackHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   });
 }
 
+// .b128 values live in two consecutive rows, low 64 bits first.
+void mov128Handler(const PreparedInstruction& pi, ExecContext& ctx) {
+  uint64_t* dLo = ctx.row(pi.ops[0].row);
+  uint64_t* dHi = ctx.row(pi.ops[0].row + 1);
+  const uint64_t* aLo = ctx.row(pi.ops[1].row);
+  const uint64_t* aHi = ctx.row(pi.ops[1].row + 1);
+  forLanes(ctx.mask, [&](unsigned l) {
+    uint64_t lo = aLo[l], hi = aHi[l];
+    dLo[l] = lo;
+    dHi[l] = hi;
+  });
+}
+
+// mov.b128 d, {lo, hi} and mov.b128 {lo, hi}, d (two 64-bit halves).
+void movPack128Handler(const PreparedInstruction& pi, ExecContext& ctx) {
+  const uint32_t* rows = ctx.vectorRows(pi.ops[1]);
+  uint64_t* dLo = ctx.row(pi.ops[0].row);
+  uint64_t* dHi = ctx.row(pi.ops[0].row + 1);
+  const uint64_t* lo = ctx.row(rows[0]);
+  const uint64_t* hi = ctx.row(rows[1]);
+  forLanes(ctx.mask, [&](unsigned l) {
+    uint64_t a = lo[l], b = hi[l];
+    dLo[l] = a;
+    dHi[l] = b;
+  });
+}
+
+void movUnpack128Handler(const PreparedInstruction& pi, ExecContext& ctx) {
+  const uint32_t* rows = ctx.vectorRows(pi.ops[0]);
+  const uint64_t* aLo = ctx.row(pi.ops[1].row);
+  const uint64_t* aHi = ctx.row(pi.ops[1].row + 1);
+  uint64_t* lo = ctx.row(rows[0]);
+  uint64_t* hi = ctx.row(rows[1]);
+  forLanes(ctx.mask, [&](unsigned l) {
+    uint64_t a = aLo[l], b = aHi[l];
+    lo[l] = a;
+    hi[l] = b;
+  });
+}
+
+bool selectMov128(PreparedInstruction& pi, std::string& why) {
+  bool packDest = pi.ops[0].elementCount > 0;
+  bool packSource = pi.ops[1].elementCount > 0;
+  if (packDest || packSource) {
+    if ((packDest ? pi.ops[0].elementCount : pi.ops[1].elementCount) != 2) {
+      why = "mov.b128 with other than two 64-bit halves";
+      return false;
+    }
+    pi.handler = packDest ? &movUnpack128Handler : &movPack128Handler;
+    return true;
+  }
+  pi.handler = &mov128Handler;
+  return true;
+}
+
 bool selectMov(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
   DataType type = inst.types[0];
+  if (isa::typeBits(type) == 128) return selectMov128(pi, why);
   bool packDest = pi.ops[0].elementCount > 0;
   bool packSource = pi.ops[1].elementCount > 0;
   if (packDest || packSource) {
@@ -195,11 +251,49 @@ bool dispatchMemoryType(DataType type, F&& f) {
   }
 }
 
+void load128Handler(const PreparedInstruction& pi, ExecContext& ctx) {
+  const uint64_t* base = ctx.row(pi.ops[1].row);
+  uint64_t* lo = ctx.row(pi.ops[0].row);
+  uint64_t* hi = ctx.row(pi.ops[0].row + 1);
+  ctx.recordAccess(AccessKind::Load, pi.space, 16);
+  forLanes(ctx.mask, [&](unsigned l) {
+    if (ctx.aborted) return;
+    uint64_t address = addressOf(pi, base, l, 1);
+    ctx.report.addresses[l] = address;
+    const uint8_t* p = ctx.access(pi.space, address, 16, l, AccessKind::Load);
+    if (p == nullptr) return;
+    std::memcpy(&lo[l], p, 8);
+    std::memcpy(&hi[l], p + 8, 8);
+  });
+  countAccess(ctx, pi.space, false, pi);
+}
+
+void store128Handler(const PreparedInstruction& pi, ExecContext& ctx) {
+  const uint64_t* base = ctx.row(pi.ops[0].row);
+  const uint64_t* lo = ctx.row(pi.ops[1].row);
+  const uint64_t* hi = ctx.row(pi.ops[1].row + 1);
+  ctx.recordAccess(AccessKind::Store, pi.space, 16);
+  forLanes(ctx.mask, [&](unsigned l) {
+    if (ctx.aborted) return;
+    uint64_t address = addressOf(pi, base, l, 0);
+    ctx.report.addresses[l] = address;
+    uint8_t* p = ctx.access(pi.space, address, 16, l, AccessKind::Store);
+    if (p == nullptr) return;
+    std::memcpy(p, &lo[l], 8);
+    std::memcpy(p + 8, &hi[l], 8);
+  });
+  countAccess(ctx, pi.space, true, pi);
+}
+
 bool selectLoad(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
   bool vector = pi.ops[0].elementCount > 0;
   if (isa::typeBits(inst.types[0]) == 128) {
-    why = "128-bit loads";
-    return false;
+    if (vector) {
+      why = "vectors of 128-bit values";
+      return false;
+    }
+    pi.handler = &load128Handler;
+    return true;
   }
   bool ok = dispatchMemoryType(inst.types[0], [&]<typename T>() {
     pi.handler = vector ? &loadVectorHandler<T> : &loadHandler<T>;
@@ -211,8 +305,12 @@ bool selectLoad(const isa::Instruction& inst, PreparedInstruction& pi, SelectCon
 bool selectStore(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
   bool vector = pi.ops[1].elementCount > 0;
   if (isa::typeBits(inst.types[0]) == 128) {
-    why = "128-bit stores";
-    return false;
+    if (vector) {
+      why = "vectors of 128-bit values";
+      return false;
+    }
+    pi.handler = &store128Handler;
+    return true;
   }
   bool ok = dispatchMemoryType(inst.types[0], [&]<typename T>() {
     pi.handler = vector ? &storeVectorHandler<T> : &storeHandler<T>;

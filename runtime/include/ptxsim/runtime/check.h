@@ -11,10 +11,17 @@
 
 namespace ptxsim::runtime {
 
+struct CheckOptions {
+  // Also report every instruction the simulator cannot execute (what
+  // loading the module for a launch would refuse).
+  bool executable = false;
+};
+
 // Prints one summary line per valid file to `out`, and located errors with
 // the offending source line and a caret to `err`. Returns the process exit
 // status: 0 when every file is valid, 1 otherwise.
-int checkFiles(const std::vector<std::string>& paths, std::ostream& out, std::ostream& err);
+int checkFiles(const std::vector<std::string>& paths, std::ostream& out, std::ostream& err,
+               const CheckOptions& options = {});
 
 // "FILE:LINE:COL: error: MSG", the source line and a caret under the column.
 void printDiagnostic(std::ostream& err, std::string_view path, std::string_view source,

@@ -42,6 +42,11 @@ class LoadedModule {
   std::vector<std::unique_ptr<exec::PreparedKernel>> kernels_;  // by Module::functions index
 };
 
+// The instructions of a module the simulator cannot execute, one line
+// each ("unsupported instruction X at PTX line N: why"); empty when it can
+// run every function. What a module load checks, without device memory.
+std::vector<std::string> unsupportedInstructions(const isa::Module& module);
+
 class Gpu {
  public:
   explicit Gpu(GpuConfig config = {});
