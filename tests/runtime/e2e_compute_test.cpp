@@ -243,7 +243,7 @@ TEST(E2eKernels, WarpInclusiveScanWithShflUp) {
   std::vector<uint32_t> expected(n);
   for (int i = 0; i < n; ++i) expected[i] = in[i] + (i % 32 == 0 ? 0u : expected[i - 1]);
   runOnOneAndFourThreads([&](Device& device) {
-    auto module = test::loadCudaProgram(device, "e2e/scan");
+    auto module = test::loadCudaProgram(device, "e2e/warp_scan");
     uint64_t din = device.upload(in), dout = device.malloc(n * 4);
     launchOrThrow(device, *module, "warp_scan", {ceilDiv(n, 128)}, {128}, 0,
                   KernelArgs().add(din).add(dout).add(n));

@@ -5,8 +5,6 @@
 // goes to sums[blockIdx.x] when sums is not null. Missing elements past n
 // count as zero. add_offsets then adds the scanned block totals, giving a
 // scan of the whole array in three launches.
-//
-// warp_scan: an inclusive scan of each 32-element warp with __shfl_up_sync.
 
 extern "C" __global__ void scan_blocks(const unsigned* in, unsigned* out, unsigned* sums, int n) {
   extern __shared__ unsigned temp[];
@@ -45,15 +43,4 @@ extern "C" __global__ void scan_blocks(const unsigned* in, unsigned* out, unsign
 extern "C" __global__ void add_offsets(unsigned* data, const unsigned* offsets, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) data[i] += offsets[i / (2 * blockDim.x)];
-}
-
-extern "C" __global__ void warp_scan(const unsigned* in, unsigned* out, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  unsigned v = i < n ? in[i] : 0u;
-  int lane = threadIdx.x % 32;
-  for (int delta = 1; delta < 32; delta *= 2) {
-    unsigned up = __shfl_up_sync(0xffffffffu, v, delta);
-    if (lane >= delta) v += up;
-  }
-  if (i < n) out[i] = v;
 }
