@@ -143,8 +143,26 @@ void checkSgemm(int M, int N, int K, uint32_t seed) {
   runOnOneAndFourThreads([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/sgemm");
     uint64_t dA = device.upload(A), dB = device.upload(B), dC = device.malloc(size_t(M) * N * 4);
-    launchOrThrow(device, *module, "sgemm_tiled", {ceilDiv(N, 16), ceilDiv(M, 16)}, {16, 16}, 0,
-                  KernelArgs().add(dA).add(dB).add(dC).add(M).add(N).add(K));
+    sim::LaunchResult result =
+        launchOrThrow(device, *module, "sgemm_tiled", {ceilDiv(N, 16), ceilDiv(M, 16)}, {16, 16}, 0,
+                      KernelArgs().add(dA).add(dB).add(dC).add(M).add(N).add(K));
+    // Counted from the source: every warp (two rows of a tile) reaches both
+    // barriers of every K tile; a warp issues the (branch-guarded) store
+    // when one of its lanes has row < M and col < N.
+    uint64_t warps = 0, storingWarps = 0;
+    for (uint32_t by = 0; by < ceilDiv(M, 16); ++by)
+      for (uint32_t bx = 0; bx < ceilDiv(N, 16); ++bx)
+        for (uint32_t w = 0; w < 8; ++w) {
+          ++warps;
+          bool stores = false;
+          for (uint32_t lane = 0; lane < 32; ++lane) {
+            uint32_t row = by * 16 + w * 2 + lane / 16, col = bx * 16 + lane % 16;
+            stores = stores || (row < uint32_t(M) && col < uint32_t(N));
+          }
+          storingWarps += stores ? 1 : 0;
+        }
+    EXPECT_EQ(result.stats.barriers, warps * 2 * ceilDiv(K, 16));
+    EXPECT_EQ(result.stats.globalStoreInstructions, storingWarps);
     std::vector<float> C = device.read<float>(dC, size_t(M) * N);
     for (size_t i = 0; i < C.size(); ++i) EXPECT_EQ(C[i], expected[i]) << "row " << i / N << " col " << i % N;
     Bytes out;
@@ -164,8 +182,20 @@ TEST(E2eKernels, TransposeThroughPaddedSharedTiles) {
     auto module = test::loadCudaProgram(device, "e2e/transpose");
     uint64_t din = device.upload(in), dout = device.malloc(in.size() * 4);
     device.memset(dout, 0xff, in.size() * 4);
-    launchOrThrow(device, *module, "transpose", {ceilDiv(cols, 32), ceilDiv(rows, 32)}, {32, 8}, 0,
-                  KernelArgs().add(din).add(dout).add(rows).add(cols));
+    sim::LaunchResult result =
+        launchOrThrow(device, *module, "transpose", {ceilDiv(cols, 32), ceilDiv(rows, 32)}, {32, 8}, 0,
+                      KernelArgs().add(din).add(dout).add(rows).add(cols));
+    // Counted from the source: a warp is one tile row, and every tile
+    // column has valid lanes, so a warp's guarded load (and shared store)
+    // issues once per valid input row of its tile: `rows` per tile column.
+    // Likewise a store per valid output row: `cols` per tile row. Every
+    // warp (6 blocks of 8) passes the one barrier.
+    const uint64_t tileCols = ceilDiv(cols, 32), tileRows = ceilDiv(rows, 32);
+    EXPECT_EQ(result.stats.globalLoadInstructions, tileCols * rows);
+    EXPECT_EQ(result.stats.sharedStoreInstructions, tileCols * rows);
+    EXPECT_EQ(result.stats.globalStoreInstructions, tileRows * cols);
+    EXPECT_EQ(result.stats.sharedLoadInstructions, tileRows * cols);
+    EXPECT_EQ(result.stats.barriers, tileCols * tileRows * 8);
     std::vector<float> got = device.read<float>(dout, in.size());
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c) EXPECT_EQ(got[c * rows + r], in[r * cols + c]) << r << "," << c;
