@@ -29,7 +29,9 @@ void binaryFloat(const PreparedInstruction& pi, ExecContext& ctx) {
   const uint64_t* a = ctx.row(pi.ops[1].row);
   const uint64_t* b = ctx.row(pi.ops[2].row);
   forLanes(ctx.mask, [&](unsigned l) {
-    d[l] = toBits<T>(m.out(Op::apply(m.in(fromBits<T>(a[l])), m.in(fromBits<T>(b[l])), m.round)));
+    T x = m.in(fromBits<T>(a[l]));
+    T y = m.in(fromBits<T>(b[l]));
+    d[l] = toBits<T>(m.out(Op::apply(x, y, m.round), [&] { return Op::apply(x, y, fp::Round::Zero); }));
   });
 }
 
@@ -41,8 +43,11 @@ void fmaFloat(const PreparedInstruction& pi, ExecContext& ctx) {
   const uint64_t* b = ctx.row(pi.ops[2].row);
   const uint64_t* c = ctx.row(pi.ops[3].row);
   forLanes(ctx.mask, [&](unsigned l) {
-    d[l] = toBits<T>(m.out(FmaOp::apply(m.in(fromBits<T>(a[l])), m.in(fromBits<T>(b[l])),
-                                        m.in(fromBits<T>(c[l])), m.round)));
+    T x = m.in(fromBits<T>(a[l]));
+    T y = m.in(fromBits<T>(b[l]));
+    T z = m.in(fromBits<T>(c[l]));
+    d[l] = toBits<T>(
+        m.out(FmaOp::apply(x, y, z, m.round), [&] { return FmaOp::apply(x, y, z, fp::Round::Zero); }));
   });
 }
 

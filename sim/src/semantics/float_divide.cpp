@@ -1,19 +1,13 @@
 // f32 and f64 division, reciprocal and roots: div, rcp, sqrt (IEEE rounded
 // .rn/.rz/.rm/.rp, or .approx/.full), rsqrt.approx.
 //
-// The approximations return a correctly rounded (or, for the f64 ones,
-// nearly so) value wherever the PTX ISA bounds the error, which is within
-// every documented bound; the hardware's MUFU tables are not public, so
-// where they differ from the correctly rounded value the bits differ from a
-// GPU's (measured on an H100: MUFU.RCP equals the correctly rounded
-// reciprocal for about 87% of inputs, MUFU.RSQ for 78%, MUFU.SQRT for 83%).
-// What is reproduced exactly is the structure the ISA describes: special
-// values, .ftz, div.approx as a * rcp.approx(b) with its 2^126 < |b| rule,
-// and rcp.approx.ftz.f64 working on the upper 32 bits of its operand.
+// The approximations follow the instruction sequences ptxas emits for
+// sm_90 around the multi-function unit, modelled in float_mufu.h.
 
 #include "float_arith_ops.h"
 #include "float_families.h"
 #include "float_mode.h"
+#include "float_mufu.h"
 #include "lane_ops.h"
 #include "type_dispatch.h"
 
@@ -25,63 +19,80 @@ using isa::Mod;
 using isa::ModGroup;
 using isa::Opcode;
 
-// 1/x as rcp.approx.f32 computes it (after .ftz on the input).
-float rcpApprox(float x) {
-  if (std::isnan(x)) return fp::nanResult<float>({x});
-  return DivOp::apply(1.0f, x, fp::Round::Nearest);
+// One FMUL as the sequences below use it: to nearest, .ftz or not.
+float fmul(float a, float b, bool ftz) {
+  FloatMode m;
+  m.ftz = ftz;
+  a = m.in(a);
+  b = m.in(b);
+  return m.out(MulOp::apply(a, b, fp::Round::Nearest), [&] { return MulOp::apply(a, b, fp::Round::Zero); });
 }
+
+// |x| >= 2^-126 or NaN (FSETP.GEU), the test the non-.ftz sequences use to
+// scale subnormal operands up by 2^24 before MUFU flushes them.
+bool notSubnormal(float x) { return !(std::fabs(x) < 0x1p-126f); }
+bool above2To126(float x) { return std::fabs(x) > 0x1p126f; }
 
 struct DivExact {
   template <typename T>
   static T apply(const FloatMode& m, T a, T b) {
-    return m.out(DivOp::apply(m.in(a), m.in(b), m.round));
-  }
-};
-
-// div.approx.f32: a * (1/b), and for 2^126 < |b| < 2^128 zero, or NaN when
-// a is infinite (the reciprocal underflows; ISA "div").
-struct DivApprox {
-  static float apply(const FloatMode& m, float a, float b) {
     a = m.in(a);
     b = m.in(b);
-    float r = std::fabs(b) > 0x1p126f && !std::isinf(b) ? fp::signedZero<float>(fp::signOf(b)) : rcpApprox(b);
-    return m.out(MulOp::apply(a, m.out(r), fp::Round::Nearest));
+    return m.out(DivOp::apply(a, b, m.round), [&] { return DivOp::apply(a, b, fp::Round::Zero); });
   }
 };
 
-// div.full.f32: at most 2 ulp over the full range; this returns the
-// correctly rounded quotient.
+// div.approx.f32: a * rcp(b). The ISA's rule for 2^126 < |b| (zero, or NaN
+// for an infinite a) is MUFU.RCP flushing its subnormal result.
+struct DivApprox {
+  static float apply(const FloatMode& m, float a, float b) {
+    if (m.ftz) return fmul(a, mufu::rcp(b), true);
+    if (!notSubnormal(b)) {
+      a = fmul(a, 0x1p24f, false);
+      b = fmul(b, 0x1p24f, false);
+    }
+    return fmul(mufu::rcp(b), a, false);
+  }
+};
+
+// div.full.f32 (at most 2 ulp over the whole range): both operands scaled
+// by 1/4 when 2^126 < |b| (and by 2^24 when b is subnormal, without .ftz),
+// then a * rcp(b).
 struct DivFull {
   static float apply(const FloatMode& m, float a, float b) {
-    return m.out(DivOp::apply(m.in(a), m.in(b), fp::Round::Nearest));
+    if (above2To126(b)) {
+      a = fmul(a, 0.25f, m.ftz);
+      b = fmul(b, 0.25f, m.ftz);
+    }
+    if (!m.ftz && !notSubnormal(b)) {
+      a = fmul(a, 0x1p24f, false);
+      b = fmul(b, 0x1p24f, false);
+    }
+    return fmul(mufu::rcp(b), a, m.ftz);
   }
 };
 
 struct RcpExact {
   template <typename T>
   static T apply(const FloatMode& m, T a) {
-    return m.out(DivOp::apply(T(1), m.in(a), m.round));
+    a = m.in(a);
+    return m.out(DivOp::apply(T(1), a, m.round), [&] { return DivOp::apply(T(1), a, fp::Round::Zero); });
   }
-};
-struct RcpApprox {
-  static float apply(const FloatMode& m, float a) { return m.out(rcpApprox(m.in(a))); }
 };
 
-// rcp.approx.ftz.f64: the reciprocal of the operand's upper 32 bits (sign,
-// exponent, 20 fraction bits) to 20 fraction bits, lower 32 bits zero;
-// subnormal inputs and results flush to zero. A NaN gives 0x7fffffff00000000
-// (measured on an H100).
-struct RcpApproxF64 {
-  static double apply(const FloatMode&, double a) {
-    if (std::isnan(a)) return fp::fromBitsOf<double>(0x7fffffff00000000ull);
-    a = fp::flush(a);
-    if (a == 0) return fp::infinity<double>(fp::signOf(a));
-    if (std::isinf(a)) return fp::signedZero<double>(fp::signOf(a));
-    double upper = fp::fromBitsOf<double>(fp::bitsOf(a) & 0xffffffff00000000ull);
-    uint64_t r = fp::bitsOf(1.0 / upper);
-    r = (r + 0x80000000ull) & 0xffffffff00000000ull;  // to nearest at bit 32 (ties away)
-    return fp::flush(fp::fromBitsOf<double>(r));
+// rcp.approx.f32: MUFU.RCP, the non-.ftz form scaling the operand into its
+// range and the result back: s = 2^24 for subnormals, 1/4 above 2^126.
+struct RcpApprox {
+  static float apply(const FloatMode& m, float a) {
+    if (m.ftz) return mufu::rcp(a);
+    float s = notSubnormal(a) ? 1.0f : 0x1p24f;
+    if (above2To126(a)) s = 0.25f;
+    return fmul(s, mufu::rcp(fmul(a, s, false)), false);
   }
+};
+
+struct RcpApproxF64 {
+  static double apply(const FloatMode&, double a) { return mufu::rcp64h(a); }
 };
 
 struct SqrtExact {
@@ -91,16 +102,59 @@ struct SqrtExact {
   }
 };
 
-// 1/sqrt(a), rounded from a double computation (a double's two roundings
-// stay far inside the f64 bound of 2^-22.9 relative error too).
+// sqrt.approx.f32 / rsqrt.approx.f32: MUFU.SQRT / MUFU.RSQ; without .ftz a
+// subnormal operand is scaled by 2^24 and the result by 2^-12 / 2^12.
+struct SqrtApprox {
+  static float apply(const FloatMode& m, float a) {
+    if (m.ftz || notSubnormal(a)) return mufu::sqrt(a);
+    return fmul(mufu::sqrt(fmul(a, 0x1p24f, false)), 0x1p-12f, false);
+  }
+};
+
 struct RsqrtApprox {
-  template <typename T>
-  static T apply(const FloatMode& m, T a) {
-    a = m.in(a);
-    if (std::isnan(a) || (a < 0)) return fp::nanResult<T>({a});
-    if (a == 0) return fp::infinity<T>(fp::signOf(a));
-    if (std::isinf(a)) return T(0);
-    return m.out(static_cast<T>(1.0 / std::sqrt(static_cast<double>(a))));
+  static float apply(const FloatMode& m, float a) {
+    if (m.ftz || notSubnormal(a)) return mufu::rsqrt(a);
+    return fmul(mufu::rsqrt(fmul(a, 0x1p24f, false)), 0x1p12f, false);
+  }
+};
+
+// 1/sqrt(a) to nearest for a in [1, 4): of the double estimate and its
+// neighbours, the one whose residual 1 - a*r*r (in double-double) is least.
+double nearestRsqrtScaled(double a) {
+  double r0 = 1.0 / std::sqrt(a);
+  double best = r0;
+  double bestResidual = INFINITY;
+  for (double r : {std::nextafter(r0, 0.0), r0, std::nextafter(r0, INFINITY)}) {
+    double hi = r * r;
+    double lo = std::fma(r, r, -hi);
+    double residual = std::fabs(std::fma(-a, hi, 1.0) - a * lo);
+    if (residual < bestResidual) {
+      best = r;
+      bestResidual = residual;
+    }
+  }
+  return best;
+}
+
+// Any positive finite a, first scaled by an even power of two into [1, 4),
+// which scales the result exactly and keeps r*r clear of subnormals.
+double nearestRsqrt(double a) {
+  int e;
+  std::frexp(a, &e);
+  int k = (e - 1) & ~1;
+  return std::ldexp(nearestRsqrtScaled(std::ldexp(a, -k)), -k / 2);
+}
+
+// rsqrt.approx.ftz.f64 is MUFU.RSQ64H alone; rsqrt.approx.f64 refines it
+// with double-precision Newton steps, modelled as the correctly rounded
+// 1/sqrt (what an H100 gave on the cases of float_approx2.cu).
+struct RsqrtApproxF64 {
+  static double apply(const FloatMode& m, double a) {
+    if (m.ftz) return mufu::rsq64h(a);
+    if (std::isnan(a) || a < 0) return fp::nanResult<double>({a});
+    if (a == 0) return fp::infinity<double>(fp::signOf(a));
+    if (std::isinf(a)) return 0.0;
+    return nearestRsqrt(a);
   }
 };
 
@@ -118,7 +172,8 @@ void binaryMode(const PreparedInstruction& pi, ExecContext& ctx) {
   uint64_t* d = ctx.row(pi.ops[0].row);
   const uint64_t* a = ctx.row(pi.ops[1].row);
   const uint64_t* b = ctx.row(pi.ops[2].row);
-  forLanes(ctx.mask, [&](unsigned l) { d[l] = toBits<T>(Op::apply(m, fromBits<T>(a[l]), fromBits<T>(b[l]))); });
+  forLanes(ctx.mask,
+           [&](unsigned l) { d[l] = toBits<T>(Op::apply(m, fromBits<T>(a[l]), fromBits<T>(b[l]))); });
 }
 
 // The three forms of div/rcp/sqrt: IEEE rounded (.rnd), .approx, .full.
@@ -193,11 +248,7 @@ bool selectSqrt(const isa::Instruction& inst, PreparedInstruction& pi, SelectCon
   if (!formOf(inst, form, m, why)) return false;
   pi.aux = m.pack();
   if (isF32(inst)) {
-    if (form == Form::Approx) {
-      m.round = fp::Round::Nearest;
-      pi.aux = m.pack();
-      pi.handler = &unaryMode<float, SqrtExact>;
-    }
+    if (form == Form::Approx) pi.handler = &unaryMode<float, SqrtApprox>;
     if (form == Form::Rounded) pi.handler = &unaryMode<float, SqrtExact>;
   } else if (isF64(inst) && form == Form::Rounded && !m.ftz) {
     pi.handler = &unaryMode<double, SqrtExact>;
@@ -209,13 +260,14 @@ bool selectSqrt(const isa::Instruction& inst, PreparedInstruction& pi, SelectCon
 bool selectRsqrt(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
   FloatMode m;
   m.ftz = inst.modifiers.has(Mod::Ftz);
-  if (inst.modifiers.get(ModGroup::Precision) != Mod::Approx || (inst.modifiers.hasGroup(ModGroup::Ftz) && !m.ftz)) {
+  if (inst.modifiers.get(ModGroup::Precision) != Mod::Approx ||
+      (inst.modifiers.hasGroup(ModGroup::Ftz) && !m.ftz)) {
     why = "rsqrt other than .approx{.ftz}";
     return false;
   }
   pi.aux = m.pack();
-  return dispatchFloat(inst.types[0], [&]<typename T>() { pi.handler = &unaryMode<T, RsqrtApprox>; }) ||
-         (why = "this type", false);
+  pi.handler = isF32(inst) ? &unaryMode<float, RsqrtApprox> : &unaryMode<double, RsqrtApproxF64>;
+  return true;
 }
 
 }  // namespace

@@ -1,18 +1,17 @@
 // f32 approximate functions: sin, cos, lg2, ex2 (.approx{.ftz}) and
 // tanh.approx.
 //
-// Each returns the double-precision function value rounded to f32, which
-// is within the PTX ISA's documented error bounds; the hardware's MUFU
-// results are not public and differ from it in the last bits for many
-// inputs (on an H100, MUFU.EX2 equals the rounded value for about 94% of
-// positive inputs, MUFU.TANH for 89%). Special values, exact cases (2^n,
-// log2 of a power of two) and .ftz behave as on the GPU.
+// Each follows the sequence ptxas emits for sm_90 around the multi-function
+// unit (float_mufu.h): the unit's own results are modelled as correctly
+// rounded, the scaling around it is exact.
 
 #include <cmath>
 
+#include "float_arith_ops.h"
 #include "float_families.h"
 #include "float_ieee.h"
 #include "float_mode.h"
+#include "float_mufu.h"
 #include "lane_ops.h"
 
 namespace ptxsim::sim::semantics {
@@ -23,38 +22,37 @@ using isa::Mod;
 using isa::ModGroup;
 using isa::Opcode;
 
-float toFloat(double x) { return static_cast<float>(x); }
+// FMUL to nearest without .ftz.
+float fmul(float a, float b) { return std::isnan(a * b) ? mufu::canonicalNaN() : a * b; }
+
+// sin/cos: the angle in revolutions, x * 1/(2 pi) rounded toward zero
+// (FMUL.RZ by 0x3e22f983), then MUFU.SIN/COS; the same code with .ftz.
+float revolutions(float x) { return fp::mul(x, fp::fromBitsOf<float>(0x3e22f983u), fp::Round::Zero); }
 
 struct Sin {
-  static float apply(float x) {
-    if (std::isnan(x) || std::isinf(x)) return fp::nanResult<float>({});
-    return toFloat(std::sin(static_cast<double>(x)));
-  }
+  static float apply(bool, float x) { return mufu::sin(revolutions(x)); }
 };
 struct Cos {
-  static float apply(float x) {
-    if (std::isnan(x) || std::isinf(x)) return fp::nanResult<float>({});
-    return toFloat(std::cos(static_cast<double>(x)));
-  }
+  static float apply(bool, float x) { return mufu::cos(revolutions(x)); }
 };
+// Without .ftz a subnormal operand is scaled by 2^24 and 24 subtracted.
 struct Lg2 {
-  static float apply(float x) {
-    if (std::isnan(x) || x < 0) return fp::nanResult<float>({});
-    if (x == 0) return fp::infinity<float>(true);
-    return toFloat(std::log2(static_cast<double>(x)));
+  static float apply(bool ftz, float x) {
+    if (ftz || !(std::fabs(x) < 0x1p-126f)) return mufu::lg2(x);
+    return AddOp::apply(mufu::lg2(fmul(x, 0x1p24f)), -24.0f, fp::Round::Nearest);
   }
 };
+// Without .ftz, below -126 the result is squared from half the exponent,
+// so subnormal results survive MUFU's flush.
 struct Ex2 {
-  static float apply(float x) {
-    if (std::isnan(x)) return fp::nanResult<float>({});
-    return toFloat(std::exp2(static_cast<double>(x)));
+  static float apply(bool ftz, float x) {
+    if (ftz || !(x < -126.0f)) return mufu::ex2(x);
+    float half = mufu::ex2(fmul(x, 0.5f));
+    return fmul(half, half);
   }
 };
 struct Tanh {
-  static float apply(float x) {
-    if (std::isnan(x)) return fp::nanResult<float>({});
-    return toFloat(std::tanh(static_cast<double>(x)));
-  }
+  static float apply(bool, float x) { return mufu::tanh(x); }
 };
 
 template <typename Op>
@@ -62,7 +60,7 @@ void approxHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   FloatMode m = FloatMode::unpack(pi.aux);
   uint64_t* d = ctx.row(pi.ops[0].row);
   const uint64_t* a = ctx.row(pi.ops[1].row);
-  forLanes(ctx.mask, [&](unsigned l) { d[l] = toBits<float>(m.out(Op::apply(m.in(fromBits<float>(a[l]))))); });
+  forLanes(ctx.mask, [&](unsigned l) { d[l] = toBits<float>(Op::apply(m.ftz, fromBits<float>(a[l]))); });
 }
 
 template <typename Op>

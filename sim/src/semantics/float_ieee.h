@@ -76,16 +76,25 @@ T flush(T x) {
 }
 
 // A NaN with its quiet bit set.
-inline double quieted(double x) { return std::bit_cast<double>(std::bit_cast<uint64_t>(x) | (uint64_t{1} << 51)); }
+inline double quieted(double x) {
+  return std::bit_cast<double>(std::bit_cast<uint64_t>(x) | (uint64_t{1} << 51));
+}
 
-// Of two f64 NaN operands, the one an H100 returns: measured, add(q1, q2)
-// and add(q2, q1) both give q2 (0xfff8000000000002 over 0x7ff8000000000001),
-// a signaling 0x7ff0000000000003 beats a quiet 0x7ff8000000000001 in either
-// order; taken here as the larger quieted bit pattern.
+// Of two f64 NaN operands, the one an H100 returns (float_nan.cu): the one
+// with the larger payload (the bits below the sign, once quieted), in
+// either order: add(0x7ff8000000000001, 0xfff8000000000002) and the
+// reverse give the latter, add(0x7ff8000000000005, 0xfff8000000000002)
+// and the reverse the former, a signaling 0x7ff0000000000003 beats a quiet
+// 0x7ff8000000000001. Equal payloads: taken to be the negative one
+// (min.f64 and max.f64 of 0x7ff8000000000000 and 0xfff8000000000000 give
+// the latter; the other order is unmeasured), so the payload and then the
+// sign compare, as the bits rotated left by one.
 inline double pickNaN(double a, double b) {
   if (!std::isnan(a)) return quieted(b);
   if (!std::isnan(b)) return quieted(a);
-  return std::bit_cast<uint64_t>(quieted(a)) >= std::bit_cast<uint64_t>(quieted(b)) ? quieted(a) : quieted(b);
+  uint64_t ka = std::rotl(std::bit_cast<uint64_t>(quieted(a)), 1);
+  uint64_t kb = std::rotl(std::bit_cast<uint64_t>(quieted(b)), 1);
+  return ka >= kb ? quieted(a) : quieted(b);
 }
 
 // The NaN an operation with these inputs writes (see the header comment):
@@ -148,7 +157,7 @@ template <typename T>
 T roundExact(const Exact& v, Round r) {
   using F = Format<T>;
   constexpr int kEmin = 1 - F::kBias;
-  int top = msbOf(v.mant) + v.exp;                     // v in [2^top, 2^(top+1))
+  int top = msbOf(v.mant) + v.exp;                       // v in [2^top, 2^(top+1))
   int ulp = (top > kEmin ? top : kEmin) - F::kFraction;  // exponent of the result's last bit
   int shift = ulp - v.exp;
   U128 kept;
@@ -182,7 +191,8 @@ T roundExact(const Exact& v, Round r) {
   bool normal = kept >= (U128{1} << F::kFraction);
   int biased = normal ? ulp + F::kFraction + F::kBias : 0;
   if (biased >= static_cast<int>(F::kMaxBiased)) {
-    bool toInfinity = r == Round::Nearest || (r == Round::Up && !v.negative) || (r == Round::Down && v.negative);
+    bool toInfinity =
+        r == Round::Nearest || (r == Round::Up && !v.negative) || (r == Round::Down && v.negative);
     BitsOf<T> magnitude = toInfinity ? BitsOf<T>(F::kMaxBiased) << F::kFraction
                                      : (BitsOf<T>(F::kMaxBiased) << F::kFraction) - 1;
     return fromBitsOf<T>(sign | magnitude);

@@ -2,19 +2,23 @@
 // special values of div.approx, div.full and rcp.approx.ftz.f64.
 #include <cstdint>
 
+// A 32-bit result into its zeroed 64-bit slot (low half: little-endian),
+// stored as 32 bits so the program needs no cvt.
+__device__ void put32(unsigned long long* out, int k, uint32_t v) { reinterpret_cast<uint32_t*>(out)[2 * k] = v; }
+
 __device__ unsigned int case_count = 256;
 
 #define F2(inst)                                                                                  \
   for (int i = 0; i < kPairs; ++i) {                                                              \
     float r;                                                                                      \
     asm volatile(inst " %0, %1, %2;" : "=f"(r) : "f"(__uint_as_float(pa[i])), "f"(__uint_as_float(pb[i]))); \
-    out[k++] = __float_as_uint(r);                                                                \
+    put32(out, k++, __float_as_uint(r));                                                                \
   }
 #define F1(inst)                                                                                  \
   for (int i = 0; i < kOnes; ++i) {                                                               \
     float r;                                                                                      \
     asm volatile(inst " %0, %1;" : "=f"(r) : "f"(__uint_as_float(oa[i])));                        \
-    out[k++] = __float_as_uint(r);                                                                \
+    put32(out, k++, __float_as_uint(r));                                                                \
   }
 #define D2(inst)                                                                                  \
   for (int i = 0; i < kDPairs; ++i) {                                                             \

@@ -2,13 +2,17 @@
 // testp on zeros, subnormals, infinities and NaNs.
 #include <cstdint>
 
+// A 32-bit result into its zeroed 64-bit slot (low half: little-endian),
+// stored as 32 bits so the program needs no cvt.
+__device__ void put32(unsigned long long* out, int k, uint32_t v) { reinterpret_cast<uint32_t*>(out)[2 * k] = v; }
+
 __device__ unsigned int case_count = 288;
 
 #define F2(inst)                                                                                  \
   for (int i = 0; i < kPairs; ++i) {                                                              \
     float r;                                                                                      \
     asm volatile(inst " %0, %1, %2;" : "=f"(r) : "f"(__uint_as_float(pa[i])), "f"(__uint_as_float(pb[i]))); \
-    out[k++] = __float_as_uint(r);                                                                \
+    put32(out, k++, __float_as_uint(r));                                                                \
   }
 #define F3(inst)                                                                                  \
   for (int i = 0; i < kPairs; ++i) {                                                              \
@@ -16,19 +20,19 @@ __device__ unsigned int case_count = 288;
     asm volatile(inst " %0, %1, %2, %3;"                                                          \
                  : "=f"(r)                                                                        \
                  : "f"(__uint_as_float(pa[i])), "f"(__uint_as_float(pb[i])), "f"(__uint_as_float(pa[(i + 5) % kPairs]))); \
-    out[k++] = __float_as_uint(r);                                                                \
+    put32(out, k++, __float_as_uint(r));                                                                \
   }
 #define F1(inst)                                                                                  \
   for (int i = 0; i < kPairs; ++i) {                                                              \
     float r;                                                                                      \
     asm volatile(inst " %0, %1;" : "=f"(r) : "f"(__uint_as_float(pa[i])));                        \
-    out[k++] = __float_as_uint(r);                                                                \
+    put32(out, k++, __float_as_uint(r));                                                                \
   }
 #define T1(prop)                                                                                  \
   for (int i = 0; i < kPairs; ++i) {                                                              \
     unsigned r;                                                                                   \
     asm volatile("{.reg .pred p; testp." prop ".f32 p, %1; selp.u32 %0, 1, 0, p;}" : "=r"(r) : "f"(__uint_as_float(pa[i]))); \
-    out[k++] = r;                                                                                 \
+    put32(out, k++, r);                                                                               \
   }
 #define D2(inst)                                                                                  \
   for (int i = 0; i < kPairs; ++i) {                                                              \

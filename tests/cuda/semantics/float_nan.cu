@@ -2,7 +2,11 @@
 // each position (payload and sign), min/max of two NaNs.
 #include <cstdint>
 
-__device__ unsigned int case_count = 40;
+// A 32-bit result into its zeroed 64-bit slot (low half: little-endian),
+// stored as 32 bits so the program needs no cvt.
+__device__ void put32(unsigned long long* out, int k, uint32_t v) { reinterpret_cast<uint32_t*>(out)[2 * k] = v; }
+
+__device__ unsigned int case_count = 43;
 
 #define D2(inst, a, b)                                                                            \
   {                                                                                               \
@@ -22,7 +26,7 @@ __device__ unsigned int case_count = 40;
   {                                                                                               \
     float r;                                                                                      \
     asm volatile(inst " %0, %1, %2;" : "=f"(r) : "f"(__uint_as_float(a)), "f"(__uint_as_float(b))); \
-    out[k++] = __float_as_uint(r);                                                                \
+    put32(out, k++, __float_as_uint(r));                                                                \
   }
 
 extern "C" __global__ void cases(unsigned long long* out) {
@@ -44,6 +48,8 @@ extern "C" __global__ void cases(unsigned long long* out) {
   F2("copysign.f32", 0x80000000u, 0x7fc00001u) D2("copysign.f64", one, q2)
   D2("copysign.f64", (long long)0x8000000000000000, q1)
   D2("sub.rn.f64", inf, inf) D2("div.rm.f64", inf, ninf)
+  const long long q5 = 0x7ff8000000000005;  // larger payload, smaller bit pattern than q2
+  D2("add.rn.f64", q5, q2) D2("add.rn.f64", q2, q5) D2("min.f64", q5, q2)
 }
 
 #include "harness.h"
