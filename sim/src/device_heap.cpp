@@ -11,13 +11,14 @@ void DeviceHeap::reset(uint64_t base, uint64_t size) {
 
 uint64_t DeviceHeap::allocate(uint64_t bytes) {
   std::lock_guard lock(mutex_);
+  if (bytes > size_) return 0;  // also keeps the rounding below from wrapping (malloc(SIZE_MAX))
   uint64_t need = (std::max<uint64_t>(bytes, 1) + 15) & ~uint64_t{15};
   uint64_t cursor = base_;
   for (const auto& [address, length] : used_) {
     if (address - cursor >= need) break;
     cursor = address + length;
   }
-  if (cursor + need > base_ + size_ || need > size_) return 0;
+  if (need > base_ + size_ - cursor) return 0;
   used_.emplace(cursor, need);
   return cursor;
 }

@@ -17,20 +17,8 @@
 
 namespace ptxsim::sim::exec {
 
-enum class AccessKind : uint8_t { None, Load, Store, Atomic };
-
-// What one warp instruction did, for the timing model (issue 7 onwards) and
-// for tracing. The functional driver only reads the counters derived from it.
-struct StepReport {
-  const PreparedInstruction* instruction = nullptr;
-  LaneMask active = 0;    // lanes of the warp at this PC
-  LaneMask executed = 0;  // active lanes whose guard predicate held
-  AccessKind access = AccessKind::None;
-  AddressSpace space = AddressSpace::Generic;
-  uint8_t accessBytes = 0;                  // per lane
-  std::array<uint64_t, kWarpSize> addresses{};  // per executed lane, as the program gave them
-  LaneMask taken = 0;     // branches: lanes that took the branch
-};
+using sim::AccessKind;
+using sim::StepReport;
 
 struct ExecContext {
   explicit ExecContext(GridContext& g) : grid(g) {}

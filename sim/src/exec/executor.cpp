@@ -86,7 +86,8 @@ bool step(ExecContext& ctx) {
   }
   ctx.active = active;
   ctx.mask = mask;
-  ctx.report.instruction = &pi;
+  ctx.report.instruction = pi.source;
+  ctx.report.unit = pi.source->unit;
   ctx.report.active = active;
   ctx.report.executed = mask;
   ctx.report.access = AccessKind::None;
@@ -102,9 +103,21 @@ bool step(ExecContext& ctx) {
 
 uint32_t runWarp(ExecContext& ctx, uint32_t budget) {
   uint32_t executed = 0;
+  StepObserver* observer = ctx.grid.options.observer;
+  if (observer == nullptr) {
+    while (executed < budget && ctx.warp->status == WarpStatus::Ready && !ctx.aborted) {
+      step(ctx);
+      ++executed;
+    }
+    return executed;
+  }
+  ctx.report.cta = ctx.cta->linearId;
+  ctx.report.warp = ctx.warp->index;
   while (executed < budget && ctx.warp->status == WarpStatus::Ready && !ctx.aborted) {
+    ctx.report.taken = 0;
     step(ctx);
     ++executed;
+    if (!ctx.aborted) observer->onStep(ctx.report);
   }
   return executed;
 }

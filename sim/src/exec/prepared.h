@@ -16,6 +16,7 @@
 
 #include "lanes.h"
 #include "ptxsim/isa/module.h"
+#include "ptxsim/sim/step_report.h"
 
 namespace ptxsim::sim::exec {
 
@@ -48,7 +49,7 @@ struct Materialization {
 
 // Which state space an address operand names, once the instruction's
 // modifiers are known. Generic addresses are classified per lane.
-enum class AddressSpace : uint8_t { Generic, Global, Shared, Local, Const, Param, KernelParam };
+using sim::AddressSpace;
 
 struct PreparedInstruction {
   Handler handler = nullptr;

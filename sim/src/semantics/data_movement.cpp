@@ -156,14 +156,16 @@ void countAccess(ExecContext& ctx, AddressSpace space, bool store, const Prepare
   }
 }
 
-// Sign-extends signed sub-64-bit loads into the register's full slot, as a
-// wider destination register requires; others are zero-extended.
+// A loaded value as its destination register holds it: signed types are
+// sign-extended to the register's declared width (a wider register is
+// legal for ld), then kept zero-extended beyond it like every register.
+// `registerMask` has the register's width in ones.
 template <typename T>
-inline uint64_t extend(const uint8_t* p) {
+inline uint64_t extend(const uint8_t* p, uint64_t registerMask) {
   T value;
   std::memcpy(&value, p, sizeof(T));
   if constexpr (std::is_signed_v<T>) {
-    return static_cast<uint64_t>(static_cast<int64_t>(value));
+    return static_cast<uint64_t>(static_cast<int64_t>(value)) & registerMask;
   } else {
     return static_cast<uint64_t>(value);
   }
@@ -179,7 +181,7 @@ void loadHandler(const PreparedInstruction& pi, ExecContext& ctx) {
     uint64_t address = addressOf(pi, base, l, 1);
     ctx.report.addresses[l] = address;
     const uint8_t* p = ctx.access(pi.space, address, sizeof(T), l, AccessKind::Load);
-    if (p != nullptr) d[l] = extend<T>(p);
+    if (p != nullptr) d[l] = extend<T>(p, pi.aux);
   });
   countAccess(ctx, pi.space, false, pi);
 }
@@ -196,7 +198,7 @@ void loadVectorHandler(const PreparedInstruction& pi, ExecContext& ctx) {
     ctx.report.addresses[l] = address;
     const uint8_t* p = ctx.access(pi.space, address, static_cast<unsigned>(sizeof(T) * count), l, AccessKind::Load);
     if (p == nullptr) return;
-    for (unsigned e = 0; e < count; ++e) ctx.row(rows[e])[l] = extend<T>(p + e * sizeof(T));
+    for (unsigned e = 0; e < count; ++e) ctx.row(rows[e])[l] = extend<T>(p + e * sizeof(T), pi.aux);
   });
   countAccess(ctx, pi.space, false, pi);
 }
@@ -285,8 +287,19 @@ void store128Handler(const PreparedInstruction& pi, ExecContext& ctx) {
   countAccess(ctx, pi.space, true, pi);
 }
 
-bool selectLoad(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
+// The declared width of a load's destination register (the first element
+// of a vector), as a mask; all ones for a sink or an unusual operand.
+uint64_t destinationMask(const isa::Instruction& inst, const SelectContext& sc) {
+  const isa::Operand* op = &sc.function.operands[inst.firstOperand];
+  if (op->kind == isa::OperandKind::Vector) op = &sc.function.operands[op->index];
+  if (op->kind != isa::OperandKind::Register) return ~uint64_t{0};
+  unsigned bits = isa::typeBits(sc.function.registers[op->index].type);
+  return bits >= 64 || bits == 0 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+}
+
+bool selectLoad(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext& sc, std::string& why) {
   bool vector = pi.ops[0].elementCount > 0;
+  pi.aux = destinationMask(inst, sc);
   if (isa::typeBits(inst.types[0]) == 128) {
     if (vector) {
       why = "vectors of 128-bit values";

@@ -8,6 +8,7 @@
 
 #include "ptxsim/sim/kernel_stats.h"
 #include "ptxsim/sim/launch_geometry.h"
+#include "ptxsim/sim/step_report.h"
 
 namespace ptxsim::sim {
 
@@ -27,6 +28,9 @@ struct LaunchOptions {
   // smaller values interleave warps more finely (spin-waits between warps
   // need some interleaving to make progress).
   uint32_t warpQuantum = 64;
+  // Sees every warp instruction's report (tracing, tests); null for none.
+  // The run without one pays nothing for the hook.
+  StepObserver* observer = nullptr;
 };
 
 // Why a launch failed. The codes map one to one onto the cudaError_t a
