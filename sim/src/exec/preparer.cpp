@@ -121,6 +121,8 @@ DataType immediateTypeFor(const isa::Instruction& inst, unsigned index) {
     return inst.types[1];
   }
   if (inst.opcode == isa::Opcode::Slct && index == 3 && inst.typeCount > 1) return inst.types[1];
+  // set.dtype.stype compares sources of stype.
+  if (inst.opcode == isa::Opcode::Set && (index == 1 || index == 2) && inst.typeCount > 1) return inst.types[1];
   return inst.typeCount > 0 ? inst.types[0] : DataType::None;
 }
 
