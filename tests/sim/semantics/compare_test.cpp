@@ -130,6 +130,18 @@ TEST(CompareSemantics, SetImmediatesTakeTheSourceType) {
   EXPECT_EQ(r[1], 0u);
 }
 
+// set with an f16 source and a u32 or f32 destination goes to the half
+// family's selector (the table looks set up by its source type).
+TEST(CompareSemantics, SetOfHalfSourcesReachesTheHalfFamily) {
+  std::vector<std::array<uint64_t, 3>> in = {{0x3c00, 0x4000, 0}, {0x4000, 0x3c00, 0}};  // 1.0 and 2.0
+  auto u = runLaneOp({"u32", "b16", "b16", "b16"}, "set.lt.u32.f16 %d, %a, %b;", in);
+  auto f = runLaneOp({"f32", "b16", "b16", "b16"}, "set.lt.f32.f16 %d, %a, %b;", in);
+  EXPECT_EQ(u[0], 0xffffffffu);
+  EXPECT_EQ(u[1], 0u);
+  EXPECT_EQ(f[0], std::bit_cast<uint32_t>(1.0f));
+  EXPECT_EQ(f[1], 0u);
+}
+
 TEST(CompareSemantics, SlctSelectsOnTheSignOfC) {
   float tiny = std::numeric_limits<float>::denorm_min();
   const float selectors[] = {0.0f, -0.0f, 1.0f, -1.0f, tiny, -tiny, std::numeric_limits<float>::quiet_NaN(),
