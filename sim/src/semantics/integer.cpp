@@ -57,16 +57,6 @@ struct MulHiOp {
   }
 };
 
-template <typename T, typename Op>
-void binaryTyped(const PreparedInstruction& pi, ExecContext& ctx) {
-  uint64_t* d = ctx.row(pi.ops[0].row);
-  const uint64_t* a = ctx.row(pi.ops[1].row);
-  const uint64_t* b = ctx.row(pi.ops[2].row);
-  forLanes(ctx.mask, [&](unsigned l) {
-    d[l] = toBits<T>(Op::template apply<T>(fromBits<T>(a[l]), fromBits<T>(b[l])));
-  });
-}
-
 // x + y + carryIn in U, and the carry out of that sum.
 template <typename U>
 inline U addWithCarry(U x, U y, bool carryIn, bool& carryOut) {
@@ -162,12 +152,7 @@ int64_t product24(uint64_t a, uint64_t b) {
   return extend(a) * extend(b);
 }
 
-template <typename T, bool High>
-uint32_t part24(int64_t product) {
-  return static_cast<uint32_t>(static_cast<uint64_t>(product) >> (High ? 16 : 0));
-}
-
-// aux: 1 for mad24 (adds c), aux2: 1 for .sat.
+// Mad adds c (modulo 2^32); Sat is mad24.hi.sat.s32, which clamps that sum.
 template <typename T, bool High, bool Mad, bool Sat>
 void mul24Handler(const PreparedInstruction& pi, ExecContext& ctx) {
   uint64_t* d = ctx.row(pi.ops[0].row);
@@ -175,13 +160,12 @@ void mul24Handler(const PreparedInstruction& pi, ExecContext& ctx) {
   const uint64_t* b = ctx.row(pi.ops[2].row);
   const uint64_t* c = Mad ? ctx.row(pi.ops[3].row) : nullptr;
   forLanes(ctx.mask, [&](unsigned l) {
-    uint32_t part = part24<T, High>(product24<T>(a[l], b[l]));
+    uint32_t part = static_cast<uint32_t>(static_cast<uint64_t>(product24<T>(a[l], b[l])) >> (High ? 16 : 0));
     if constexpr (Sat) {
       d[l] = toBits<int32_t>(
           saturate<int32_t>(int64_t{static_cast<int32_t>(part)} + int64_t{fromBits<int32_t>(c[l])}));
     } else if constexpr (Mad) {
-      d[l] = part + static_cast<uint32_t>(c[l]);
-      d[l] &= 0xffffffffu;
+      d[l] = static_cast<uint32_t>(part + static_cast<uint32_t>(c[l]));
     } else {
       d[l] = part;
     }
@@ -234,7 +218,8 @@ bool selectAddSub(const isa::Instruction& inst, PreparedInstruction& pi, bool ca
   if (!carryIn && !carryOut) {
     return dispatchInteger16to64(type,
                                  [&]<typename T>() {
-                                   pi.handler = Subtract ? &binaryTyped<T, SubOp> : &binaryTyped<T, AddOp>;
+                                   pi.handler =
+                                       Subtract ? &binaryHandler<T, SubOp> : &binaryHandler<T, AddOp>;
                                  }) ||
            (why = "this type", false);
   }
@@ -271,9 +256,9 @@ bool selectMul(const isa::Instruction& inst, PreparedInstruction& pi, SelectCont
     if (mode == Mod::Wide) {
       if constexpr (sizeof(T) <= 4) pi.handler = &mulWideHandler<T>;
     } else if (mode == Mod::MulHi) {
-      pi.handler = &binaryTyped<T, MulHiOp>;
+      pi.handler = &binaryHandler<T, MulHiOp>;
     } else {
-      pi.handler = &binaryTyped<T, MulLoOp>;
+      pi.handler = &binaryHandler<T, MulLoOp>;
     }
   });
   if (!ok || pi.handler == nullptr) why = "mul.wide of a 64-bit type";

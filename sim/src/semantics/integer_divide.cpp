@@ -74,26 +74,9 @@ struct ReluOp {
   static int32_t apply(int32_t a, int32_t b) { return std::max(Op::template apply<int32_t>(a, b), 0); }
 };
 
-template <typename T, typename Op>
-void binaryTyped(const PreparedInstruction& pi, ExecContext& ctx) {
-  uint64_t* d = ctx.row(pi.ops[0].row);
-  const uint64_t* a = ctx.row(pi.ops[1].row);
-  const uint64_t* b = ctx.row(pi.ops[2].row);
-  forLanes(ctx.mask, [&](unsigned l) {
-    d[l] = toBits<T>(Op::template apply<T>(fromBits<T>(a[l]), fromBits<T>(b[l])));
-  });
-}
-
-template <typename T, typename Op>
-void unaryTyped(const PreparedInstruction& pi, ExecContext& ctx) {
-  uint64_t* d = ctx.row(pi.ops[0].row);
-  const uint64_t* a = ctx.row(pi.ops[1].row);
-  forLanes(ctx.mask, [&](unsigned l) { d[l] = toBits<T>(Op::template apply<T>(fromBits<T>(a[l]))); });
-}
-
 template <typename Op>
 bool selectBinary(const isa::Instruction& inst, PreparedInstruction& pi, std::string& why) {
-  return dispatchInteger16to64(inst.types[0], [&]<typename T>() { pi.handler = &binaryTyped<T, Op>; }) ||
+  return dispatchInteger16to64(inst.types[0], [&]<typename T>() { pi.handler = &binaryHandler<T, Op>; }) ||
          (why = "this type", false);
 }
 
@@ -110,7 +93,7 @@ bool selectSigned(const isa::Instruction& inst, PreparedInstruction& pi, std::st
     why = "this type";
     return false;
   }
-  return dispatchInteger16to64(inst.types[0], [&]<typename T>() { pi.handler = &unaryTyped<T, Op>; }) ||
+  return dispatchInteger16to64(inst.types[0], [&]<typename T>() { pi.handler = &unaryHandler<T, Op>; }) ||
          (why = "this type", false);
 }
 
