@@ -91,7 +91,10 @@ std::string opcodeText(const isa::Instruction& inst) {
   std::string text(isa::mnemonicOf(inst.opcode));
   for (unsigned g = 0; g < isa::kModGroupCount; ++g) {
     isa::Mod m = inst.modifiers.get(static_cast<isa::ModGroup>(g));
-    if (m != isa::Mod::None) {
+    if (m == isa::Mod::ShapeMod) {
+      text += ".m" + std::to_string(inst.shape.m) + "n" + std::to_string(inst.shape.n) + "k" +
+              std::to_string(inst.shape.k);
+    } else if (m != isa::Mod::None && !isa::modifierText(m).empty()) {
       text += '.';
       text += isa::modifierText(m);
     }
