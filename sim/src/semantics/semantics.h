@@ -74,5 +74,6 @@ void registerControlSemantics(SemanticsTable& table);
 void registerSyncSemantics(SemanticsTable& table);
 void registerWarpCollectiveSemantics(SemanticsTable& table);
 void registerMiscSemantics(SemanticsTable& table);
+void registerAsyncCopySemantics(SemanticsTable& table);
 
 }  // namespace ptxsim::sim::semantics
