@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "../support/ptx_kernel.h"
 
 namespace ptxsim {
@@ -184,6 +186,45 @@ TEST(ModuleMemory, Registers128BitsWideMoveLoadAndStoreBothHalves) {
   ASSERT_FALSE(run.result.error) << run.result.error.message;
   EXPECT_EQ(run.out, (std::vector<uint64_t>{0x5555666677778888ull, 0x1111222233334444ull, 0x1111222233334444ull,
                                            0x5555666677778888ull}));
+}
+
+}  // namespace
+}  // namespace ptxsim
+
+namespace ptxsim {
+namespace {
+
+TEST(ModuleMemory, CpAsyncCopiesGlobalToSharedWithZeroFill) {
+  // Thread t copies 16 bytes of in[2t..2t+1] to shared, with a source size
+  // of 4*(t%5) bytes (the rest zero-filled), then reads them back.
+  std::string ptx = test::ptxKernel(
+      ".shared .align 16 .b8 s[512]; .reg .u32 %d, %n, %m; .reg .u64 %src, %a, %b, %o;",
+      "mov.u32 %d, s;\n"
+      "mad.lo.u32 %d, %tx, 16, %d;\n"
+      "mul.wide.u32 %src, %tx, 16;\n"
+      "add.u64 %src, %in, %src;\n"
+      "rem.u32 %m, %tx, 5;\n"
+      "mul.lo.u32 %n, %m, 4;\n"
+      "cp.async.cg.shared.global [%d], [%src], 16, %n;\n"
+      "cp.async.commit_group;\n"
+      "cp.async.wait_group 0;\n"
+      "ld.shared.v2.u64 {%a, %b}, [%d];\n"
+      "mul.wide.u32 %o, %tx, 16;\n"
+      "add.u64 %o, %out, %o;\n"
+      "st.global.v2.u64 [%o], {%a, %b};");
+  std::vector<uint64_t> in(64);
+  for (unsigned i = 0; i < 64; ++i) in[i] = 0x0101010101010101ull * (i + 1);
+  test::KernelRun run = test::runKernel(ptx, in, 64, 32);
+  ASSERT_FALSE(run.result.error) << run.result.error.message;
+  for (unsigned t = 0; t < 32; ++t) {
+    uint8_t expected[16] = {};
+    std::memcpy(expected, &in[2 * t], 4 * (t % 5));
+    uint64_t lo, hi;
+    std::memcpy(&lo, expected, 8);
+    std::memcpy(&hi, expected + 8, 8);
+    EXPECT_EQ(run.out[2 * t], lo) << t;
+    EXPECT_EQ(run.out[2 * t + 1], hi) << t;
+  }
 }
 
 }  // namespace

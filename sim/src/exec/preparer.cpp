@@ -91,7 +91,10 @@ std::string opcodeText(const isa::Instruction& inst) {
   std::string text(isa::mnemonicOf(inst.opcode));
   for (unsigned g = 0; g < isa::kModGroupCount; ++g) {
     isa::Mod m = inst.modifiers.get(static_cast<isa::ModGroup>(g));
-    if (m != isa::Mod::None) {
+    if (m == isa::Mod::ShapeMod) {
+      text += ".m" + std::to_string(inst.shape.m) + "n" + std::to_string(inst.shape.n) + "k" +
+              std::to_string(inst.shape.k);
+    } else if (m != isa::Mod::None && !isa::modifierText(m).empty()) {
       text += '.';
       text += isa::modifierText(m);
     }
@@ -121,6 +124,8 @@ DataType immediateTypeFor(const isa::Instruction& inst, unsigned index) {
     return inst.types[1];
   }
   if (inst.opcode == isa::Opcode::Slct && index == 3 && inst.typeCount > 1) return inst.types[1];
+  // set.dtype.stype compares sources of stype.
+  if (inst.opcode == isa::Opcode::Set && (index == 1 || index == 2) && inst.typeCount > 1) return inst.types[1];
   return inst.typeCount > 0 ? inst.types[0] : DataType::None;
 }
 

@@ -45,9 +45,12 @@ class SemanticsTable {
     selectors_[static_cast<unsigned>(opcode)][static_cast<unsigned>(cls)] = selector;
   }
   // The selector for the instruction's type class, else the opcode's Any one.
+  // set.dtype.stype belongs to the family of its source type (set.u32.f16
+  // is the half family's).
   Selector find(const isa::Instruction& inst) const {
     const auto& row = selectors_[static_cast<unsigned>(inst.opcode)];
-    TypeClass cls = inst.typeCount > 0 ? typeClassOf(inst.types[0]) : TypeClass::Any;
+    unsigned slot = inst.opcode == isa::Opcode::Set && inst.typeCount > 1 ? 1 : 0;
+    TypeClass cls = inst.typeCount > slot ? typeClassOf(inst.types[slot]) : TypeClass::Any;
     Selector s = row[static_cast<unsigned>(cls)];
     return s != nullptr ? s : row[static_cast<unsigned>(TypeClass::Any)];
   }
@@ -71,5 +74,6 @@ void registerControlSemantics(SemanticsTable& table);
 void registerSyncSemantics(SemanticsTable& table);
 void registerWarpCollectiveSemantics(SemanticsTable& table);
 void registerMiscSemantics(SemanticsTable& table);
+void registerAsyncCopySemantics(SemanticsTable& table);
 
 }  // namespace ptxsim::sim::semantics

@@ -38,6 +38,7 @@ const SemanticsTable& semanticsTable() {
     registerSyncSemantics(t);
     registerWarpCollectiveSemantics(t);
     registerMiscSemantics(t);
+    registerAsyncCopySemantics(t);
     return t;
   }();
   return table;
