@@ -133,7 +133,7 @@ Run bitonic(Device& device, LoadedModule& module) {
 
 Run nbody(Device& device, LoadedModule& module) {
   const int n = 2048;
-  const uint32_t block = 256;
+  const uint32_t block = 128;  // 16 CTAs: enough for 16 host threads
   std::vector<float> pos = randomValues<float>(n * 4, 11, -1, 1), vel = randomValues<float>(n * 4, 12, -1, 1);
   for (int i = 0; i < n; ++i) pos[i * 4 + 3] = 1.0f;  // unit masses
   uint64_t dpos = device.upload(pos), dvel = device.upload(vel), newPos = device.malloc(n * 16),
