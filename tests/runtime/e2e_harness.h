@@ -1,9 +1,10 @@
 #pragma once
 
 // Shared by the end-to-end kernel tests (e2e_*_test.cpp): the project's CUDA
-// kernels in tests/cuda/e2e run on a simulated device with one host thread
-// and with four, and both runs must agree byte for byte in their outputs
-// and exactly in every statistics counter.
+// kernels in tests/cuda/e2e run on a simulated device with one host thread,
+// with four, and with four and the finest warp interleaving; the runs must
+// agree byte for byte in their outputs and exactly in every statistics
+// counter.
 
 #include <gtest/gtest.h>
 
@@ -73,14 +74,22 @@ struct RunOutcome {
 
 // Runs `body` (which loads the program, launches, checks the results
 // against its host reference and returns the raw bytes of every output) on
-// a fresh device with 1 host thread and again with 4, then compares the two
-// runs. Device printf goes to a stream that the outcome keeps.
+// a fresh device with 1 host thread, again with 4, and again with 4 where
+// warps take turns after every instruction (warpQuantum 1) instead of every
+// 64; then compares the runs, which must agree in everything. Device printf
+// goes to a stream that the outcome keeps.
 inline std::vector<RunOutcome> runOnOneAndFourThreads(const std::function<Bytes(Device&)>& body) {
+  struct Setting {
+    unsigned threads;
+    uint32_t warpQuantum;
+  };
   std::vector<RunOutcome> outcomes;
-  for (unsigned threads : {1u, 4u}) {
-    SCOPED_TRACE("host threads: " + std::to_string(threads));
+  for (Setting setting : {Setting{1, 64}, Setting{4, 64}, Setting{4, 1}}) {
+    SCOPED_TRACE("host threads: " + std::to_string(setting.threads) +
+                 ", warp quantum: " + std::to_string(setting.warpQuantum));
     std::ostringstream printfStream;
-    Device device(sim::GpuConfig{}, DeviceOptions{threads, &printfStream});
+    Device device(sim::GpuConfig{}, DeviceOptions{setting.threads, &printfStream});
+    device.launchOptions().warpQuantum = setting.warpQuantum;
     RunOutcome outcome;
     outcome.outputs = body(device);
     device.synchronize();
@@ -89,17 +98,21 @@ inline std::vector<RunOutcome> runOnOneAndFourThreads(const std::function<Bytes(
       outcome.kernels.push_back(s.kernel);
       outcome.stats.push_back(counters(s));
       // The simulator uses at most one host thread per CTA.
-      EXPECT_EQ(s.hostThreads, std::min<uint64_t>(threads, s.grid.count())) << s.kernel;
+      EXPECT_EQ(s.hostThreads, std::min<uint64_t>(setting.threads, s.grid.count())) << s.kernel;
       EXPECT_GT(s.threadInstructions, 0u) << s.kernel;
     }
     outcomes.push_back(std::move(outcome));
   }
-  const RunOutcome &one = outcomes[0], &four = outcomes[1];
+  const RunOutcome& one = outcomes[0];
   EXPECT_FALSE(one.kernels.empty());
-  EXPECT_EQ(one.outputs, four.outputs) << "outputs differ between 1 and 4 host threads";
-  EXPECT_EQ(one.kernels, four.kernels);
-  EXPECT_EQ(one.stats, four.stats) << "statistics differ between 1 and 4 host threads";
-  EXPECT_EQ(one.printf, four.printf);
+  for (size_t k = 1; k < outcomes.size(); ++k) {
+    const RunOutcome& other = outcomes[k];
+    SCOPED_TRACE(k == 1 ? "1 vs 4 host threads" : "warp quantum 64 vs 1");
+    EXPECT_EQ(one.outputs, other.outputs) << "outputs differ";
+    EXPECT_EQ(one.kernels, other.kernels);
+    EXPECT_EQ(one.stats, other.stats) << "statistics differ";
+    EXPECT_EQ(one.printf, other.printf);
+  }
   return outcomes;
 }
 
