@@ -1,6 +1,7 @@
 // End to end: the numeric kernels of tests/cuda/e2e (vector add, reductions,
 // tiled sgemm, transpose, histogram, scans, bitonic sort, n-body) against
-// host references written here, each on 1 and 4 host threads.
+// host references written here, each on 1 and 4 host threads and with the
+// finest warp interleaving.
 
 #include <gtest/gtest.h>
 
@@ -37,7 +38,7 @@ uint32_t ceilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 TEST(E2eKernels, VectorAddIsExactIncludingThePartialLastBlock) {
   const int n = 100003;
   std::vector<float> a = randomFloats(n, 1, -100.0f, 100.0f), b = randomFloats(n, 2, -1.0f, 1.0f);
-  runOnOneAndFourThreads([&](Device& device) {
+  runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/vector_add");
     uint64_t da = device.upload(a), db = device.upload(b), dc = device.malloc(n * sizeof(float));
     launchOrThrow(device, *module, "vector_add", {ceilDiv(n, 256)}, {256}, 0,
@@ -89,7 +90,7 @@ TEST(E2eKernels, ReductionWithWarpShufflesU32) {
   const int n = (1 << 16) + 123;
   const uint32_t grid = 7, block = 256;
   std::vector<uint32_t> in = randomU32(n, 3);
-  runOnOneAndFourThreads([&](Device& device) {
+  runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/reduction");
     uint64_t din = device.upload(in), dout = device.malloc(grid * 4);
     launchOrThrow(device, *module, "reduce_u32", {grid}, {block}, 0, KernelArgs().add(din).add(dout).add(n));
@@ -105,7 +106,7 @@ TEST(E2eKernels, ReductionWithWarpShufflesF32InTheKernelsOrder) {
   const int n = 50000;
   const uint32_t grid = 5, block = 192;  // six warps: warp 0's second tree sees zeros past lane 5
   std::vector<float> in = randomFloats(n, 4);
-  runOnOneAndFourThreads([&](Device& device) {
+  runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/reduction");
     uint64_t din = device.upload(in), dout = device.malloc(grid * 4);
     launchOrThrow(device, *module, "reduce_f32", {grid}, {block}, 0, KernelArgs().add(din).add(dout).add(n));
@@ -140,7 +141,7 @@ std::vector<float> sgemmReference(const std::vector<float>& A, const std::vector
 void checkSgemm(int M, int N, int K, uint32_t seed) {
   std::vector<float> A = randomFloats(size_t(M) * K, seed), B = randomFloats(size_t(K) * N, seed + 1);
   std::vector<float> expected = sgemmReference(A, B, M, N, K);
-  runOnOneAndFourThreads([&](Device& device) {
+  runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/sgemm");
     uint64_t dA = device.upload(A), dB = device.upload(B), dC = device.malloc(size_t(M) * N * 4);
     sim::LaunchResult result =
@@ -178,7 +179,7 @@ TEST(E2eKernels, TiledSgemmRaggedEdgesIsBitExact) { checkSgemm(72, 40, 57, 7); }
 TEST(E2eKernels, TransposeThroughPaddedSharedTiles) {
   const int rows = 70, cols = 45;
   std::vector<float> in = randomFloats(size_t(rows) * cols, 9);
-  runOnOneAndFourThreads([&](Device& device) {
+  runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/transpose");
     uint64_t din = device.upload(in), dout = device.malloc(in.size() * 4);
     device.memset(dout, 0xff, in.size() * 4);
@@ -213,7 +214,7 @@ TEST(E2eKernels, HistogramWithSharedThenGlobalAtomics) {
   for (uint8_t& d : data) d = static_cast<uint8_t>(rng() % 2 == 0 ? rng() % 256 : 40 + rng() % 4);
   std::vector<uint32_t> expected(256, 0);
   for (uint8_t d : data) ++expected[d];
-  runOnOneAndFourThreads([&](Device& device) {
+  runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/histogram");
     uint64_t ddata = device.upload(data), dbins = device.malloc(256 * 4);
     device.memset(dbins, 0, 256 * 4);
@@ -242,7 +243,7 @@ TEST(E2eKernels, BlellochScanOfAWholeArrayInThreeLaunches) {
   const uint32_t sumsBlock = 16;                                            // 2 * 16 >= 20 block sums
   std::vector<uint32_t> in = randomU32(n, 13);
   std::vector<uint32_t> expected = exclusiveScan(in);
-  runOnOneAndFourThreads([&](Device& device) {
+  runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/scan");
     uint64_t din = device.upload(in), dout = device.malloc(n * 4), dsums = device.malloc(blocks * 4),
              doffsets = device.malloc(blocks * 4);
@@ -272,7 +273,7 @@ TEST(E2eKernels, WarpInclusiveScanWithShflUp) {
   std::vector<uint32_t> in = randomU32(n, 17);
   std::vector<uint32_t> expected(n);
   for (int i = 0; i < n; ++i) expected[i] = in[i] + (i % 32 == 0 ? 0u : expected[i - 1]);
-  runOnOneAndFourThreads([&](Device& device) {
+  runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/warp_scan");
     uint64_t din = device.upload(in), dout = device.malloc(n * 4);
     launchOrThrow(device, *module, "warp_scan", {ceilDiv(n, 128)}, {128}, 0,
@@ -290,7 +291,7 @@ TEST(E2eKernels, BitonicSortOfEachBlockInSharedMemory) {
   std::vector<uint32_t> keys = randomU32(block * blocks, 19, 999);  // many duplicates
   std::vector<uint32_t> expected = keys;
   for (uint32_t b = 0; b < blocks; ++b) std::sort(expected.begin() + b * block, expected.begin() + (b + 1) * block);
-  runOnOneAndFourThreads([&](Device& device) {
+  runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/bitonic");
     uint64_t dkeys = device.upload(keys);
     launchOrThrow(device, *module, "bitonic_sort", {blocks}, {block}, block * 4, KernelArgs().add(dkeys));
@@ -317,7 +318,7 @@ TEST(E2eKernels, NBodyStepAgainstADoublePrecisionReference) {
     pos[i] = {coord(rng), coord(rng), coord(rng), mass(rng)};
     vel[i] = {coord(rng), coord(rng), coord(rng), 0.0f};
   }
-  runOnOneAndFourThreads([&](Device& device) {
+  runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/nbody");
     uint64_t dpos = device.upload(pos), dvel = device.upload(vel), dnewPos = device.malloc(n * 16),
              dnewVel = device.malloc(n * 16);

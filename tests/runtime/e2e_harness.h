@@ -78,7 +78,7 @@ struct RunOutcome {
 // warps take turns after every instruction (warpQuantum 1) instead of every
 // 64; then compares the runs, which must agree in everything. Device printf
 // goes to a stream that the outcome keeps.
-inline std::vector<RunOutcome> runOnOneAndFourThreads(const std::function<Bytes(Device&)>& body) {
+inline std::vector<RunOutcome> runInThreeSettings(const std::function<Bytes(Device&)>& body) {
   struct Setting {
     unsigned threads;
     uint32_t warpQuantum;

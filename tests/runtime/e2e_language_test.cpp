@@ -1,6 +1,7 @@
 // End to end: the kernels of tests/cuda/e2e that exercise CUDA language
 // features (packed halves, device printf, recursion, dynamic shared memory,
-// function pointers) against host references, each on 1 and 4 host threads.
+// function pointers) against host references, each on 1 and 4 host threads
+// and with the finest warp interleaving.
 
 #include <gtest/gtest.h>
 
@@ -93,7 +94,7 @@ TEST(E2eKernels, HalfTwoAxpyWithHfma2RoundsOnce) {
     auto high = [](uint32_t v) { return static_cast<uint16_t>(v >> 16); };
     expected[i] = pack(lane(aLo, low(x[i]), low(y[i])), lane(aHi, high(x[i]), high(y[i])));
   }
-  runOnOneAndFourThreads([&](Device& device) {
+  runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/half2");
     uint64_t dx = device.upload(x), dy = device.upload(y);
     launchOrThrow(device, *module, "h2_axpy", {ceilDiv(n, 256)}, {256}, 0,
@@ -137,7 +138,7 @@ TEST(E2eKernels, HalfTwoMulSubMaxAndConversionToFloat) {
     expectedLarger[i] = std::max(lo, hi);
     expectedSums[i] = lo + hi;
   }
-  runOnOneAndFourThreads([&](Device& device) {
+  runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/half2");
     uint64_t dx = device.upload(x), dy = device.upload(y), dout = device.malloc(n * 4),
              dlarger = device.malloc(n * 2), dsums = device.malloc(n * 4);
@@ -189,7 +190,7 @@ TEST(E2eKernels, DevicePrintfPrintsEachWarpsLanesInOrder) {
                          'A' + id % 26, -big);
     }
   }
-  auto outcomes = runOnOneAndFourThreads([&](Device& device) {
+  auto outcomes = runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/printf");
     sim::LaunchResult result = launchOrThrow(device, *module, "print_values", {grid}, {block}, 0,
                                              KernelArgs().add(base));
@@ -203,7 +204,7 @@ TEST(E2eKernels, DevicePrintfWidthsPrecisionsAndDoubles) {
   const double value = 3.14159265358979;
   std::string expected = format("[%5d] [%-4d] [%08.3f] [%e] [%g] [%5.1f%%] [%llu]\n", -42, 7, value, value, value,
                                 12.25, 18446744073709551615ull);
-  auto outcomes = runOnOneAndFourThreads([&](Device& device) {
+  auto outcomes = runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/printf");
     launchOrThrow(device, *module, "print_padded", {2}, {32}, 0, KernelArgs().add(value));
     return Bytes{};
@@ -230,7 +231,7 @@ TEST(E2eKernels, RecursiveDeviceFunctionsWithPerLaneDepths) {
     fibs[k] = fibs[k - 1] + fibs[k - 2];
     facts[k] = facts[k - 1] * k;
   }
-  runOnOneAndFourThreads([&](Device& device) {
+  runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/recursion");
     uint64_t ddepth = device.upload(depth), dfibs = device.malloc(n * 4), dfacts = device.malloc(n * 8);
     launchOrThrow(device, *module, "recursion", {ceilDiv(n, 64)}, {64}, 0,
@@ -270,7 +271,7 @@ TEST(E2eKernels, DynamicSharedMemoryCarvedIntoTwoArrays) {
     uint32_t right = t + 1 < static_cast<int>(block) && j + 1 < n ? keys[j + 1] : 0u;
     expectedSums[j] = left + right;
   }
-  runOnOneAndFourThreads([&](Device& device) {
+  runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/dynamic_shared");
     uint64_t din = device.upload(in), dkeys = device.upload(keys), dreversed = device.malloc(n * 4),
              dsums = device.malloc(n * 4);
@@ -319,7 +320,7 @@ TEST(E2eKernels, FunctionPointerTableWithDivergentTargets) {
     }
     expected[i] = static_cast<int32_t>(r);
   }
-  runOnOneAndFourThreads([&](Device& device) {
+  runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/function_pointers");
     uint64_t da = device.upload(a), db = device.upload(b), dsel = device.upload(selector),
              dout = device.malloc(n * 4);
