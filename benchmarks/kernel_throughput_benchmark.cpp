@@ -25,7 +25,9 @@ using ptxsim::sim::Dim3;
 using ptxsim::sim::LaunchResult;
 using ptxsim::sim::LoadedModule;
 
-std::string ptxPath(const std::string& program) { return std::string(PTXSIM_CUDA_PTX_DIR) + "/e2e/" + program + ".ptx"; }
+std::string ptxPath(const std::string& program) {
+  return std::string(PTXSIM_CUDA_PTX_DIR) + "/e2e/" + program + ".ptx";
+}
 
 uint32_t ceilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
@@ -69,9 +71,11 @@ Run single(Device& device, LoadedModule& module, const char* kernel, Dim3 grid, 
 
 Run vectorAdd(Device& device, LoadedModule& module) {
   const int n = 1 << 20;
-  uint64_t a = device.upload(randomValues<float>(n, 1, -1, 1)), b = device.upload(randomValues<float>(n, 2, -1, 1));
+  uint64_t a = device.upload(randomValues<float>(n, 1, -1, 1)),
+           b = device.upload(randomValues<float>(n, 2, -1, 1));
   uint64_t c = device.malloc(n * 4);
-  return single(device, module, "vector_add", {ceilDiv(n, 256)}, {256}, 0, KernelArgs().add(a).add(b).add(c).add(n));
+  return single(device, module, "vector_add", {ceilDiv(n, 256)}, {256}, 0,
+                KernelArgs().add(a).add(b).add(c).add(n));
 }
 
 Run reduceF32(Device& device, LoadedModule& module) {
@@ -91,7 +95,8 @@ Run sgemm(Device& device, LoadedModule& module) {
 
 Run transpose(Device& device, LoadedModule& module) {
   const int size = 1024;
-  uint64_t in = device.upload(randomValues<float>(size * size, 7, -1, 1)), out = device.malloc(size * size * 4);
+  uint64_t in = device.upload(randomValues<float>(size * size, 7, -1, 1)),
+           out = device.malloc(size * size * 4);
   return single(device, module, "transpose", {size / 32, size / 32}, {32, 8}, 0,
                 KernelArgs().add(in).add(out).add(size).add(size));
 }
@@ -147,7 +152,8 @@ Run halfAxpy(Device& device, LoadedModule& module) {
   uint64_t x = device.upload(randomValues<uint16_t>(2 * n, 13, 0x3000, 0x3800));
   uint64_t y = device.upload(randomValues<uint16_t>(2 * n, 14, 0x3000, 0x3800));
   const uint32_t a = 0x3c003c00u;  // (1.0, 1.0)
-  return single(device, module, "h2_axpy", {ceilDiv(n, 256)}, {256}, 0, KernelArgs().add(a).add(x).add(y).add(n));
+  return single(device, module, "h2_axpy", {ceilDiv(n, 256)}, {256}, 0,
+                KernelArgs().add(a).add(x).add(y).add(n));
 }
 
 void kernelThroughput(benchmark::State& state, const char* program, Workload workload) {

@@ -25,7 +25,8 @@ std::vector<float> randomFloats(size_t n, uint32_t seed, float lo = -1.0f, float
   return v;
 }
 
-std::vector<uint32_t> randomU32(size_t n, uint32_t seed, uint32_t max = std::numeric_limits<uint32_t>::max()) {
+std::vector<uint32_t> randomU32(size_t n, uint32_t seed,
+                                uint32_t max = std::numeric_limits<uint32_t>::max()) {
   std::mt19937 rng(seed);
   std::uniform_int_distribution<uint32_t> dist(0, max);
   std::vector<uint32_t> v(n);
@@ -120,7 +121,8 @@ TEST(E2eKernels, ReductionWithWarpShufflesF32InTheKernelsOrder) {
 }
 
 // The kernel's exact arithmetic: tiles padded with zeros, one fmaf per k.
-std::vector<float> sgemmReference(const std::vector<float>& A, const std::vector<float>& B, int M, int N, int K) {
+std::vector<float> sgemmReference(const std::vector<float>& A, const std::vector<float>& B, int M, int N,
+                                  int K) {
   std::vector<float> C(size_t(M) * N);
   for (int row = 0; row < M; ++row) {
     for (int col = 0; col < N; ++col) {
@@ -240,7 +242,7 @@ std::vector<uint32_t> exclusiveScan(const std::vector<uint32_t>& in) {
 TEST(E2eKernels, BlellochScanOfAWholeArrayInThreeLaunches) {
   const int n = 5000;
   const uint32_t block = 128, width = 2 * block, blocks = ceilDiv(n, width);  // 20 blocks
-  const uint32_t sumsBlock = 16;                                            // 2 * 16 >= 20 block sums
+  const uint32_t sumsBlock = 16;                                              // 2 * 16 >= 20 block sums
   std::vector<uint32_t> in = randomU32(n, 13);
   std::vector<uint32_t> expected = exclusiveScan(in);
   runInThreeSettings([&](Device& device) {
@@ -290,7 +292,8 @@ TEST(E2eKernels, BitonicSortOfEachBlockInSharedMemory) {
   const uint32_t block = 256, blocks = 6;
   std::vector<uint32_t> keys = randomU32(block * blocks, 19, 999);  // many duplicates
   std::vector<uint32_t> expected = keys;
-  for (uint32_t b = 0; b < blocks; ++b) std::sort(expected.begin() + b * block, expected.begin() + (b + 1) * block);
+  for (uint32_t b = 0; b < blocks; ++b)
+    std::sort(expected.begin() + b * block, expected.begin() + (b + 1) * block);
   runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/bitonic");
     uint64_t dkeys = device.upload(keys);
@@ -344,7 +347,8 @@ TEST(E2eKernels, NBodyStepAgainstADoublePrecisionReference) {
         }
       }
       const float v0[3] = {vel[i].x, vel[i].y, vel[i].z}, p0[3] = {pos[i].x, pos[i].y, pos[i].z};
-      const float v1[3] = {newVel[i].x, newVel[i].y, newVel[i].z}, p1[3] = {newPos[i].x, newPos[i].y, newPos[i].z};
+      const float v1[3] = {newVel[i].x, newVel[i].y, newVel[i].z},
+                  p1[3] = {newPos[i].x, newPos[i].y, newPos[i].z};
       for (int k = 0; k < 3; ++k) {
         double tolA = (1e-6 + n * u) * magnitude[k];
         double v = v0[k] + a[k] * dt;

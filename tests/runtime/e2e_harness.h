@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "ptxsim/runtime/device.h"
 #include "../support/cuda_programs.h"
+#include "ptxsim/runtime/device.h"
 
 namespace ptxsim::e2e {
 

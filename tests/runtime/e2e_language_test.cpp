@@ -25,8 +25,9 @@ uint32_t ceilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
 long double halfValue(uint16_t h) {
   int sign = h >> 15, exponent = (h >> 10) & 0x1f, fraction = h & 0x3ff;
-  long double magnitude = exponent == 0 ? std::ldexp(static_cast<long double>(fraction), -24)
-                                        : std::ldexp(static_cast<long double>(1024 + fraction), exponent - 25);
+  long double magnitude = exponent == 0
+                              ? std::ldexp(static_cast<long double>(fraction), -24)
+                              : std::ldexp(static_cast<long double>(1024 + fraction), exponent - 25);
   if (exponent == 0x1f) magnitude = std::numeric_limits<long double>::infinity();  // no NaN inputs here
   return sign ? -magnitude : magnitude;
 }
@@ -39,14 +40,14 @@ uint16_t roundToHalf(long double v) {
   long double a = std::fabs(v);
   if (a >= 65520.0L) return sign | 0x7c00;  // 65520 is halfway from 65504 to 2^16: ties go to even, i.e. inf
   int e = 0;
-  std::frexp(a, &e);                   // a in [2^(e-1), 2^e)
-  int binade = std::max(e - 1, -14);   // subnormals share the smallest normal binade's ulp
+  std::frexp(a, &e);                  // a in [2^(e-1), 2^e)
+  int binade = std::max(e - 1, -14);  // subnormals share the smallest normal binade's ulp
   long double scaled = std::ldexp(a, 10 - binade);
   long double q = std::floor(scaled), rest = scaled - q;
   if (rest > 0.5L || (rest == 0.5L && std::fmod(q, 2.0L) == 1.0L)) q += 1;
-  auto units = static_cast<uint32_t>(q);  // in [0, 2048]
+  auto units = static_cast<uint32_t>(q);                         // in [0, 2048]
   if (units < 1024) return sign | static_cast<uint16_t>(units);  // subnormal (binade -14 only)
-  if (units == 2048) {                                             // carried into the next binade
+  if (units == 2048) {                                           // carried into the next binade
     units = 1024;
     ++binade;
   }
@@ -184,16 +185,17 @@ TEST(E2eKernels, DevicePrintfPrintsEachWarpsLanesInOrder) {
       if (lane >= 2) continue;
       int warp = static_cast<int>(t / 32), id = static_cast<int>(b * block + t);
       long big = 10000000000L * (id + 1) + base;
-      expected += format("block %d warp %d lane %d: u=%u x=%x f=%f s=%s c=%c ld=%ld\n", static_cast<int>(b), warp,
-                         lane, static_cast<unsigned>(id * 3000000000u), static_cast<unsigned>(0xabc0 + id),
-                         static_cast<double>(0.25f * static_cast<float>(id) - 1.0f), lane == 0 ? "even" : "odd",
-                         'A' + id % 26, -big);
+      expected +=
+          format("block %d warp %d lane %d: u=%u x=%x f=%f s=%s c=%c ld=%ld\n", static_cast<int>(b), warp,
+                 lane, static_cast<unsigned>(id * 3000000000u), static_cast<unsigned>(0xabc0 + id),
+                 static_cast<double>(0.25f * static_cast<float>(id) - 1.0f), lane == 0 ? "even" : "odd",
+                 'A' + id % 26, -big);
     }
   }
   auto outcomes = runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/printf");
-    sim::LaunchResult result = launchOrThrow(device, *module, "print_values", {grid}, {block}, 0,
-                                             KernelArgs().add(base));
+    sim::LaunchResult result =
+        launchOrThrow(device, *module, "print_values", {grid}, {block}, 0, KernelArgs().add(base));
     EXPECT_EQ(result.printfOutput, expected);
     return Bytes{};
   });
@@ -202,8 +204,8 @@ TEST(E2eKernels, DevicePrintfPrintsEachWarpsLanesInOrder) {
 
 TEST(E2eKernels, DevicePrintfWidthsPrecisionsAndDoubles) {
   const double value = 3.14159265358979;
-  std::string expected = format("[%5d] [%-4d] [%08.3f] [%e] [%g] [%5.1f%%] [%llu]\n", -42, 7, value, value, value,
-                                12.25, 18446744073709551615ull);
+  std::string expected = format("[%5d] [%-4d] [%08.3f] [%e] [%g] [%5.1f%%] [%llu]\n", -42, 7, value, value,
+                                value, 12.25, 18446744073709551615ull);
   auto outcomes = runInThreeSettings([&](Device& device) {
     auto module = test::loadCudaProgram(device, "e2e/printf");
     launchOrThrow(device, *module, "print_padded", {2}, {32}, 0, KernelArgs().add(value));
@@ -218,7 +220,8 @@ TEST(E2eKernels, RecursiveDeviceFunctionsWithPerLaneDepths) {
   const int n = 200;
   std::mt19937 rng(37);
   std::vector<uint32_t> depth(n);
-  for (uint32_t& d : depth) d = static_cast<uint32_t>(rng() % 19);  // fib(18) = 2584: ~8000 calls for the deepest lane
+  for (uint32_t& d : depth)
+    d = static_cast<uint32_t>(rng() % 19);  // fib(18) = 2584: ~8000 calls for the deepest lane
   depth[0] = 0;
   depth[1] = 1;
   depth[2] = 20;  // 20! = 2432902008176640000 still fits 64 bits
@@ -294,8 +297,9 @@ TEST(E2eKernels, DynamicSharedMemoryBeyondTheLimitFailsToLaunch) {
   Device device(sim::GpuConfig{}, DeviceOptions{1});
   auto module = test::loadCudaProgram(device, "e2e/dynamic_shared");
   uint64_t buffer = device.malloc(1024);
-  sim::LaunchResult result = device.launch(*module, "reverse_and_neighbours", {1}, {32}, 16u << 20,
-                                           KernelArgs().add(buffer).add(buffer).add(buffer).add(buffer).add(8));
+  sim::LaunchResult result =
+      device.launch(*module, "reverse_and_neighbours", {1}, {32}, 16u << 20,
+                    KernelArgs().add(buffer).add(buffer).add(buffer).add(buffer).add(8));
   EXPECT_EQ(result.error.kind, sim::LaunchErrorKind::OutOfResources) << result.error.message;
 }
 
