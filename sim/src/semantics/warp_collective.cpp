@@ -127,13 +127,12 @@ bool selectVote(const isa::Instruction& inst, PreparedInstruction& pi, SelectCon
 // pseudocode: b[4:0] is the lane or offset, c[4:0] the clamp and c[12:8]
 // the segment mask. Reading a lane that does not take part is undefined
 // in the ISA; the simulator does what the H100 does
-// (tests/cuda/semantics/warp_shfl.cu): a source lane that is not executing
-// the shfl (exited, diverged, or predicated off) gives 0, one that executes
-// it outside the reading lane's member mask gives the reader its own
-// value; p still says whether the lane index was in range.
+// (tests/cuda/semantics/warp_shfl.cu): a source lane that executes the
+// shfl gives its value even when it is outside the reader's member mask
+// (the lanes run together); one that does not (exited, diverged, or
+// predicated off) gives 0. p still says whether the index was in range.
 void shflHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   if (pi.aux2 != 0 && !checkMembers(pi, ctx, 4)) return;
-  const uint64_t* members = membersRow(pi, ctx, 4);
   uint64_t a[kWarpSize];
   std::memcpy(a, ctx.row(pi.ops[1].row), sizeof a);
   const uint64_t* bRow = ctx.row(pi.ops[2].row);
@@ -159,12 +158,7 @@ void shflHandler(const PreparedInstruction& pi, ExecContext& ctx) {
       default: j = minLane | (bval & ~segmask); pval = j <= maxLane; break;  // idx
     }
     if (!pval) j = lane;
-    if (((ctx.mask >> j) & 1) == 0) {
-      result[l] = 0;
-    } else {
-      bool inGroup = ((groupOf(pi, ctx, members, l) >> j) & 1) != 0;
-      result[l] = a[inGroup ? j : lane];
-    }
+    result[l] = ((ctx.mask >> j) & 1) != 0 ? a[j] : 0;
     inRange[l] = pval;
   });
   forLanes(ctx.mask, [&](unsigned l) {

@@ -107,12 +107,13 @@ TEST(WarpShfl, PerLaneOperandsAndTheLegacyForm) {
 
 TEST(WarpShfl, SourcesThatDoNotTakePart) {
   // As the H100 does (tests/cuda/semantics/warp_shfl.cu): two groups with
-  // their own member masks read across: the reader's own value; a source
-  // that diverged or exited: 0. p says only whether the index was in range.
+  // their own member masks read across and get the source's value; a
+  // source that diverged or exited gives 0. p says only whether the index
+  // was in range.
   std::vector<uint64_t> out = runLanes(
       "add.u32 %x, %tx, 64;\nsetp.lt.u32 %p, %tx, 16;\nselp.b32 %m, 0x0000ffff, 0xffff0000, %p;\n"
       "selp.b32 %y, 20, 3, %p;\nshfl.sync.idx.b32 %r|%q, %x, %y, 0x1f, %m;");
-  for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(out[l], (uint64_t{1} << 32) | (64 + l)) << l;
+  for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(out[l], (uint64_t{1} << 32) | (l < 16 ? 84 : 67)) << l;
   out = runLanes(
       "add.u32 %x, %tx, 64;\nsetp.ge.u32 %p, %tx, 16;\n@%p bra DONE;\n"
       "shfl.sync.down.b32 %r|%q, %x, 8, 0x1f, 0xffff;\nDONE:",
