@@ -15,6 +15,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 
 #include "atomic_ops.h"
 #include "lane_ops.h"
@@ -165,6 +166,38 @@ void casHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   if (ctx.mask != 0) ++ctx.stats.atomicInstructions;
 }
 
+// atom.exch.b128 d, [a], b and atom.cas.b128 d, [a], b, c: each .b128
+// register is two rows (low, high). Global memory serialises on a lock
+// (GridContext::wideAtomicLock); shared memory belongs to this host thread.
+template <bool kCas>
+void atomic128Handler(const PreparedInstruction& pi, ExecContext& ctx) {
+  const uint64_t* base = ctx.row(pi.ops[1].row);
+  ctx.recordAccess(AccessKind::Atomic, pi.space, 16);
+  forLanes(ctx.mask, [&](unsigned l) {
+    if (ctx.aborted) return;
+    uint64_t address = base[l] + static_cast<uint64_t>(pi.ops[1].offset);
+    ctx.report.addresses[l] = address;
+    bool shared = false;
+    uint8_t* p = atomicTarget(ctx, pi.space, address, 16, l, false, shared);
+    if (p == nullptr) return;
+    uint64_t b[2] = {ctx.row(pi.ops[2].row)[l], ctx.row(pi.ops[2].row + 1)[l]};
+    uint64_t c[2] = {};
+    if constexpr (kCas) c[0] = ctx.row(pi.ops[3].row)[l], c[1] = ctx.row(pi.ops[3].row + 1)[l];
+    uint64_t old[2];
+    std::unique_lock<std::mutex> lock;
+    if (!shared) lock = std::unique_lock(ctx.grid.wideAtomicLock(address));
+    std::memcpy(old, p, 16);
+    if constexpr (kCas) {
+      if (old[0] == b[0] && old[1] == b[1]) std::memcpy(p, c, 16);
+    } else {
+      std::memcpy(p, b, 16);
+    }
+    ctx.row(pi.ops[0].row)[l] = old[0];
+    ctx.row(pi.ops[0].row + 1)[l] = old[1];
+  });
+  if (ctx.mask != 0) ++ctx.stats.atomicInstructions;
+}
+
 template <typename Op>
 Handler handler() {
   return &atomicHandler<Op>;
@@ -264,8 +297,13 @@ bool selectAtomic(const isa::Instruction& inst, PreparedInstruction& pi, SelectC
     return false;
   }
   if (isa::typeBits(type) == 128) {
-    why = "128-bit atomics (.b128)";
-    return false;
+    bool cas = op == Mod::AtomCas && inst.operandCount >= 4;
+    if (!isAtom || (op != Mod::AtomExch && !cas) || pi.ops[2].elementCount != 0) {
+      why = form + " is not a PTX form (128-bit atomics are atom.exch and atom.cas)";
+      return false;
+    }
+    pi.handler = cas ? &atomic128Handler<true> : &atomic128Handler<false>;
+    return true;
   }
   if (isHalfType(type) && !inst.modifiers.has(Mod::NoFtz)) {
     why = form + " requires .noftz";

@@ -524,3 +524,36 @@ TEST(Atomic, FormsOutsideTheIsaFailToLoad) {
 
 }  // namespace
 }  // namespace ptxsim
+
+namespace ptxsim {
+namespace {
+
+TEST(Atomic128, ExchangeAndCompareAndSwapMoveBothHalves) {
+  // Lane 0: cas with the right expected value (succeeds), then exch; the
+  // old values and the final memory are checked against the host.
+  std::string ptx = test::ptxKernel(".reg .b128 %d, %b, %c; .reg .b64 %lo, %hi; .reg .pred %p;",
+                                    "setp.ne.u32 %p, %tx, 0;\n"
+                                    "@%p bra DONE;\n"
+                                    "mov.b128 %b, {%tx8, %tx8};\n"  // expected: 0, 0 (memory starts zero)
+                                    "mov.b64 %lo, 0x1111;\n"
+                                    "mov.b64 %hi, 0x2222;\n"
+                                    "mov.b128 %c, {%lo, %hi};\n"
+                                    "atom.global.cas.b128 %d, [%out], %b, %c;\n"
+                                    "mov.b128 {%lo, %hi}, %d;\n"
+                                    "st.global.v2.b64 [%out+16], {%lo, %hi};\n"
+                                    "mov.b64 %lo, 0x3333;\n"
+                                    "mov.b128 %c, {%lo, %lo};\n"
+                                    "atom.global.exch.b128 %d, [%out], %c;\n"
+                                    "mov.b128 {%lo, %hi}, %d;\n"
+                                    "st.global.v2.b64 [%out+32], {%lo, %hi};\n"
+                                    "atom.global.cas.b128 %d, [%out], %b, %b;\n"  // fails: memory is not 0
+                                    "mov.b128 {%lo, %hi}, %d;\n"
+                                    "st.global.v2.b64 [%out+48], {%lo, %hi};\n"
+                                    "DONE:");
+  test::KernelRun run = test::runKernel(ptx, {}, 8, 32);
+  ASSERT_FALSE(run.result.error) << run.result.error.message;
+  EXPECT_EQ(run.out, (std::vector<uint64_t>{0x3333, 0x3333, 0, 0, 0x1111, 0x2222, 0x3333, 0x3333}));
+}
+
+}  // namespace
+}  // namespace ptxsim
