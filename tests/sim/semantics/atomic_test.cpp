@@ -517,7 +517,9 @@ TEST(Atomic, FormsOutsideTheIsaFailToLoad) {
   };
   EXPECT_NE(load("atom.global.add.s64 %d, [%out], %d;").find("unsupported instruction"), std::string::npos);
   EXPECT_NE(load("atom.global.inc.u64 %d, [%out], %d;").find("unsupported instruction"), std::string::npos);
-  EXPECT_NE(load("atom.global.exch.b128 %q, [%out], %q;").find("128-bit atomics"), std::string::npos);
+  EXPECT_NE(load("atom.global.add.b128 %q, [%out], %q;").find("128-bit atomics are atom.exch and atom.cas"),
+            std::string::npos);
+  EXPECT_EQ(load("atom.global.exch.b128 %q, [%out], %q;"), "");
   EXPECT_NE(load("atom.global.add.f16 %h, [%out], %h;").find("requires .noftz"), std::string::npos);
   EXPECT_EQ(load("atom.global.cas.b16 %h, [%out], %h, %h;"), "");
 }
