@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs `ptxsim check --executable` on the sm_90 PTX of the corpus (nvcc's
 # own output for the project's CUDA sources) and compares the set of
-# instructions the simulator refuses with tests/corpus/unsupported_sm90.txt:
+# instruction forms the simulator refuses (form: reason) with
+# tests/corpus/unsupported_sm90.txt:
 # a new gap fails the test, and so does a listed gap that has been closed
 # (so the list stays exact). Usage: check_executable.sh PTXSIM CORPUS_DIR LIST
 set -euo pipefail
@@ -17,7 +18,7 @@ actual=$(mktemp)
 trap 'rm -f "$actual"' EXIT
 # Exit status 1 is expected while gaps remain; only the list matters.
 "$ptxsim" check --executable "${files[@]}" 2>&1 >/dev/null |
-  sed -n -E 's/.*unsupported instruction ([^ ]+) at .*/\1/p' | sort -u >"$actual" || true
+  sed -n -E 's/.*unsupported instruction ([^ ]+) at PTX line [0-9]+( \([^)]*\))?(: (.*))?$/\1: \4/p' | sort -u >"$actual" || true
 if diff -u <(grep -v '^#' "$list" | sed '/^$/d' | sort -u) "$actual"; then
   echo "corpus: ${#files[@]} sm_90 files; the simulator refuses exactly the $(wc -l <"$actual") listed instruction forms"
 else

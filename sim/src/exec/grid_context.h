@@ -3,6 +3,7 @@
 // Launch-wide state every CTA of a grid shares: the kernel, its parameter
 // buffer, device memory, the device heap, and the launch's first error.
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <mutex>
@@ -58,6 +59,10 @@ struct GridContext {
   LaunchError error;
   std::atomic<uint64_t> failedCta{UINT64_MAX};
   std::atomic<uint64_t> warpInstructions{0};  // across CTAs, for the launch's instruction limit
+  // 128-bit atomics on global memory: the host has no portable 16-byte
+  // atomic, so they serialise on a lock chosen by address.
+  std::array<std::mutex, 64> wideAtomicLocks;
+  std::mutex& wideAtomicLock(uint64_t address) { return wideAtomicLocks[(address >> 4) % wideAtomicLocks.size()]; }
 
   void fail(uint64_t cta, LaunchErrorKind kind, std::string message) {
     std::lock_guard lock(errorMutex);

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "comparison.h"
 #include "lane_ops.h"
 #include "semantics.h"
 #include "type_dispatch.h"
@@ -15,45 +16,6 @@ namespace {
 using isa::Mod;
 using isa::ModGroup;
 using isa::Opcode;
-
-template <typename T>
-bool compare(Mod op, T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
-    bool unordered = std::isnan(a) || std::isnan(b);
-    switch (op) {
-      case Mod::Eq: return !unordered && a == b;
-      case Mod::Ne: return !unordered && a != b;
-      case Mod::Lt: return !unordered && a < b;
-      case Mod::Le: return !unordered && a <= b;
-      case Mod::Gt: return !unordered && a > b;
-      case Mod::Ge: return !unordered && a >= b;
-      case Mod::Equ: return unordered || a == b;
-      case Mod::Neu: return unordered || a != b;
-      case Mod::Ltu: return unordered || a < b;
-      case Mod::Leu: return unordered || a <= b;
-      case Mod::Gtu: return unordered || a > b;
-      case Mod::Geu: return unordered || a >= b;
-      case Mod::Num: return !unordered;
-      case Mod::Nan: return unordered;
-      default: return false;
-    }
-  } else {
-    using Un = std::make_unsigned_t<T>;
-    switch (op) {
-      case Mod::Eq: return a == b;
-      case Mod::Ne: return a != b;
-      case Mod::Lt: return a < b;
-      case Mod::Le: return a <= b;
-      case Mod::Gt: return a > b;
-      case Mod::Ge: return a >= b;
-      case Mod::CmpLo: return static_cast<Un>(a) < static_cast<Un>(b);
-      case Mod::Ls: return static_cast<Un>(a) <= static_cast<Un>(b);
-      case Mod::CmpHi: return static_cast<Un>(a) > static_cast<Un>(b);
-      case Mod::Hs: return static_cast<Un>(a) >= static_cast<Un>(b);
-      default: return false;
-    }
-  }
-}
 
 inline bool combine(Mod op, bool value, bool c) {
   switch (op) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "comparison.h"
 #include "half.h"
 #include "half_value.h"
 #include "lane_ops.h"
@@ -35,26 +36,6 @@ CompareMode modeOf(const PreparedInstruction& pi) {
   return m;
 }
 
-bool floatCompare(Mod op, double a, double b) {
-  bool unordered = std::isnan(a) || std::isnan(b);
-  switch (op) {
-    case Mod::Eq: return !unordered && a == b;
-    case Mod::Ne: return !unordered && a != b;
-    case Mod::Lt: return !unordered && a < b;
-    case Mod::Le: return !unordered && a <= b;
-    case Mod::Gt: return !unordered && a > b;
-    case Mod::Ge: return !unordered && a >= b;
-    case Mod::Equ: return unordered || a == b;
-    case Mod::Neu: return unordered || a != b;
-    case Mod::Ltu: return unordered || a < b;
-    case Mod::Leu: return unordered || a <= b;
-    case Mod::Gtu: return unordered || a > b;
-    case Mod::Geu: return unordered || a >= b;
-    case Mod::Num: return !unordered;
-    case Mod::Nan: return unordered;
-    default: return false;
-  }
-}
 
 template <typename T>
 bool integerCompare(Mod op, T a, T b) {
@@ -86,18 +67,18 @@ double halfValue(uint64_t bits, bool bf16, bool ftz) {
 bool compareElement(const CompareMode& m, uint64_t a, uint64_t b) {
   switch (m.source) {
     case DataType::F16:
-    case DataType::F16x2: return floatCompare(m.op, halfValue(a, false, m.ftz), halfValue(b, false, m.ftz));
+    case DataType::F16x2: return compare<double>(m.op, halfValue(a, false, m.ftz), halfValue(b, false, m.ftz));
     case DataType::BF16:
-    case DataType::BF16x2: return floatCompare(m.op, halfValue(a, true, false), halfValue(b, true, false));
+    case DataType::BF16x2: return compare<double>(m.op, halfValue(a, true, false), halfValue(b, true, false));
     case DataType::F32: {
       auto f32 = [&](uint64_t bits) {
         bits &= 0xffffffff;
         if (m.ftz && sf::isSubnormalBits(bits, sf::kF32)) bits &= 0x80000000;
         return static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(bits)));
       };
-      return floatCompare(m.op, f32(a), f32(b));
+      return compare<double>(m.op, f32(a), f32(b));
     }
-    case DataType::F64: return floatCompare(m.op, std::bit_cast<double>(a), std::bit_cast<double>(b));
+    case DataType::F64: return compare<double>(m.op, std::bit_cast<double>(a), std::bit_cast<double>(b));
     default: break;
   }
   unsigned bits = isa::typeBits(m.source);
