@@ -5,6 +5,7 @@
 // .f16x2/.bf16x2 forms apply these to each 16-bit half, element 0 in the
 // low bits.
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 
@@ -47,7 +48,13 @@ inline double toDouble(uint64_t bits, const Mode& m) {
     case sf::Class::Zero: return sign * 0.0;
     case sf::Class::Finite: break;
   }
-  return sign * std::ldexp(static_cast<double>(u.sig), u.exp - 63);
+  // sig has at most 11 significant bits and exp - 63 stays far inside
+  // double's range, so the power of two can be built from its bits and the
+  // product is exact (std::ldexp is much slower in this hot path).
+  int scale = u.exp - 63;
+  if (scale < -1022 || scale > 1023) return sign * std::ldexp(static_cast<double>(u.sig), scale);
+  double power = std::bit_cast<double>(static_cast<uint64_t>(1023 + scale) << 52);
+  return sign * static_cast<double>(u.sig) * power;
 }
 
 // Rounds an exact result to the element format (.rn), applying .sat,
