@@ -25,6 +25,24 @@ const Allocation& AllocationTable::allocate(uint64_t size, uint64_t alignment, A
   return it->second;
 }
 
+bool AllocationTable::addHostRange(uint8_t* base, uint64_t size, AllocationKind kind) {
+  auto address = reinterpret_cast<uint64_t>(base);
+  uint64_t extent = std::max<uint64_t>(size, 1);
+  // Host pointers must stay clear of the device's own ranges: below the
+  // generic windows, or above everything allocate() hands out.
+  constexpr uint64_t kWindowsBegin = 0x0000'7000'0000'0000ull;
+  bool belowDevice = address + extent <= kWindowsBegin;
+  bool aboveDevice = address >= next_ + (uint64_t{1} << 40);
+  if (!belowDevice && !aboveDevice) return false;
+  auto after = live_.lower_bound(address);
+  if (after != live_.end() && after->first < address + extent) return false;
+  if (after != live_.begin() && find(address) != nullptr) return false;
+  liveBytes_ += size;
+  Allocation a{address, size, kind, {}, base};
+  live_.emplace(address, a);
+  return true;
+}
+
 std::optional<Allocation> AllocationTable::release(uint64_t base) {
   auto it = live_.find(base);
   if (it == live_.end()) return std::nullopt;

@@ -63,8 +63,11 @@ uint64_t Device::malloc(uint64_t bytes) {
 
 void Device::free(uint64_t address) {
   if (address == 0) return;
+  const memory::Allocation* a = allocationAt(address);
+  if (a == nullptr || a->base != address || a->host != nullptr) {
+    throw Error("free(" + hex(address) + "): not the start of a live device allocation");
+  }
   auto gone = gpu_.allocations().release(address);
-  if (!gone) throw Error("free(" + hex(address) + "): not the start of a live allocation");
   gpu_.store().release(gone->base, gone->size);
 }
 
@@ -77,27 +80,69 @@ void Device::checkRange(uint64_t address, uint64_t bytes, const char* what) cons
   }
 }
 
+const memory::Allocation* Device::allocationAt(uint64_t address) const {
+  return const_cast<sim::Gpu&>(gpu_).allocations().find(address);
+}
+
+void Device::registerHostMemory(void* base, uint64_t bytes, memory::AllocationKind kind) {
+  if (!gpu_.allocations().addHostRange(static_cast<uint8_t*>(base), bytes, kind)) {
+    throw Error("host memory at " + hex(reinterpret_cast<uint64_t>(base)) +
+                " overlaps the simulated device's address ranges");
+  }
+}
+
+void Device::forgetHostMemory(void* base) {
+  if (!gpu_.allocations().release(reinterpret_cast<uint64_t>(base))) {
+    throw Error("free of host memory at " + hex(reinterpret_cast<uint64_t>(base)) + " that was not registered");
+  }
+}
+
+// Ranges checked by the caller lie in one allocation: host-backed ones are
+// plain host memory, the others live in the page store.
+void Device::readBytes(uint64_t source, void* destination, uint64_t bytes) {
+  const memory::Allocation* a = allocationAt(source);
+  if (a != nullptr && a->host != nullptr) {
+    std::memcpy(destination, a->host + (source - a->base), bytes);
+  } else {
+    gpu_.store().read(source, destination, bytes);
+  }
+}
+
+void Device::writeBytes(uint64_t destination, const void* source, uint64_t bytes) {
+  const memory::Allocation* a = allocationAt(destination);
+  if (a != nullptr && a->host != nullptr) {
+    std::memcpy(a->host + (destination - a->base), source, bytes);
+  } else {
+    gpu_.store().write(destination, source, bytes);
+  }
+}
+
 void Device::copyToDevice(uint64_t destination, const void* source, uint64_t bytes) {
   checkRange(destination, bytes, "copy to device");
-  gpu_.store().write(destination, source, bytes);
+  writeBytes(destination, source, bytes);
 }
 
 void Device::copyToHost(void* destination, uint64_t source, uint64_t bytes) {
   checkRange(source, bytes, "copy to host");
-  gpu_.store().read(source, destination, bytes);
+  readBytes(source, destination, bytes);
 }
 
 void Device::copyOnDevice(uint64_t destination, uint64_t source, uint64_t bytes) {
   checkRange(source, bytes, "device copy source");
   checkRange(destination, bytes, "device copy destination");
   std::vector<uint8_t> staging(bytes);
-  gpu_.store().read(source, staging.data(), bytes);
-  gpu_.store().write(destination, staging.data(), bytes);
+  readBytes(source, staging.data(), bytes);
+  writeBytes(destination, staging.data(), bytes);
 }
 
 void Device::memset(uint64_t destination, uint8_t value, uint64_t bytes) {
   checkRange(destination, bytes, "memset");
-  gpu_.store().fill(destination, value, bytes);
+  const memory::Allocation* a = allocationAt(destination);
+  if (a != nullptr && a->host != nullptr) {
+    std::memset(a->host + (destination - a->base), value, bytes);
+  } else {
+    gpu_.store().fill(destination, value, bytes);
+  }
 }
 
 uint64_t Device::symbolAddress(const sim::LoadedModule& module, std::string_view name, uint64_t* size) const {

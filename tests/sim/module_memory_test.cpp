@@ -229,3 +229,31 @@ TEST(ModuleMemory, CpAsyncCopiesGlobalToSharedWithZeroFill) {
 
 }  // namespace
 }  // namespace ptxsim
+
+namespace ptxsim {
+namespace {
+
+TEST(ModuleMemory, KernelsReachRegisteredHostMemoryAtItsOwnAddresses) {
+  Device device(sim::GpuConfig{}, DeviceOptions{1});
+  auto module = device.loadModule(test::ptxKernel(".reg .u64 %a, %v;",
+                                                  "add.u64 %a, %in, %tx8;\n"
+                                                  "ld.global.u64 %v, [%a];\n"
+                                                  "add.u64 %v, %v, %v;\n"
+                                                  "st.global.u64 [%a], %v;"));
+  std::vector<uint64_t> host(32);
+  for (unsigned i = 0; i < 32; ++i) host[i] = i + 1;
+  device.registerHostMemory(host.data(), host.size() * 8, memory::AllocationKind::Managed);
+  auto address = reinterpret_cast<uint64_t>(host.data());
+  sim::LaunchResult r = device.launch(*module, "k", {1}, {32}, 0, KernelArgs().add(address).add(address));
+  ASSERT_FALSE(r.error) << r.error.message;
+  for (unsigned i = 0; i < 32; ++i) EXPECT_EQ(host[i], 2u * (i + 1));
+  // Host copies reach it too, and one past the end is out of bounds.
+  EXPECT_EQ(device.read<uint64_t>(address + 8, 1)[0], 4u);
+  EXPECT_THROW(device.read<uint64_t>(address + 256, 1), Error);
+  device.forgetHostMemory(host.data());
+  r = device.launch(*module, "k", {1}, {32}, 0, KernelArgs().add(address).add(address));
+  EXPECT_EQ(r.error.kind, sim::LaunchErrorKind::IllegalAddress);
+}
+
+}  // namespace
+}  // namespace ptxsim

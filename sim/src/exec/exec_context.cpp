@@ -109,7 +109,9 @@ uint8_t* ExecContext::global(uint64_t address, unsigned size, unsigned lane, Acc
     }
     cachedAllocationBase_ = check.allocation->base;
     cachedAllocationSize_ = check.allocation->size;
+    cachedHost_ = check.allocation->host;
   }
+  if (cachedHost_ != nullptr) return cachedHost_ + (address - cachedAllocationBase_);
   uint64_t page = address >> memory::PageStore::kPageBits;
   if (page != cachedPage_) {
     if (kind == AccessKind::Load) {

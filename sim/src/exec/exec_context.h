@@ -55,10 +55,12 @@ struct ExecContext {
         return cta->shared.data() + address;
       }
       if ((space == AddressSpace::Global || space == AddressSpace::Generic) &&
-          (address >> memory::PageStore::kPageBits) == cachedPage_ &&
           address - cachedAllocationBase_ < cachedAllocationSize_ &&
           cachedAllocationSize_ - (address - cachedAllocationBase_) >= size) {
-        return cachedPageBytes_ + (address & (memory::PageStore::kPageSize - 1));
+        if (cachedHost_ != nullptr) return cachedHost_ + (address - cachedAllocationBase_);
+        if ((address >> memory::PageStore::kPageBits) == cachedPage_) {
+          return cachedPageBytes_ + (address & (memory::PageStore::kPageSize - 1));
+        }
       }
     }
     return accessChecked(space, address, size, lane, kind);
@@ -89,6 +91,7 @@ struct ExecContext {
   // look-ups.
   uint64_t cachedAllocationBase_ = 0;
   uint64_t cachedAllocationSize_ = 0;
+  uint8_t* cachedHost_ = nullptr;  // the cached allocation's host bytes, if host-backed
   uint64_t cachedPage_ = UINT64_MAX;
   uint8_t* cachedPageBytes_ = nullptr;
 };

@@ -19,6 +19,10 @@ struct Allocation {
   uint64_t size = 0;
   AllocationKind kind = AllocationKind::Device;
   std::string label;  // the variable name for module variables
+  // Host-backed ranges (managed and mapped host memory): the device
+  // address is the host pointer, and the bytes live there, not in the
+  // page store.
+  uint8_t* host = nullptr;
 };
 
 enum class AccessStatus : uint8_t { Ok, OutOfBounds, Freed, Misaligned };
@@ -38,6 +42,11 @@ class AllocationTable {
   // A fresh range of `size` bytes (at least one granule) aligned to
   // `alignment` (a power of two, at most 2^20).
   const Allocation& allocate(uint64_t size, uint64_t alignment, AllocationKind kind, std::string label = {});
+  // Registers host memory [base, base+size) that kernels may access at the
+  // same addresses (cudaMallocManaged, cudaMallocHost). False when it
+  // overlaps a device range or a window of the generic address space.
+  bool addHostRange(uint8_t* base, uint64_t size, AllocationKind kind);
+
   // The live allocation that begins at `base`, removed; nullopt when there
   // is none (a double free or a pointer into the middle).
   std::optional<Allocation> release(uint64_t base);

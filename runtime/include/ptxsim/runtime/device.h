@@ -93,6 +93,15 @@ class Device {
     return address;
   }
 
+  // Host memory that kernels access at the same addresses (managed and
+  // pinned memory). The caller owns the bytes; forgetHostMemory() before
+  // releasing them.
+  void registerHostMemory(void* base, uint64_t bytes, memory::AllocationKind kind);
+  void forgetHostMemory(void* base);
+
+  // The live allocation containing `address`, or null.
+  const memory::Allocation* allocationAt(uint64_t address) const;
+
   // A module-scope .global or .const variable.
   uint64_t symbolAddress(const sim::LoadedModule& module, std::string_view name, uint64_t* size = nullptr) const;
 
@@ -110,6 +119,8 @@ class Device {
 
  private:
   void checkRange(uint64_t address, uint64_t bytes, const char* what) const;
+  void readBytes(uint64_t source, void* destination, uint64_t bytes);
+  void writeBytes(uint64_t destination, const void* source, uint64_t bytes);
 
   sim::Gpu gpu_;
   DeviceOptions options_;

@@ -1,0 +1,111 @@
+#include "ptxsim/runtime/fatbin.h"
+
+#include <zstd.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace ptxsim::runtime {
+
+namespace {
+
+// Entry header fields (little endian), as nvcc 12/13 write them.
+constexpr uint32_t kEntryKindOffset = 0;         // u16
+constexpr uint32_t kEntryHeaderSizeOffset = 4;   // u32
+constexpr uint32_t kEntryPayloadSizeOffset = 8;  // u64, padded
+constexpr uint32_t kEntryCompressedOffset = 16;  // u32, bytes of compressed data (0: not compressed)
+constexpr uint32_t kEntryArchOffset = 28;        // u32
+constexpr uint32_t kEntryFlagsOffset = 40;       // u32
+constexpr uint32_t kEntryUncompressedOffset = 56;  // u64
+constexpr uint32_t kFlagZstd = 0x8000;
+constexpr uint32_t kFlagLegacyCompression = 0x2000;
+
+template <typename T>
+T read(const uint8_t* p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
+
+}  // namespace
+
+bool Fatbin::hasPtx() const {
+  return std::any_of(entries.begin(), entries.end(), [](const FatbinEntry& e) { return e.kind == FatbinEntryKind::Ptx; });
+}
+
+const FatbinEntry* Fatbin::bestPtx(uint32_t sm) const {
+  const FatbinEntry* best = nullptr;
+  for (const FatbinEntry& e : entries) {
+    if (e.kind != FatbinEntryKind::Ptx || e.arch > sm) continue;
+    if (best == nullptr || e.arch > best->arch) best = &e;
+  }
+  return best;
+}
+
+std::string Fatbin::architectures() const {
+  std::string text;
+  for (const FatbinEntry& e : entries) {
+    if (!text.empty()) text += ", ";
+    text += e.kind == FatbinEntryKind::Ptx ? "compute_" + std::to_string(e.arch) + " (PTX)"
+                                            : "sm_" + std::to_string(e.arch) + " (cubin)";
+  }
+  return text.empty() ? "nothing" : text;
+}
+
+std::optional<Fatbin> readFatbin(const uint8_t* data, uint64_t available, std::string& error) {
+  if (available < 16 || read<uint32_t>(data) != kFatbinMagic) {
+    error = "not a fat binary (bad magic)";
+    return std::nullopt;
+  }
+  uint16_t headerSize = read<uint16_t>(data + 6);
+  uint64_t payload = read<uint64_t>(data + 8);
+  if (headerSize < 16 || headerSize + payload > available) {
+    error = "truncated fat binary container";
+    return std::nullopt;
+  }
+  Fatbin fatbin;
+  fatbin.bytes = headerSize + payload;
+  uint64_t offset = headerSize;
+  while (offset + 64 <= fatbin.bytes) {
+    const uint8_t* entry = data + offset;
+    uint32_t entryHeader = read<uint32_t>(entry + kEntryHeaderSizeOffset);
+    uint64_t entrySize = read<uint64_t>(entry + kEntryPayloadSizeOffset);
+    if (entryHeader < 64 || offset + entryHeader + entrySize > fatbin.bytes) {
+      error = "truncated fat binary entry at offset " + std::to_string(offset);
+      return std::nullopt;
+    }
+    FatbinEntry e;
+    e.kind = static_cast<FatbinEntryKind>(read<uint16_t>(entry + kEntryKindOffset));
+    e.arch = read<uint32_t>(entry + kEntryArchOffset);
+    if (e.kind == FatbinEntryKind::Ptx) {
+      const uint8_t* bytes = entry + entryHeader;
+      uint32_t flags = read<uint32_t>(entry + kEntryFlagsOffset);
+      if ((flags & kFlagZstd) != 0) {
+        uint32_t compressed = read<uint32_t>(entry + kEntryCompressedOffset);
+        uint64_t size = read<uint64_t>(entry + kEntryUncompressedOffset);
+        if (compressed == 0 || compressed > entrySize) compressed = static_cast<uint32_t>(entrySize);
+        e.ptx.resize(size);
+        size_t got = ZSTD_decompress(e.ptx.data(), size, bytes, compressed);
+        if (ZSTD_isError(got)) {
+          error = "cannot decompress the compute_" + std::to_string(e.arch) + " PTX: " + ZSTD_getErrorName(got);
+          return std::nullopt;
+        }
+        e.ptx.resize(got);
+      } else if ((flags & kFlagLegacyCompression) != 0) {
+        error = "the compute_" + std::to_string(e.arch) +
+                " PTX uses the compression of CUDA 11/12 toolkits, which ptxsim does not read; rebuild with "
+                "CUDA 13 or add -Xfatbin=--compress=false";
+        return std::nullopt;
+      } else {
+        e.ptx.assign(reinterpret_cast<const char*>(bytes), entrySize);
+      }
+      // Payloads are padded with NULs.
+      while (!e.ptx.empty() && e.ptx.back() == '\0') e.ptx.pop_back();
+    }
+    fatbin.entries.push_back(std::move(e));
+    offset += entryHeader + entrySize;
+  }
+  return fatbin;
+}
+
+}  // namespace ptxsim::runtime
