@@ -12,7 +12,7 @@
 namespace ptxsim::sim {
 
 struct GpuConfig {
-  std::string name = "H100-SXM5 (sm_90)";
+  std::string name = "NVIDIA H100 80GB HBM3";  // what the simulated device reports as its name
   uint32_t smVersion = 90;           // the PTX target the device runs natively
   uint32_t smCount = 132;
   uint32_t maxThreadsPerSm = 2048;

@@ -1,0 +1,105 @@
+// Kernel attributes and occupancy.
+
+#include <algorithm>
+
+#include "export.h"
+#include "shim_state.h"
+
+using ptxsim::cudart::result;
+using ptxsim::cudart::shimState;
+
+namespace {
+
+cudaError_t resourcesOf(const void* func, ptxsim::sim::Gpu::KernelResources& out) {
+  ptxsim::cudart::ShimState& s = shimState();
+  const ptxsim::cudart::KernelRecord* k = s.kernel(func);
+  if (k == nullptr) return cudaErrorInvalidDeviceFunction;
+  cudaError_t error = cudaSuccess;
+  ptxsim::sim::LoadedModule* module = s.moduleOf(*k->fatbin, error);
+  if (module == nullptr) return error;
+  std::string why;
+  if (!s.device().gpu().kernelResources(*module, k->name, out, why)) return cudaErrorInvalidDeviceFunction;
+  return cudaSuccess;
+}
+
+// Resident blocks per SM, limited by threads (whole warps), blocks,
+// registers (256-register allocation units per warp) and shared memory
+// (with the 1 KiB the driver reserves per block).
+int occupancy(const ptxsim::sim::GpuConfig& c, const ptxsim::sim::Gpu::KernelResources& r, int blockSize,
+              size_t dynamicShared) {
+  if (blockSize <= 0) return 0;
+  int warps = (blockSize + 31) / 32;
+  int byThreads = static_cast<int>(c.maxThreadsPerSm) / (warps * 32);
+  int byBlocks = static_cast<int>(c.maxBlocksPerSm);
+  int regsPerWarp = ((static_cast<int>(r.registersPerThread) * 32 + 255) / 256) * 256;
+  int byRegisters = regsPerWarp == 0 ? byBlocks : static_cast<int>(c.registersPerSm) / (regsPerWarp * warps);
+  size_t shared = r.staticSharedBytes + dynamicShared + 1024;
+  int byShared = static_cast<int>(c.sharedBytesPerSm / shared);
+  return std::max(0, std::min({byThreads, byBlocks, byRegisters, byShared}));
+}
+
+}  // namespace
+
+CUDART_EXPORT cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func) {
+  std::lock_guard lock(shimState().mutex());
+  if (attr == nullptr) return result(cudaErrorInvalidValue);
+  ptxsim::sim::Gpu::KernelResources r;
+  cudaError_t e = resourcesOf(func, r);
+  if (e != cudaSuccess) return result(e);
+  const ptxsim::sim::GpuConfig& c = shimState().device().config();
+  *attr = cudaFuncAttributes{};
+  attr->sharedSizeBytes = r.staticSharedBytes;
+  attr->localSizeBytes = r.localBytesPerThread;
+  attr->maxThreadsPerBlock = static_cast<int>(r.maxThreadsPerBlock);
+  attr->numRegs = static_cast<int>(r.registersPerThread);
+  attr->ptxVersion = static_cast<int>(c.smVersion);
+  attr->binaryVersion = static_cast<int>(c.smVersion);
+  auto it = shimState().maxDynamicShared.find(func);
+  attr->maxDynamicSharedSizeBytes =
+      it != shimState().maxDynamicShared.end() ? it->second
+                                               : static_cast<int>(c.sharedBytesPerBlock - r.staticSharedBytes);
+  attr->preferredShmemCarveout = -1;
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {
+  std::lock_guard lock(shimState().mutex());
+  ptxsim::sim::Gpu::KernelResources r;
+  cudaError_t e = resourcesOf(func, r);
+  if (e != cudaSuccess) return result(e);
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    const ptxsim::sim::GpuConfig& c = shimState().device().config();
+    if (value < 0 || static_cast<uint64_t>(value) + r.staticSharedBytes > c.sharedBytesPerBlockOptin) {
+      return result(cudaErrorInvalidValue);
+    }
+    shimState().maxDynamicShared[func] = value;
+    return cudaSuccess;
+  }
+  if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) return cudaSuccess;  // a hint
+  return result(cudaErrorInvalidValue);
+}
+
+CUDART_EXPORT cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache cacheConfig) {
+  std::lock_guard lock(shimState().mutex());
+  (void)cacheConfig;  // a preference without functional effect
+  return result(shimState().kernel(func) == nullptr ? cudaErrorInvalidDeviceFunction : cudaSuccess);
+}
+
+CUDART_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,
+                                                                                 int blockSize,
+                                                                                 size_t dynamicSMemSize,
+                                                                                 unsigned int flags) {
+  std::lock_guard lock(shimState().mutex());
+  (void)flags;
+  if (numBlocks == nullptr) return result(cudaErrorInvalidValue);
+  ptxsim::sim::Gpu::KernelResources r;
+  cudaError_t e = resourcesOf(func, r);
+  if (e != cudaSuccess) return result(e);
+  *numBlocks = occupancy(shimState().device().config(), r, blockSize, dynamicSMemSize);
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func,
+                                                                        int blockSize, size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+}

@@ -1,0 +1,298 @@
+// Device, pinned and managed memory; copies and fills; symbols.
+
+#include <cstdlib>
+#include <cstring>
+
+#include "export.h"
+#include "shim_state.h"
+
+using ptxsim::cudart::result;
+using ptxsim::cudart::shimState;
+
+namespace {
+
+uint64_t address(const void* p) { return reinterpret_cast<uint64_t>(p); }
+
+bool isDevice(const void* p) { return shimState().device().allocationAt(address(p)) != nullptr; }
+
+// Host memory kernels can reach (pinned and managed): allocated by the
+// shim and registered with the simulated device at the same addresses.
+cudaError_t allocateHost(void** out, size_t size, ptxsim::memory::AllocationKind kind) {
+  if (out == nullptr) return cudaErrorInvalidValue;
+  size_t rounded = (std::max<size_t>(size, 1) + 255) / 256 * 256;
+  void* p = std::aligned_alloc(256, rounded);
+  if (p == nullptr) return cudaErrorMemoryAllocation;
+  std::memset(p, 0, rounded);
+  try {
+    shimState().device().registerHostMemory(p, size, kind);
+  } catch (const ptxsim::Error&) {
+    std::free(p);
+    return cudaErrorMemoryAllocation;
+  }
+  shimState().hostAllocations()[p] = size;
+  *out = p;
+  return cudaSuccess;
+}
+
+cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  ptxsim::cudart::ShimState& s = shimState();
+  if (s.sticky() != cudaSuccess) return s.sticky();
+  if (count == 0) return cudaSuccess;
+  if (dst == nullptr || src == nullptr) return cudaErrorInvalidValue;
+  bool dstDevice = isDevice(dst), srcDevice = isDevice(src);
+  bool wantDstDevice = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+  bool wantSrcDevice = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  if (kind != cudaMemcpyDefault && kind != cudaMemcpyHostToHost &&
+      ((wantDstDevice && !dstDevice) || (wantSrcDevice && !srcDevice))) {
+    return cudaErrorInvalidValue;
+  }
+  if (kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
+  ptxsim::Device& d = s.device();
+  try {
+    if (dstDevice && srcDevice) {
+      d.copyOnDevice(address(dst), address(src), count);
+    } else if (dstDevice) {
+      d.copyToDevice(address(dst), src, count);
+    } else if (srcDevice) {
+      d.copyToHost(dst, address(src), count);
+    } else {
+      std::memmove(dst, src, count);
+    }
+  } catch (const ptxsim::Error& e) {
+    std::fprintf(stderr, "ptxsim: error: %s\n", e.what());
+    return cudaErrorInvalidValue;
+  }
+  // A copy synchronises with the device: pending printf output appears.
+  d.synchronize();
+  return cudaSuccess;
+}
+
+cudaError_t fill(void* devPtr, int value, size_t count) {
+  ptxsim::cudart::ShimState& s = shimState();
+  if (s.sticky() != cudaSuccess) return s.sticky();
+  if (count == 0) return cudaSuccess;
+  try {
+    s.device().memset(address(devPtr), static_cast<uint8_t>(value), count);
+  } catch (const ptxsim::Error& e) {
+    std::fprintf(stderr, "ptxsim: error: %s\n", e.what());
+    return cudaErrorInvalidValue;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t copy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                   cudaMemcpyKind kind) {
+  if (width > dpitch || width > spitch) return cudaErrorInvalidPitchValue;
+  for (size_t row = 0; row < height; ++row) {
+    cudaError_t e = copy(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width,
+                         kind);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t symbolCopy(const void* symbol, size_t offset, size_t count, void* host, bool toSymbol,
+                       cudaMemcpyKind kind) {
+  uint64_t base = 0;
+  size_t size = 0;
+  cudaError_t e = shimState().symbolAddress(symbol, base, size);
+  if (e != cudaSuccess) return e;
+  if (offset + count > size) return cudaErrorInvalidValue;
+  auto* target = reinterpret_cast<void*>(base + offset);
+  return toSymbol ? copy(target, host, count, kind == cudaMemcpyDefault ? cudaMemcpyDefault : kind)
+                  : copy(host, target, count, kind == cudaMemcpyDefault ? cudaMemcpyDefault : kind);
+}
+
+}  // namespace
+
+CUDART_EXPORT cudaError_t cudaMalloc(void** devPtr, size_t size) {
+  std::lock_guard lock(shimState().mutex());
+  if (devPtr == nullptr) return result(cudaErrorInvalidValue);
+  if (shimState().sticky() != cudaSuccess) return shimState().sticky();
+  try {
+    *devPtr = reinterpret_cast<void*>(shimState().device().malloc(size));
+  } catch (const ptxsim::Error&) {
+    *devPtr = nullptr;
+    return result(cudaErrorMemoryAllocation);
+  }
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaFree(void* devPtr) {
+  std::lock_guard lock(shimState().mutex());
+  if (devPtr == nullptr) return cudaSuccess;
+  ptxsim::cudart::ShimState& s = shimState();
+  if (s.hostAllocations().count(devPtr) != 0) {  // managed memory is freed with cudaFree
+    s.device().forgetHostMemory(devPtr);
+    s.hostAllocations().erase(devPtr);
+    std::free(devPtr);
+    return cudaSuccess;
+  }
+  try {
+    s.device().free(address(devPtr));
+  } catch (const ptxsim::Error&) {
+    return result(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaMallocHost(void** ptr, size_t size) {
+  std::lock_guard lock(shimState().mutex());
+  return result(allocateHost(ptr, size, ptxsim::memory::AllocationKind::Host));
+}
+
+CUDART_EXPORT cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
+  (void)flags;  // portable, mapped and write-combined memory behave alike here
+  std::lock_guard lock(shimState().mutex());
+  return result(allocateHost(pHost, size, ptxsim::memory::AllocationKind::Host));
+}
+
+CUDART_EXPORT cudaError_t cudaFreeHost(void* ptr) {
+  std::lock_guard lock(shimState().mutex());
+  if (ptr == nullptr) return cudaSuccess;
+  ptxsim::cudart::ShimState& s = shimState();
+  if (s.hostAllocations().erase(ptr) == 0) return result(cudaErrorInvalidValue);
+  s.device().forgetHostMemory(ptr);
+  std::free(ptr);
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
+  std::lock_guard lock(shimState().mutex());
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return result(cudaErrorInvalidValue);
+  return result(allocateHost(devPtr, size, ptxsim::memory::AllocationKind::Managed));
+}
+
+CUDART_EXPORT cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
+  std::lock_guard lock(shimState().mutex());
+  if (devPtr == nullptr || pitch == nullptr) return result(cudaErrorInvalidValue);
+  // Rows aligned as the H100's driver aligns them (textureAlignment-sized pitch).
+  size_t rowPitch = (std::max<size_t>(width, 1) + 511) / 512 * 512;
+  try {
+    *devPtr = reinterpret_cast<void*>(shimState().device().malloc(rowPitch * height));
+  } catch (const ptxsim::Error&) {
+    return result(cudaErrorMemoryAllocation);
+  }
+  *pitch = rowPitch;
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  std::lock_guard lock(shimState().mutex());
+  return result(copy(dst, src, count, kind));
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                                          cudaStream_t stream) {
+  (void)stream;
+  std::lock_guard lock(shimState().mutex());
+  return result(copy(dst, src, count, kind));
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                       size_t height, cudaMemcpyKind kind) {
+  std::lock_guard lock(shimState().mutex());
+  return result(copy2D(dst, dpitch, src, spitch, width, height, kind));
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                            size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
+  (void)stream;
+  std::lock_guard lock(shimState().mutex());
+  return result(copy2D(dst, dpitch, src, spitch, width, height, kind));
+}
+
+CUDART_EXPORT cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
+  std::lock_guard lock(shimState().mutex());
+  return result(fill(devPtr, value, count));
+}
+
+CUDART_EXPORT cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
+  (void)stream;
+  std::lock_guard lock(shimState().mutex());
+  return result(fill(devPtr, value, count));
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
+                                             cudaMemcpyKind kind) {
+  std::lock_guard lock(shimState().mutex());
+  return result(symbolCopy(symbol, offset, count, const_cast<void*>(src), true, kind));
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
+                                               cudaMemcpyKind kind) {
+  std::lock_guard lock(shimState().mutex());
+  return result(symbolCopy(symbol, offset, count, dst, false, kind));
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
+                                                  cudaMemcpyKind kind, cudaStream_t stream) {
+  (void)stream;
+  std::lock_guard lock(shimState().mutex());
+  return result(symbolCopy(symbol, offset, count, const_cast<void*>(src), true, kind));
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
+                                                    cudaMemcpyKind kind, cudaStream_t stream) {
+  (void)stream;
+  std::lock_guard lock(shimState().mutex());
+  return result(symbolCopy(symbol, offset, count, dst, false, kind));
+}
+
+CUDART_EXPORT cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {
+  std::lock_guard lock(shimState().mutex());
+  uint64_t base = 0;
+  size_t size = 0;
+  cudaError_t e = shimState().symbolAddress(symbol, base, size);
+  if (e == cudaSuccess && devPtr != nullptr) *devPtr = reinterpret_cast<void*>(base);
+  return result(e);
+}
+
+CUDART_EXPORT cudaError_t cudaGetSymbolSize(size_t* size, const void* symbol) {
+  std::lock_guard lock(shimState().mutex());
+  uint64_t base = 0;
+  size_t bytes = 0;
+  cudaError_t e = shimState().symbolAddress(symbol, base, bytes);
+  if (e == cudaSuccess && size != nullptr) *size = bytes;
+  return result(e);
+}
+
+CUDART_EXPORT cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
+  std::lock_guard lock(shimState().mutex());
+  ptxsim::Device& d = shimState().device();
+  uint64_t totalBytes = d.config().globalMemoryBytes;
+  uint64_t used = d.gpu().allocations().liveBytes();
+  if (free != nullptr) *free = static_cast<size_t>(used < totalBytes ? totalBytes - used : 0);
+  if (total != nullptr) *total = static_cast<size_t>(totalBytes);
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
+  std::lock_guard lock(shimState().mutex());
+  if (attributes == nullptr) return result(cudaErrorInvalidValue);
+  *attributes = cudaPointerAttributes{};
+  const ptxsim::memory::Allocation* a = shimState().device().allocationAt(address(ptr));
+  if (a == nullptr) {
+    attributes->type = cudaMemoryTypeUnregistered;
+    attributes->device = -2;
+    return cudaSuccess;
+  }
+  attributes->device = shimState().currentDevice;
+  switch (a->kind) {
+    case ptxsim::memory::AllocationKind::Managed:
+      attributes->type = cudaMemoryTypeManaged;
+      attributes->devicePointer = const_cast<void*>(ptr);
+      attributes->hostPointer = const_cast<void*>(ptr);
+      break;
+    case ptxsim::memory::AllocationKind::Host:
+      attributes->type = cudaMemoryTypeHost;
+      attributes->devicePointer = const_cast<void*>(ptr);
+      attributes->hostPointer = const_cast<void*>(ptr);
+      break;
+    default:
+      attributes->type = cudaMemoryTypeDevice;
+      attributes->devicePointer = const_cast<void*>(ptr);
+      break;
+  }
+  return cudaSuccess;
+}

@@ -1,0 +1,228 @@
+#include "shim_state.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+namespace ptxsim::cudart {
+
+namespace {
+
+std::string environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : "";
+}
+
+// Warp instructions per nanosecond the functional clock assumes: every
+// SM's four schedulers issuing one instruction a cycle (README, "Events").
+double issueRatePerNanosecond(const sim::GpuConfig& config) {
+  return 4.0 * config.smCount * config.clockRateKhz / 1e6;
+}
+
+}  // namespace
+
+ShimState& shimState() {
+  // The C API has no handle to carry state; it lives as long as the process.
+  static ShimState state;
+  return state;
+}
+
+ShimState::ShimState() : statsPath_(environment("PTXSIM_STATS")) {}
+
+ShimState::~ShimState() {
+  if (device_ != nullptr) device_->synchronize();
+}
+
+Device& ShimState::device() {
+  if (device_ == nullptr) {
+    sim::GpuConfig config;
+    DeviceOptions options;
+    std::string threads = environment("PTXSIM_THREADS");
+    if (!threads.empty()) options.hostThreads = static_cast<unsigned>(std::strtoul(threads.c_str(), nullptr, 10));
+    device_ = std::make_unique<Device>(config, options);
+  }
+  return *device_;
+}
+
+void ShimState::reset() {
+  if (device_ != nullptr) device_->synchronize();
+  for (auto& [pointer, bytes] : hostAllocations_) std::free(pointer);
+  hostAllocations_.clear();
+  device_.reset();
+  for (auto& record : fatbins_) {
+    record->module.reset();
+    record->loadError.clear();
+  }
+  configurations_.clear();
+  lastError_ = cudaSuccess;
+  sticky_ = cudaSuccess;
+}
+
+void** ShimState::registerFatbin(const void* wrapper) {
+  auto record = std::make_unique<FatbinRecord>();
+  struct Wrapper {
+    int magic;
+    int version;
+    const unsigned long long* data;
+    void* filenameOrFatbins;
+  };
+  const auto* w = static_cast<const Wrapper*>(wrapper);
+  if (w == nullptr || static_cast<uint32_t>(w->magic) != runtime::kFatbinWrapperMagic || w->data == nullptr) {
+    record->readError = "the registered fat binary has an unknown wrapper";
+  } else {
+    // The container's header says how long it is.
+    record->fatbin = runtime::readFatbin(reinterpret_cast<const uint8_t*>(w->data), UINT64_MAX, record->readError);
+  }
+  fatbins_.push_back(std::move(record));
+  return reinterpret_cast<void**>(fatbins_.back().get());
+}
+
+void ShimState::unregisterFatbin(void** handle) {
+  // Modules stay loaded until exit: kernels may still be referenced by
+  // other translation units' static destructors.
+  (void)handle;
+}
+
+void ShimState::registerKernel(void** handle, const void* hostFunction, const char* name) {
+  kernels_[hostFunction] = KernelRecord{reinterpret_cast<FatbinRecord*>(handle), name};
+}
+
+void ShimState::registerVariable(void** handle, const void* hostVariable, const char* name, size_t size,
+                                 bool managed, void** managedHostPointer) {
+  variables_[hostVariable] =
+      VariableRecord{reinterpret_cast<FatbinRecord*>(handle), name, size, managed, managedHostPointer};
+}
+
+sim::LoadedModule* ShimState::moduleOf(FatbinRecord& record, cudaError_t& error) {
+  if (record.module != nullptr) return record.module.get();
+  if (!record.loadError.empty()) {
+    error = cudaErrorInvalidPtx;
+    return nullptr;
+  }
+  const sim::GpuConfig& config = device().config();
+  if (!record.fatbin) {
+    record.loadError = record.readError;
+    error = cudaErrorInvalidKernelImage;
+  } else if (const runtime::FatbinEntry* entry = record.fatbin->bestPtx(config.smVersion)) {
+    try {
+      record.module = device().loadModule(entry->ptx, "compute_" + std::to_string(entry->arch) + ".ptx");
+      return record.module.get();
+    } catch (const Error& e) {
+      record.loadError = e.what();
+      error = cudaErrorInvalidPtx;
+    }
+  } else {
+    record.loadError = "the program's fat binary holds no PTX the simulated sm_" + std::to_string(config.smVersion) +
+                       " can run (it has " + record.fatbin->architectures() +
+                       "); rebuild with -arch=sm_90, or add -gencode arch=compute_90,code=compute_90\n";
+    error = cudaErrorNoKernelImageForDevice;
+  }
+  std::fprintf(stderr, "ptxsim: error: %s", record.loadError.c_str());
+  return nullptr;
+}
+
+const KernelRecord* ShimState::kernel(const void* hostFunction) const {
+  auto it = kernels_.find(hostFunction);
+  return it == kernels_.end() ? nullptr : &it->second;
+}
+
+const VariableRecord* ShimState::variable(const void* hostVariable) const {
+  auto it = variables_.find(hostVariable);
+  return it == variables_.end() ? nullptr : &it->second;
+}
+
+cudaError_t ShimState::symbolAddress(const void* hostVariable, uint64_t& address, size_t& size) {
+  const VariableRecord* v = variable(hostVariable);
+  if (v == nullptr) return cudaErrorInvalidSymbol;
+  cudaError_t error = cudaSuccess;
+  sim::LoadedModule* module = moduleOf(*v->fatbin, error);
+  if (module == nullptr) return error;
+  uint64_t bytes = 0;
+  if (!module->variable(v->name, address, bytes)) return cudaErrorInvalidSymbol;
+  size = static_cast<size_t>(bytes);
+  return cudaSuccess;
+}
+
+cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, void** args, size_t sharedBytes,
+                              cudaStream_t stream) {
+  (void)stream;
+  if (sticky_ != cudaSuccess) return sticky_;
+  const KernelRecord* k = kernel(hostFunction);
+  if (k == nullptr) return cudaErrorInvalidDeviceFunction;
+  cudaError_t error = cudaSuccess;
+  sim::LoadedModule* module = moduleOf(*k->fatbin, error);
+  if (module == nullptr) return error;
+  const isa::Function* fn = module->module().findFunction(k->name);
+  if (fn == nullptr || !fn->isKernel) return cudaErrorInvalidDeviceFunction;
+  KernelArgs kernelArgs;
+  for (size_t i = 0; i < fn->params.size(); ++i) kernelArgs.addBytes(args[i], fn->params[i].size);
+  Device& dev = device();
+  dev.gpu().mutableConfig().stackBytesPerThread = stackLimit;
+  dev.gpu().mutableConfig().mallocHeapBytes = heapLimit;  // takes effect with the first launch
+  sim::LaunchResult r;
+  try {
+    r = dev.launch(*module, k->name, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z},
+                   static_cast<uint32_t>(sharedBytes), kernelArgs);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "ptxsim: error: %s\n", e.what());
+    return cudaErrorInvalidValue;
+  }
+  // Printf output is flushed at a launch too, as CUDA does for the previous one.
+  dev.synchronize();
+  writeStats(r.stats);
+  simulatedNanoseconds_ +=
+      static_cast<uint64_t>(static_cast<double>(r.stats.warpInstructions) / issueRatePerNanosecond(dev.config())) + 1;
+  if (!r.error) return cudaSuccess;
+  std::fprintf(stderr, "ptxsim: error: %s\n", r.error.message.c_str());
+  cudaError_t code = toCudaError(r.error.kind);
+  switch (r.error.kind) {
+    case sim::LaunchErrorKind::InvalidConfiguration:
+    case sim::LaunchErrorKind::InvalidValue:
+    case sim::LaunchErrorKind::OutOfResources: return code;  // rejected before it ran: not sticky
+    default: sticky_ = code; return cudaSuccess;             // reported at the next synchronising call
+  }
+}
+
+void ShimState::writeStats(const sim::KernelStats& stats) {
+  if (statsPath_.empty()) return;
+  std::ofstream out(statsPath_, statsStarted_ ? std::ios::app : std::ios::trunc);
+  statsStarted_ = true;
+  out << stats.toJson() << '\n';
+}
+
+cudaError_t ShimState::record(cudaError_t error) {
+  if (error != cudaSuccess) lastError_ = error;
+  return error;
+}
+
+cudaError_t ShimState::takeLastError() {
+  if (sticky_ != cudaSuccess) return sticky_;
+  cudaError_t e = lastError_;
+  lastError_ = cudaSuccess;
+  return e;
+}
+
+cudaError_t ShimState::peekLastError() const { return sticky_ != cudaSuccess ? sticky_ : lastError_; }
+
+cudaError_t toCudaError(sim::LaunchErrorKind kind) {
+  using K = sim::LaunchErrorKind;
+  switch (kind) {
+    case K::None: return cudaSuccess;
+    case K::InvalidConfiguration: return cudaErrorInvalidConfiguration;
+    case K::InvalidValue: return cudaErrorInvalidValue;
+    case K::OutOfResources: return cudaErrorInvalidValue;
+    case K::IllegalAddress: return cudaErrorIllegalAddress;
+    case K::MisalignedAddress: return cudaErrorMisalignedAddress;
+    case K::IllegalInstruction: return cudaErrorIllegalInstruction;
+    case K::Breakpoint: return cudaErrorLaunchFailure;
+    case K::Assert: return cudaErrorAssert;
+    case K::Unsupported: return cudaErrorNotSupported;
+    case K::Deadlock:
+    case K::Timeout: return cudaErrorLaunchTimeout;
+    case K::StackOverflow: return cudaErrorIllegalAddress;
+  }
+  return cudaErrorUnknown;
+}
+
+}  // namespace ptxsim::cudart

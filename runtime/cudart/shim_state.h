@@ -1,0 +1,148 @@
+#pragma once
+
+// The process-wide state behind the CUDA Runtime API the shim exports: the
+// simulated device, the fat binaries, kernels and variables the program
+// registered, the pending launch configurations, and CUDA's error state.
+// The C API has no context to pass around, so one ShimState lives for the
+// whole process (shimState()).
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ptxsim/runtime/device.h"
+#include "ptxsim/runtime/fatbin.h"
+
+namespace ptxsim::cudart {
+
+struct FatbinRecord {
+  std::optional<runtime::Fatbin> fatbin;
+  std::string readError;
+  std::shared_ptr<sim::LoadedModule> module;  // loaded on first use
+  std::string loadError;
+};
+
+struct KernelRecord {
+  FatbinRecord* fatbin = nullptr;
+  std::string name;
+};
+
+struct VariableRecord {
+  FatbinRecord* fatbin = nullptr;
+  std::string name;
+  size_t size = 0;
+  bool managed = false;
+  void** managedHostPointer = nullptr;  // __cudaRegisterManagedVar's host pointer slot
+};
+
+struct CallConfiguration {
+  dim3 grid;
+  dim3 block;
+  size_t sharedBytes = 0;
+  cudaStream_t stream = nullptr;
+};
+
+struct StreamRecord {
+  unsigned flags = 0;
+};
+
+struct EventRecord {
+  unsigned flags = 0;
+  bool recorded = false;
+  uint64_t simulatedNanoseconds = 0;
+};
+
+class ShimState {
+ public:
+  ShimState();
+  ~ShimState();
+
+  Device& device();
+  // cudaDeviceReset: a fresh device (modules are loaded again on first use),
+  // no memory, no errors.
+  void reset();
+  std::mutex& mutex() { return mutex_; }
+
+  // Registration.
+  void** registerFatbin(const void* wrapper);
+  void unregisterFatbin(void** handle);
+  void registerKernel(void** handle, const void* hostFunction, const char* name);
+  void registerVariable(void** handle, const void* hostVariable, const char* name, size_t size, bool managed,
+                        void** managedHostPointer);
+
+  // The loaded module of a kernel or variable (loading its fat binary on
+  // first use); null with the error recorded when it cannot be loaded.
+  sim::LoadedModule* moduleOf(FatbinRecord& record, cudaError_t& error);
+  const KernelRecord* kernel(const void* hostFunction) const;
+  const VariableRecord* variable(const void* hostVariable) const;
+  // A symbol's device address and size; cudaErrorInvalidSymbol if unknown.
+  cudaError_t symbolAddress(const void* hostVariable, uint64_t& address, size_t& size);
+
+  // Launch configuration stack of <<<...>>>.
+  std::vector<CallConfiguration>& configurations() { return configurations_; }
+
+  // Runs a kernel to completion. Configuration errors are returned; faults
+  // during the run are reported on stderr and become the sticky error.
+  cudaError_t launch(const void* hostFunction, dim3 grid, dim3 block, void** args, size_t sharedBytes,
+                     cudaStream_t stream);
+
+  // CUDA's error state: the last error (cleared by cudaGetLastError) and
+  // the sticky error of a faulted kernel (never cleared).
+  cudaError_t record(cudaError_t error);
+  cudaError_t sticky() const { return sticky_; }
+  cudaError_t takeLastError();
+  cudaError_t peekLastError() const;
+
+  // Streams and events (all work completes when issued, so streams are
+  // ordered trivially).
+  std::set<cudaStream_t>& streams() { return streams_; }
+  std::map<cudaEvent_t, EventRecord>& events() { return events_; }
+  // The functional model's clock for events, in nanoseconds (README).
+  uint64_t simulatedNanoseconds() const { return simulatedNanoseconds_; }
+
+  // Host allocations that kernels may reach (pinned, managed).
+  std::map<void*, size_t>& hostAllocations() { return hostAllocations_; }
+
+  // cudaDeviceSetLimit values.
+  size_t stackLimit = 1024;
+  size_t printfFifoLimit = size_t{1} << 20;
+  size_t heapLimit = size_t{8} << 20;
+  int currentDevice = 0;
+  // cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize).
+  std::map<const void*, int> maxDynamicShared;
+
+ private:
+  void writeStats(const sim::KernelStats& stats);
+
+  std::mutex mutex_;
+  std::unique_ptr<Device> device_;
+  std::vector<std::unique_ptr<FatbinRecord>> fatbins_;
+  std::map<const void*, KernelRecord> kernels_;
+  std::map<const void*, VariableRecord> variables_;
+  std::vector<CallConfiguration> configurations_;
+  std::set<cudaStream_t> streams_;
+  std::map<cudaEvent_t, EventRecord> events_;
+  std::map<void*, size_t> hostAllocations_;
+  cudaError_t lastError_ = cudaSuccess;
+  cudaError_t sticky_ = cudaSuccess;
+  uint64_t simulatedNanoseconds_ = 0;
+  std::string statsPath_;
+  bool statsStarted_ = false;
+};
+
+ShimState& shimState();
+
+// The cudaError_t a real GPU reports for a simulator launch error.
+cudaError_t toCudaError(sim::LaunchErrorKind kind);
+
+// Returns `error` after recording it (the usual tail of an API function).
+inline cudaError_t result(cudaError_t error) { return shimState().record(error); }
+
+}  // namespace ptxsim::cudart
