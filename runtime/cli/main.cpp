@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "ptxsim/runtime/check.h"
 #include "ptxsim/runtime/logging.h"
+#include "ptxsim/runtime/run_program.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"ptxsim: a PTX-level GPU simulator"};
@@ -25,6 +27,15 @@ int main(int argc, char** argv) {
   check->add_flag("--executable", checkOptions.executable,
                   "Also report every instruction the simulator cannot execute yet");
 
+  ptxsim::runtime::RunOptions runOptions;
+  CLI::App* run = app.add_subcommand("run", "Run a program built with nvcc -cudart shared on the simulator");
+  run->add_option("--config", runOptions.config, "GPU preset name or file (default: the sm_90 H100 preset)");
+  run->add_option("--stats", runOptions.statsPath, "Write one JSON statistics record per kernel launch to FILE");
+  run->add_option("--threads", runOptions.threads, "Host threads that run CTAs (default: all cores)");
+  run->add_option("program", runOptions.program, "The program")->required();
+  run->add_option("arguments", runOptions.arguments, "Its arguments");
+  run->prefix_command();  // everything after the program belongs to it
+
   CLI11_PARSE(app, argc, argv);
   if (!ptxsim::runtime::configureLogging(logLevel)) {
     std::cerr << "ptxsim: error: unknown log level '"
@@ -33,5 +44,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (check->parsed()) return ptxsim::runtime::checkFiles(checkPaths, std::cout, std::cerr, checkOptions);
+  if (run->parsed()) {
+    runOptions.logLevel = logLevel;
+    runOptions.arguments = run->remaining();
+    // The shim is built next to the CLI: build/bin/ptxsim, build/lib/libcudart.so.13.
+    std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+    runOptions.shimDirectory = (self.parent_path().parent_path() / "lib").string();
+    return ptxsim::runtime::runProgram(runOptions);
+  }
   return 0;
 }

@@ -1,0 +1,27 @@
+#pragma once
+
+// `ptxsim run`: runs a program built with `nvcc -cudart shared` with the
+// cudart shim in place of the CUDA runtime, passing the simulator's options
+// through the environment, and returns the program's exit status.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptxsim::runtime {
+
+struct RunOptions {
+  std::string program;
+  std::vector<std::string> arguments;
+  std::string config;     // --config NAME|FILE
+  std::string statsPath;  // --stats FILE
+  std::optional<unsigned> threads;
+  std::optional<std::string> logLevel;
+  std::string shimDirectory;  // where libcudart.so.13 is (build/lib)
+};
+
+// Exit status: the program's own, 128+N when a signal N ended it, or 2 when
+// it could not be started (the reason printed as "ptxsim: error: ...").
+int runProgram(const RunOptions& options);
+
+}  // namespace ptxsim::runtime

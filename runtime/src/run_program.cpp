@@ -1,0 +1,96 @@
+#include "ptxsim/runtime/run_program.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+
+#include "ptxsim/runtime/program_inspect.h"
+
+namespace ptxsim::runtime {
+
+namespace {
+
+// The program as execvp would find it, for inspection.
+std::string resolve(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr ? path : "";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    size_t end = dirs.find(':', start);
+    std::string dir = dirs.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    std::filesystem::path candidate = std::filesystem::path(dir.empty() ? "." : dir) / program;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return program;
+}
+
+void prependPath(const char* variable, const std::string& directory) {
+  const char* current = std::getenv(variable);
+  std::string value = directory;
+  if (current != nullptr && *current != '\0') value += ":" + std::string(current);
+  setenv(variable, value.c_str(), 1);
+}
+
+}  // namespace
+
+int runProgram(const RunOptions& options) {
+  std::string path = resolve(options.program);
+  ProgramInfo info;
+  std::string error;
+  if (!inspectProgram(path, info, error)) {
+    std::cerr << "ptxsim: error: " << error << '\n';
+    return 2;
+  }
+  if (info.isElf && !info.needsCudart()) {
+    if (info.hasFatbin) {
+      std::cerr << "ptxsim: error: " << options.program
+                << " links the CUDA runtime statically (nvcc's default), which ptxsim cannot intercept; rebuild it "
+                   "with -cudart shared\n";
+    } else {
+      std::cerr << "ptxsim: error: " << options.program
+                << " does not use the CUDA runtime (no libcudart.so.13 among its libraries)\n";
+    }
+    return 2;
+  }
+  if (!std::filesystem::exists(std::filesystem::path(options.shimDirectory) / "libcudart.so.13")) {
+    std::cerr << "ptxsim: error: the cudart shim is missing from " << options.shimDirectory
+              << " (build the cudart_shim target)\n";
+    return 2;
+  }
+  pid_t child = fork();
+  if (child < 0) {
+    std::cerr << "ptxsim: error: cannot start " << options.program << ": " << std::strerror(errno) << '\n';
+    return 2;
+  }
+  if (child == 0) {
+    prependPath("LD_LIBRARY_PATH", options.shimDirectory);
+    if (!options.statsPath.empty()) setenv("PTXSIM_STATS", options.statsPath.c_str(), 1);
+    if (!options.config.empty()) setenv("PTXSIM_CONFIG", options.config.c_str(), 1);
+    if (options.threads) setenv("PTXSIM_THREADS", std::to_string(*options.threads).c_str(), 1);
+    if (options.logLevel) setenv("PTXSIM_LOG", options.logLevel->c_str(), 1);
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(options.program.c_str()));
+    for (const std::string& a : options.arguments) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execvp(options.program.c_str(), argv.data());
+    std::cerr << "ptxsim: error: cannot run " << options.program << ": " << std::strerror(errno) << '\n';
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) return 2;
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 2;
+}
+
+}  // namespace ptxsim::runtime
