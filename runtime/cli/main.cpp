@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   run->add_option("--config", runOptions.config, "GPU preset name or file (default: the sm_90 H100 preset)");
   run->add_option("--stats", runOptions.statsPath, "Write one JSON statistics record per kernel launch to FILE");
   run->add_option("--threads", runOptions.threads, "Host threads that run CTAs (default: all cores)");
+  run->add_flag("--summary", runOptions.summary, "Print a one-line statistics summary on stderr at exit");
   run->add_option("program", runOptions.program, "The program")->required();
   run->add_option("arguments", runOptions.arguments, "Its arguments");
   run->prefix_command();  // everything after the program belongs to it
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
     // The shim is built next to the CLI: build/bin/ptxsim, build/lib/libcudart.so.13.
     std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
     runOptions.shimDirectory = (self.parent_path().parent_path() / "lib").string();
+    runOptions.presetDirectory = PTXSIM_PRESET_DIR;
     return ptxsim::runtime::runProgram(runOptions);
   }
   return 0;

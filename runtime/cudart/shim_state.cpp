@@ -1,5 +1,7 @@
 #include "shim_state.h"
 
+#include "ptxsim/sim/gpu_presets.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -31,12 +33,35 @@ ShimState& shimState() {
 ShimState::ShimState() : statsPath_(environment("PTXSIM_STATS")) {}
 
 ShimState::~ShimState() {
-  if (device_ != nullptr) device_->synchronize();
+  if (device_ == nullptr) return;
+  device_->synchronize();
+  if (environment("PTXSIM_SUMMARY") != "1") return;
+  std::fflush(stdout);  // the program's own output first
+  // A one-line summary for people; the JSON records (--stats) are for tools.
+  uint64_t warp = 0, thread = 0;
+  double seconds = 0;
+  for (const sim::KernelStats& k : device_->launchStats()) {
+    warp += k.warpInstructions;
+    thread += k.threadInstructions;
+    seconds += k.simulationSeconds;
+  }
+  size_t launches = device_->launchStats().size();
+  std::fprintf(stderr,
+               "ptxsim: %zu kernel launch%s on %s: %llu warp instructions, %llu thread instructions, %.3f s "
+               "simulating\n",
+               launches, launches == 1 ? "" : "es", device_->config().name.c_str(),
+               static_cast<unsigned long long>(warp), static_cast<unsigned long long>(thread), seconds);
 }
 
 Device& ShimState::device() {
   if (device_ == nullptr) {
     sim::GpuConfig config;
+    std::string error;
+    // `ptxsim run --config` checked the preset before starting the program.
+    if (!sim::loadPreset(environment("PTXSIM_CONFIG"), environment("PTXSIM_PRESET_DIR"), config, error)) {
+      std::fprintf(stderr, "ptxsim: error: %s\n", error.c_str());
+      std::exit(2);
+    }
     DeviceOptions options;
     std::string threads = environment("PTXSIM_THREADS");
     if (!threads.empty()) options.hostThreads = static_cast<unsigned>(std::strtoul(threads.c_str(), nullptr, 10));

@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "ptxsim/runtime/program_inspect.h"
+#include "ptxsim/sim/gpu_presets.h"
 
 namespace ptxsim::runtime {
 
@@ -65,6 +66,11 @@ int runProgram(const RunOptions& options) {
               << " (build the cudart_shim target)\n";
     return 2;
   }
+  sim::GpuConfig config;
+  if (!sim::loadPreset(options.config, options.presetDirectory, config, error)) {
+    std::cerr << "ptxsim: error: " << error << '\n';
+    return 2;
+  }
   pid_t child = fork();
   if (child < 0) {
     std::cerr << "ptxsim: error: cannot start " << options.program << ": " << std::strerror(errno) << '\n';
@@ -74,8 +80,10 @@ int runProgram(const RunOptions& options) {
     prependPath("LD_LIBRARY_PATH", options.shimDirectory);
     if (!options.statsPath.empty()) setenv("PTXSIM_STATS", options.statsPath.c_str(), 1);
     if (!options.config.empty()) setenv("PTXSIM_CONFIG", options.config.c_str(), 1);
+    setenv("PTXSIM_PRESET_DIR", options.presetDirectory.c_str(), 1);
     if (options.threads) setenv("PTXSIM_THREADS", std::to_string(*options.threads).c_str(), 1);
     if (options.logLevel) setenv("PTXSIM_LOG", options.logLevel->c_str(), 1);
+    if (options.summary) setenv("PTXSIM_SUMMARY", "1", 1);
     std::vector<char*> argv;
     argv.push_back(const_cast<char*>(options.program.c_str()));
     for (const std::string& a : options.arguments) argv.push_back(const_cast<char*>(a.c_str()));

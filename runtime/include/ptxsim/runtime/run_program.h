@@ -16,8 +16,10 @@ struct RunOptions {
   std::string config;     // --config NAME|FILE
   std::string statsPath;  // --stats FILE
   std::optional<unsigned> threads;
+  bool summary = false;  // --summary: one line of statistics on stderr at exit
   std::optional<std::string> logLevel;
-  std::string shimDirectory;  // where libcudart.so.13 is (build/lib)
+  std::string shimDirectory;    // where libcudart.so.13 is (build/lib)
+  std::string presetDirectory;  // configs/
 };
 
 // Exit status: the program's own, 128+N when a signal N ended it, or 2 when

@@ -1,0 +1,123 @@
+#include "ptxsim/sim/gpu_presets.h"
+
+#include <charconv>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+
+namespace ptxsim::sim {
+
+namespace {
+
+std::string trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r");
+  size_t e = s.find_last_not_of(" \t\r");
+  return b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
+}
+
+template <typename T>
+bool parseNumber(const std::string& text, T& out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+// Each key and the field it sets. Numbers only, except the name.
+using Setter = std::function<bool(GpuConfig&, const std::string&)>;
+template <typename T>
+Setter number(T GpuConfig::*field) {
+  return [field](GpuConfig& c, const std::string& v) { return parseNumber(v, c.*field); };
+}
+
+const std::map<std::string, Setter>& setters() {
+  static const std::map<std::string, Setter> kSetters = {
+      {"name", [](GpuConfig& c, const std::string& v) { return !(c.name = v).empty(); }},
+      {"sm_version", number(&GpuConfig::smVersion)},
+      {"sm_count", number(&GpuConfig::smCount)},
+      {"max_threads_per_sm", number(&GpuConfig::maxThreadsPerSm)},
+      {"max_blocks_per_sm", number(&GpuConfig::maxBlocksPerSm)},
+      {"registers_per_sm", number(&GpuConfig::registersPerSm)},
+      {"registers_per_block", number(&GpuConfig::registersPerBlock)},
+      {"shared_bytes_per_block", number(&GpuConfig::sharedBytesPerBlock)},
+      {"shared_bytes_per_block_optin", number(&GpuConfig::sharedBytesPerBlockOptin)},
+      {"shared_bytes_per_sm", number(&GpuConfig::sharedBytesPerSm)},
+      {"constant_bytes", number(&GpuConfig::constantBytes)},
+      {"global_memory_bytes", number(&GpuConfig::globalMemoryBytes)},
+      {"clock_rate_khz", number(&GpuConfig::clockRateKhz)},
+      {"stack_bytes_per_thread", number(&GpuConfig::stackBytesPerThread)},
+      {"malloc_heap_bytes", number(&GpuConfig::mallocHeapBytes)},
+      {"printf_fifo_bytes", number(&GpuConfig::printfFifoBytes)},
+      {"max_threads_per_block",
+       [](GpuConfig& c, const std::string& v) { return parseNumber(v, c.limits.maxThreadsPerBlock); }},
+  };
+  return kSetters;
+}
+
+bool applyLine(const std::string& line, GpuConfig& config, std::string& error, const std::string& where) {
+  size_t eq = line.find('=');
+  if (eq == std::string::npos) {
+    error = where + ": expected `key = value`";
+    return false;
+  }
+  std::string key = trim(std::string_view(line).substr(0, eq));
+  std::string value = trim(std::string_view(line).substr(eq + 1));
+  auto it = setters().find(key);
+  if (it == setters().end()) {
+    error = where + ": unknown key '" + key + "'";
+    return false;
+  }
+  if (!it->second(config, value)) {
+    error = where + ": bad value '" + value + "' for " + key;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool applyPreset(const std::string& text, GpuConfig& config, std::string& error, const std::string& origin) {
+  std::istringstream lines(text);
+  std::string line;
+  unsigned number = 0;
+  while (std::getline(lines, line)) {
+    ++number;
+    line = trim(line.substr(0, line.find('#')));
+    if (line.empty()) continue;
+    if (!applyLine(line, config, error, origin + ":" + std::to_string(number))) return false;
+  }
+  return true;
+}
+
+bool loadPreset(const std::string& spec, const std::string& presetDirectory, GpuConfig& config, std::string& error) {
+  std::string base = spec.substr(0, spec.find(','));
+  if (!base.empty()) {
+    std::string path = base.find('/') != std::string::npos || base.find(".cfg") != std::string::npos
+                           ? base
+                           : presetDirectory + "/" + base + ".cfg";
+    std::ifstream in(path);
+    if (!in) {
+      error = "no GPU preset '" + base + "' (" + path + " cannot be read)";
+      return false;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!applyPreset(text.str(), config, error, path)) return false;
+  }
+  for (size_t at = spec.find(','); at != std::string::npos;) {
+    size_t next = spec.find(',', at + 1);
+    std::string item = spec.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
+    if (!applyLine(item, config, error, "override '" + item + "'")) return false;
+    at = next;
+  }
+  return true;
+}
+
+std::string describe(const GpuConfig& c) {
+  std::ostringstream out;
+  out << "name = " << c.name << "\nsm_version = " << c.smVersion << "\nsm_count = " << c.smCount
+      << "\nmax_threads_per_sm = " << c.maxThreadsPerSm << "\nshared_bytes_per_block_optin = "
+      << c.sharedBytesPerBlockOptin << "\nclock_rate_khz = " << c.clockRateKhz << "\n";
+  return out.str();
+}
+
+}  // namespace ptxsim::sim

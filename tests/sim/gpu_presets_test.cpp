@@ -1,0 +1,46 @@
+// GPU presets: the shipped files parse, keys apply, overrides win, and
+// mistakes name their line.
+
+#include <gtest/gtest.h>
+
+#include "ptxsim/sim/gpu_presets.h"
+
+namespace ptxsim::sim {
+namespace {
+
+const std::string kPresets = std::string(PTXSIM_SOURCE_DIR) + "/configs";
+
+TEST(GpuPresets, TheDefaultPresetFileMatchesTheBuiltInDefaults) {
+  GpuConfig builtIn;
+  GpuConfig loaded;
+  loaded.smCount = 1;  // proves the file sets it
+  std::string error;
+  ASSERT_TRUE(loadPreset("h100", kPresets, loaded, error)) << error;
+  EXPECT_EQ(loaded.name, builtIn.name);
+  EXPECT_EQ(loaded.smCount, builtIn.smCount);
+  EXPECT_EQ(loaded.smVersion, builtIn.smVersion);
+  EXPECT_EQ(loaded.sharedBytesPerBlockOptin, builtIn.sharedBytesPerBlockOptin);
+  EXPECT_EQ(loaded.limits.maxThreadsPerBlock, builtIn.limits.maxThreadsPerBlock);
+}
+
+TEST(GpuPresets, OverridesApplyAfterThePreset) {
+  GpuConfig c;
+  std::string error;
+  ASSERT_TRUE(loadPreset("h100,sm_count=66,clock_rate_khz=1000000", kPresets, c, error)) << error;
+  EXPECT_EQ(c.smCount, 66u);
+  EXPECT_EQ(c.clockRateKhz, 1000000u);
+}
+
+TEST(GpuPresets, ErrorsNameTheLineAndKey) {
+  GpuConfig c;
+  std::string error;
+  EXPECT_FALSE(applyPreset("sm_count = 4\nsm_cuont = 5\n", c, error, "x.cfg"));
+  EXPECT_EQ(error, "x.cfg:2: unknown key 'sm_cuont'");
+  EXPECT_FALSE(applyPreset("sm_count = lots  # comment\n", c, error, "y.cfg"));
+  EXPECT_EQ(error, "y.cfg:1: bad value 'lots' for sm_count");
+  EXPECT_FALSE(loadPreset("missing", kPresets, c, error));
+  EXPECT_NE(error.find("no GPU preset 'missing'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptxsim::sim
