@@ -34,8 +34,7 @@ int main(int argc, char** argv) {
   run->add_option("--threads", runOptions.threads, "Host threads that run CTAs (default: all cores)");
   run->add_flag("--summary", runOptions.summary, "Print a one-line statistics summary on stderr at exit");
   run->add_option("program", runOptions.program, "The program")->required();
-  run->add_option("arguments", runOptions.arguments, "Its arguments");
-  run->prefix_command();  // everything after the program belongs to it
+  run->prefix_command();  // everything after the program is its own arguments
 
   CLI11_PARSE(app, argc, argv);
   if (!ptxsim::runtime::configureLogging(logLevel)) {
@@ -48,6 +47,10 @@ int main(int argc, char** argv) {
   if (run->parsed()) {
     runOptions.logLevel = logLevel;
     runOptions.arguments = run->remaining();
+    // CLI11 hands on the `--` that separated ptxsim's options from the program.
+    if (!runOptions.arguments.empty() && runOptions.arguments.front() == "--") {
+      runOptions.arguments.erase(runOptions.arguments.begin());
+    }
     // The shim is built next to the CLI: build/bin/ptxsim, build/lib/libcudart.so.13.
     std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
     runOptions.shimDirectory = (self.parent_path().parent_path() / "lib").string();
