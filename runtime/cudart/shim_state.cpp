@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 
@@ -131,7 +132,19 @@ sim::LoadedModule* ShimState::moduleOf(FatbinRecord& record, cudaError_t& error)
     error = cudaErrorInvalidKernelImage;
   } else if (const runtime::FatbinEntry* entry = record.fatbin->bestPtx(config.smVersion)) {
     try {
-      record.module = device().loadModule(entry->ptx, "compute_" + std::to_string(entry->arch) + ".ptx");
+      // __managed__ variables live in host memory so the program's host code
+      // can use them through the pointer the runtime stores for it.
+      std::map<std::string, uint8_t*> managed;
+      for (auto& [hostVariable, v] : variables_) {
+        if (v.fatbin != &record || !v.managed) continue;
+        size_t bytes = (std::max<size_t>(v.size, 1) + 255) / 256 * 256;
+        auto* memory = static_cast<uint8_t*>(std::aligned_alloc(256, bytes));
+        std::memset(memory, 0, bytes);
+        managed[v.name] = memory;
+        hostAllocations_[memory] = v.size;
+        if (v.managedHostPointer != nullptr) *v.managedHostPointer = memory;
+      }
+      record.module = device().loadModule(entry->ptx, "compute_" + std::to_string(entry->arch) + ".ptx", managed);
       return record.module.get();
     } catch (const Error& e) {
       record.loadError = e.what();

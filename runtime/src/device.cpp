@@ -26,7 +26,8 @@ Device::Device(sim::GpuConfig config, DeviceOptions options) : gpu_(std::move(co
 
 Device::~Device() { synchronize(); }
 
-std::shared_ptr<sim::LoadedModule> Device::loadModule(std::string_view ptx, std::string_view name) {
+std::shared_ptr<sim::LoadedModule> Device::loadModule(std::string_view ptx, std::string_view name,
+                                                      const std::map<std::string, uint8_t*>& hostBacked) {
   isa::CompileResult compiled = isa::compilePtx(ptx);
   if (!compiled.ok()) {
     std::string text;
@@ -37,7 +38,7 @@ std::shared_ptr<sim::LoadedModule> Device::loadModule(std::string_view ptx, std:
     throw Error(text);
   }
   std::vector<std::string> errors;
-  auto loaded = gpu_.load(compiled.module, errors);
+  auto loaded = gpu_.load(compiled.module, errors, hostBacked);
   if (loaded == nullptr) {
     std::string text;
     for (const std::string& e : errors) text += std::string(name) + ": error: " + e + "\n";

@@ -42,7 +42,8 @@ bool inDeviceMemory(const isa::Variable& v) {
 
 }  // namespace
 
-std::shared_ptr<LoadedModule> Gpu::load(std::shared_ptr<const isa::Module> module, std::vector<std::string>& errors) {
+std::shared_ptr<LoadedModule> Gpu::load(std::shared_ptr<const isa::Module> module, std::vector<std::string>& errors,
+                                        const std::map<std::string, uint8_t*>& hostBacked) {
   auto loaded = std::shared_ptr<LoadedModule>(new LoadedModule());
   loaded->module_ = module;
   const isa::Module& m = *module;
@@ -52,6 +53,14 @@ std::shared_ptr<LoadedModule> Gpu::load(std::shared_ptr<const isa::Module> modul
     if (!inDeviceMemory(v)) continue;
     if (v.isExtern) {
       errors.push_back("unresolved extern variable '" + v.name + "' at PTX line " + std::to_string(v.where.line));
+      continue;
+    }
+    if (auto host = hostBacked.find(v.name); host != hostBacked.end()) {
+      if (!allocations_.addHostRange(host->second, v.size, memory::AllocationKind::Managed)) {
+        errors.push_back("host memory for managed variable '" + v.name + "' overlaps the device's ranges");
+        continue;
+      }
+      loaded->globalAddresses_[i] = reinterpret_cast<uint64_t>(host->second);
       continue;
     }
     memory::AllocationKind kind = v.space == isa::StateSpace::Const ? memory::AllocationKind::ModuleConstant
@@ -64,7 +73,15 @@ std::shared_ptr<LoadedModule> Gpu::load(std::shared_ptr<const isa::Module> modul
     const isa::Variable& v = m.globals[i];
     uint64_t base = loaded->globalAddresses_[i];
     if (base == 0 || !v.hasInitializer) continue;
-    store_.write(base, v.initializer.data(), std::min<uint64_t>(v.initializer.size(), v.size));
+    auto host = hostBacked.find(v.name);
+    auto write = [&](uint64_t address, const void* bytes, uint64_t size) {
+      if (host != hostBacked.end()) {
+        std::memcpy(host->second + (address - base), bytes, size);
+      } else {
+        store_.write(address, bytes, size);
+      }
+    };
+    write(base, v.initializer.data(), std::min<uint64_t>(v.initializer.size(), v.size));
     for (const isa::Relocation& r : v.relocations) {
       const isa::Symbol& sym = m.symbols[r.symbol];
       uint64_t target = 0;
@@ -76,9 +93,9 @@ std::shared_ptr<LoadedModule> Gpu::load(std::shared_ptr<const isa::Module> modul
       uint64_t value = target + static_cast<uint64_t>(r.addend);
       if (r.size == 1) {
         auto byte = static_cast<uint8_t>(value >> r.shift);
-        store_.write(base + r.offset, &byte, 1);
+        write(base + r.offset, &byte, 1);
       } else {
-        store_.write(base + r.offset, &value, r.size);
+        write(base + r.offset, &value, r.size);
       }
     }
   }

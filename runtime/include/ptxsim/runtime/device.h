@@ -65,7 +65,8 @@ class Device {
 
   // Modules. Errors (syntax, unsupported instructions) throw Error with one
   // "NAME:LINE:COL: error: ..." line per problem.
-  std::shared_ptr<sim::LoadedModule> loadModule(std::string_view ptx, std::string_view name = "<ptx>");
+  std::shared_ptr<sim::LoadedModule> loadModule(std::string_view ptx, std::string_view name = "<ptx>",
+                                                const std::map<std::string, uint8_t*>& hostBacked = {});
   std::shared_ptr<sim::LoadedModule> loadModuleFile(const std::string& path);
 
   // Device memory.

@@ -5,6 +5,7 @@
 // cudart shim sit on top of this class.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -60,7 +61,11 @@ class Gpu {
   // Places the module's variables (with their initializers and
   // relocations) and checks that every instruction is supported. Null with
   // `errors` set otherwise.
-  std::shared_ptr<LoadedModule> load(std::shared_ptr<const isa::Module> module, std::vector<std::string>& errors);
+  // `hostBacked` names variables (CUDA __managed__ ones) to place in the
+  // given host memory instead of device memory; each must hold the
+  // variable's size.
+  std::shared_ptr<LoadedModule> load(std::shared_ptr<const isa::Module> module, std::vector<std::string>& errors,
+                                     const std::map<std::string, uint8_t*>& hostBacked = {});
 
   // Runs a kernel to completion.
   LaunchResult launch(LoadedModule& module, std::string_view kernel, const LaunchConfig& config,
