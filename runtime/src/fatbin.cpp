@@ -1,5 +1,6 @@
 #include "ptxsim/runtime/fatbin.h"
 
+#include <lz4.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -92,10 +93,18 @@ std::optional<Fatbin> readFatbin(const uint8_t* data, uint64_t available, std::s
         }
         e.ptx.resize(got);
       } else if ((flags & kFlagLegacyCompression) != 0) {
-        error = "the compute_" + std::to_string(e.arch) +
-                " PTX uses the compression of CUDA 11/12 toolkits, which ptxsim does not read; rebuild with "
-                "CUDA 13 or add -Xfatbin=--compress=false";
-        return std::nullopt;
+        // CUDA 11/12 toolkits compressed with an LZ4 block (no frame).
+        uint32_t compressed = read<uint32_t>(entry + kEntryCompressedOffset);
+        uint64_t size = read<uint64_t>(entry + kEntryUncompressedOffset);
+        if (compressed == 0 || compressed > entrySize) compressed = static_cast<uint32_t>(entrySize);
+        e.ptx.resize(size);
+        int got = LZ4_decompress_safe(reinterpret_cast<const char*>(bytes), e.ptx.data(), static_cast<int>(compressed),
+                                      static_cast<int>(size));
+        if (got < 0) {
+          error = "cannot decompress the compute_" + std::to_string(e.arch) + " PTX (LZ4-compressed, damaged)";
+          return std::nullopt;
+        }
+        e.ptx.resize(static_cast<size_t>(got));
       } else {
         e.ptx.assign(reinterpret_cast<const char*>(bytes), entrySize);
       }

@@ -2,6 +2,7 @@
 // (an ELF cubin entry, a zstd-compressed PTX entry, an uncompressed one).
 
 #include <gtest/gtest.h>
+#include <lz4.h>
 #include <zstd.h>
 
 #include <cstring>
@@ -15,10 +16,20 @@ void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) { std::memcpy(b.data(
 void put64(std::vector<uint8_t>& b, size_t at, uint64_t v) { std::memcpy(b.data() + at, &v, 8); }
 
 // One entry: a 64-byte header (80 for PTX, as nvcc writes) and its payload.
-std::vector<uint8_t> entry(uint16_t kind, uint32_t arch, const std::string& payload, bool compress) {
+enum class Packing { Plain, Zstd, Lz4 };
+
+std::vector<uint8_t> entry(uint16_t kind, uint32_t arch, const std::string& payload, Packing packing) {
   std::string bytes = payload;
   uint32_t flags = 0x11;
-  if (compress) {
+  bool compress = packing != Packing::Plain;
+  if (packing == Packing::Lz4) {
+    std::string out(static_cast<size_t>(LZ4_compressBound(static_cast<int>(payload.size()))), '\0');
+    int n = LZ4_compress_default(payload.data(), out.data(), static_cast<int>(payload.size()),
+                                 static_cast<int>(out.size()));
+    out.resize(static_cast<size_t>(n));
+    bytes = out;
+    flags |= 0x2000;
+  } else if (packing == Packing::Zstd) {
     std::string out(ZSTD_compressBound(payload.size()), '\0');
     size_t n = ZSTD_compress(out.data(), out.size(), payload.data(), payload.size(), 3);
     out.resize(n);
@@ -55,7 +66,8 @@ TEST(Fatbin, ReadsCompressedAndPlainPtxAndPicksTheBestArchitecture) {
   std::string ptx80 = ".version 8.0\n.target sm_80\n// eighty";
   std::string ptx90 = ".version 9.0\n.target sm_90\n// ninety";
   std::vector<uint8_t> bytes = container(
-      {entry(2, 90, std::string("\x7f" "ELF", 4), false), entry(1, 80, ptx80, false), entry(1, 90, ptx90, true)});
+      {entry(2, 90, std::string("\x7f" "ELF", 4), Packing::Plain), entry(1, 80, ptx80, Packing::Plain),
+       entry(1, 90, ptx90, Packing::Zstd)});
   std::string error;
   auto fatbin = readFatbin(bytes.data(), bytes.size(), error);
   ASSERT_TRUE(fatbin) << error;
@@ -68,18 +80,28 @@ TEST(Fatbin, ReadsCompressedAndPlainPtxAndPicksTheBestArchitecture) {
   EXPECT_EQ(fatbin->bestPtx(75), nullptr);
 }
 
-TEST(Fatbin, RejectsBadMagicTruncationAndLegacyCompression) {
+TEST(Fatbin, ReadsTheLz4CompressionOfOlderToolkits) {
+  std::string ptx = ".version 7.8\n.target sm_80\n" + std::string(300, 'x') + "// repeated text compresses";
+  std::vector<uint8_t> bytes = container({entry(1, 80, ptx, Packing::Lz4)});
+  std::string error;
+  auto fatbin = readFatbin(bytes.data(), bytes.size(), error);
+  ASSERT_TRUE(fatbin) << error;
+  ASSERT_NE(fatbin->bestPtx(90), nullptr);
+  EXPECT_EQ(fatbin->bestPtx(90)->ptx, ptx);
+}
+
+TEST(Fatbin, RejectsBadMagicTruncationAndDamagedPayloads) {
   std::string error;
   std::vector<uint8_t> junk(64, 0xab);
   EXPECT_FALSE(readFatbin(junk.data(), junk.size(), error));
   EXPECT_NE(error.find("bad magic"), std::string::npos);
-  std::vector<uint8_t> bytes = container({entry(1, 90, ".version 9.0", false)});
+  std::vector<uint8_t> bytes = container({entry(1, 90, ".version 9.0", Packing::Plain)});
   EXPECT_FALSE(readFatbin(bytes.data(), bytes.size() - 8, error));
   EXPECT_NE(error.find("truncated"), std::string::npos);
-  std::vector<uint8_t> legacy = container({entry(1, 90, ".version 9.0", false)});
-  put32(legacy, 16 + 40, 0x2011);
-  EXPECT_FALSE(readFatbin(legacy.data(), legacy.size(), error));
-  EXPECT_NE(error.find("compression of CUDA 11/12"), std::string::npos) << error;
+  std::vector<uint8_t> damaged = container({entry(1, 90, std::string(64, 'y'), Packing::Zstd)});
+  damaged[16 + 80 + 6] ^= 0xff;
+  EXPECT_FALSE(readFatbin(damaged.data(), damaged.size(), error));
+  EXPECT_NE(error.find("cannot decompress the compute_90 PTX"), std::string::npos) << error;
 }
 
 }  // namespace
