@@ -36,7 +36,10 @@ std::string resolve(const std::string& program) {
 void prependPath(const char* variable, const std::string& directory) {
   const char* current = std::getenv(variable);
   std::string value = directory;
-  if (current != nullptr && *current != '\0') value += ":" + std::string(current);
+  if (current != nullptr && *current != '\0') {
+    value += ':';
+    value += current;
+  }
   setenv(variable, value.c_str(), 1);
 }
 
