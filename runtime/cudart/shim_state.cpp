@@ -83,6 +83,7 @@ void ShimState::reset() {
   configurations_.clear();
   lastError_ = cudaSuccess;
   sticky_ = cudaSuccess;
+  pendingFault_ = cudaSuccess;
 }
 
 void** ShimState::registerFatbin(const void* wrapper) {
@@ -185,7 +186,7 @@ cudaError_t ShimState::symbolAddress(const void* hostVariable, uint64_t& address
 cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, void** args, size_t sharedBytes,
                               cudaStream_t stream) {
   (void)stream;
-  if (sticky_ != cudaSuccess) return sticky_;
+  if (sticky() != cudaSuccess) return sticky_;
   const KernelRecord* k = kernel(hostFunction);
   if (k == nullptr) return cudaErrorInvalidDeviceFunction;
   cudaError_t error = cudaSuccess;
@@ -218,7 +219,7 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
     case sim::LaunchErrorKind::InvalidConfiguration:
     case sim::LaunchErrorKind::InvalidValue:
     case sim::LaunchErrorKind::OutOfResources: return code;  // rejected before it ran: not sticky
-    default: sticky_ = code; return cudaSuccess;             // reported at the next synchronising call
+    default: pendingFault_ = code; return cudaSuccess;       // reported by the calls that follow
   }
 }
 

@@ -96,7 +96,13 @@ class ShimState {
   // CUDA's error state: the last error (cleared by cudaGetLastError) and
   // the sticky error of a faulted kernel (never cleared).
   cudaError_t record(cudaError_t error);
-  cudaError_t sticky() const { return sticky_; }
+  // The sticky error. A fault becomes visible here with the first API call
+  // after the launch other than cudaGetLastError/cudaPeekAtLastError: on a
+  // GPU the kernel is still running when those are called right after it.
+  cudaError_t sticky() {
+    if (pendingFault_ != cudaSuccess) sticky_ = pendingFault_, pendingFault_ = cudaSuccess;
+    return sticky_;
+  }
   cudaError_t takeLastError();
   cudaError_t peekLastError() const;
 
@@ -132,6 +138,7 @@ class ShimState {
   std::map<void*, size_t> hostAllocations_;
   cudaError_t lastError_ = cudaSuccess;
   cudaError_t sticky_ = cudaSuccess;
+  cudaError_t pendingFault_ = cudaSuccess;
   uint64_t simulatedNanoseconds_ = 0;
   std::string statsPath_;
   bool statsStarted_ = false;
