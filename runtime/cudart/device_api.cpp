@@ -39,7 +39,7 @@ cudaDeviceProp properties(const ptxsim::sim::GpuConfig& c) {
   p.unifiedAddressing = 1;
   p.memoryBusWidth = 5120;
   p.l2CacheSize = 50 * 1024 * 1024;
-  p.persistingL2CacheMaxSize = 32440320;
+  p.persistingL2CacheMaxSize = 32768000;
   p.maxThreadsPerMultiProcessor = static_cast<int>(c.maxThreadsPerSm);
   p.streamPrioritiesSupported = 1;
   p.globalL1CacheSupported = 1;

@@ -27,6 +27,7 @@ cudaError_t resourcesOf(const void* func, ptxsim::sim::Gpu::KernelResources& out
 // (with the 1 KiB the driver reserves per block).
 int occupancy(const ptxsim::sim::GpuConfig& c, const ptxsim::sim::Gpu::KernelResources& r, int blockSize,
               size_t dynamicShared) {
+  // A block larger than the kernel allows still gets an answer, as from CUDA.
   if (blockSize <= 0) return 0;
   int warps = (blockSize + 31) / 32;
   int byThreads = static_cast<int>(c.maxThreadsPerSm) / (warps * 32);
@@ -102,4 +103,28 @@ CUDART_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
 CUDART_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func,
                                                                         int blockSize, size_t dynamicSMemSize) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+}
+
+// The most dynamic shared memory a block may use so that numBlocks blocks of
+// blockSize threads are still resident together on one SM.
+CUDART_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, const void* func,
+                                                                    int numBlocks, int blockSize) {
+  std::lock_guard lock(shimState().mutex());
+  if (dynamicSmemSize == nullptr || numBlocks <= 0 || blockSize <= 0) return result(cudaErrorInvalidValue);
+  ptxsim::sim::Gpu::KernelResources r;
+  cudaError_t e = resourcesOf(func, r);
+  if (e != cudaSuccess) return result(e);
+  const ptxsim::sim::GpuConfig& c = shimState().device().config();
+  *dynamicSmemSize = 0;
+  if (occupancy(c, r, blockSize, 0) < numBlocks) return cudaSuccess;  // threads or registers forbid it already
+  uint64_t perBlock = c.sharedBytesPerSm / static_cast<uint64_t>(numBlocks);
+  uint64_t used = r.staticSharedBytes + 1024;
+  uint64_t available = perBlock > used ? perBlock - used : 0;
+  // No more than the kernel may use now: 48 KiB unless it opted in to more.
+  auto optedIn = shimState().maxDynamicShared.find(func);
+  uint64_t blockLimit = optedIn != shimState().maxDynamicShared.end()
+                            ? static_cast<uint64_t>(optedIn->second)
+                            : c.sharedBytesPerBlock - std::min(c.sharedBytesPerBlock, r.staticSharedBytes);
+  *dynamicSmemSize = static_cast<size_t>(std::min(available, blockLimit));
+  return cudaSuccess;
 }

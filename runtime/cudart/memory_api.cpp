@@ -142,9 +142,14 @@ CUDART_EXPORT cudaError_t cudaMallocHost(void** ptr, size_t size) {
 }
 
 CUDART_EXPORT cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
-  (void)flags;  // portable, mapped and write-combined memory behave alike here
+  // Portable, mapped and write-combined memory behave alike here; the flags
+  // are kept for cudaHostGetFlags.
   std::lock_guard lock(shimState().mutex());
-  return result(allocateHost(pHost, size, ptxsim::memory::AllocationKind::Host));
+  constexpr unsigned kKnown = cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined;
+  if ((flags & ~kKnown) != 0) return result(cudaErrorInvalidValue);
+  cudaError_t e = allocateHost(pHost, size, ptxsim::memory::AllocationKind::Host);
+  if (e == cudaSuccess) shimState().hostAllocationFlags[*pHost] = flags;
+  return result(e);
 }
 
 CUDART_EXPORT cudaError_t cudaFreeHost(void* ptr) {
@@ -152,6 +157,7 @@ CUDART_EXPORT cudaError_t cudaFreeHost(void* ptr) {
   if (ptr == nullptr) return cudaSuccess;
   ptxsim::cudart::ShimState& s = shimState();
   if (s.hostAllocations().erase(ptr) == 0) return result(cudaErrorInvalidValue);
+  s.hostAllocationFlags.erase(ptr);
   s.device().forgetHostMemory(ptr);
   std::free(ptr);
   return cudaSuccess;
@@ -273,8 +279,10 @@ CUDART_EXPORT cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attrib
   *attributes = cudaPointerAttributes{};
   const ptxsim::memory::Allocation* a = shimState().device().allocationAt(address(ptr));
   if (a == nullptr) {
+    // Memory CUDA does not know: reported as a host pointer to itself.
     attributes->type = cudaMemoryTypeUnregistered;
     attributes->device = -2;
+    attributes->hostPointer = const_cast<void*>(ptr);
     return cudaSuccess;
   }
   attributes->device = shimState().currentDevice;

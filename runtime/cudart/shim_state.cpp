@@ -1,5 +1,7 @@
 #include "shim_state.h"
 
+#include "ptxsim/runtime/cubin_info.h"
+
 #include "ptxsim/sim/gpu_presets.h"
 
 #include <cstdio>
@@ -67,6 +69,10 @@ Device& ShimState::device() {
     std::string threads = environment("PTXSIM_THREADS");
     if (!threads.empty()) options.hostThreads = static_cast<unsigned>(std::strtoul(threads.c_str(), nullptr, 10));
     device_ = std::make_unique<Device>(config, options);
+    // The limits start at the preset's defaults, again after a reset.
+    stackLimit = config.stackBytesPerThread;
+    heapLimit = config.mallocHeapBytes;
+    printfFifoLimit = config.printfFifoBytes;
   }
   return *device_;
 }
@@ -75,6 +81,10 @@ void ShimState::reset() {
   if (device_ != nullptr) device_->synchronize();
   for (auto& [pointer, bytes] : hostAllocations_) std::free(pointer);
   hostAllocations_.clear();
+  hostAllocationFlags.clear();
+  registeredHost.clear();
+  deviceFlags = 0;
+  maxDynamicShared.clear();
   device_.reset();
   for (auto& record : fatbins_) {
     record->module.reset();
@@ -146,6 +156,11 @@ sim::LoadedModule* ShimState::moduleOf(FatbinRecord& record, cudaError_t& error)
         if (v.managedHostPointer != nullptr) *v.managedHostPointer = memory;
       }
       record.module = device().loadModule(entry->ptx, "compute_" + std::to_string(entry->arch) + ".ptx", managed);
+      // Occupancy and kernel attributes use ptxas's register counts when the
+      // program carries a cubin for the simulated GPU.
+      if (const runtime::FatbinEntry* cubin = record.fatbin->cubinFor(config.smVersion)) {
+        record.module->setMachineRegisters(runtime::cubinRegisterCounts(cubin->image));
+      }
       return record.module.get();
     } catch (const Error& e) {
       record.loadError = e.what();
@@ -168,7 +183,13 @@ const KernelRecord* ShimState::kernel(const void* hostFunction) const {
 
 const VariableRecord* ShimState::variable(const void* hostVariable) const {
   auto it = variables_.find(hostVariable);
-  return it == variables_.end() ? nullptr : &it->second;
+  if (it != variables_.end()) return &it->second;
+  // Host code names a __managed__ variable through the pointer the runtime
+  // stored for it, so the symbol arrives as the variable's memory itself.
+  for (const auto& [key, v] : variables_) {
+    if (v.managed && v.managedHostPointer != nullptr && *v.managedHostPointer == hostVariable) return &v;
+  }
+  return nullptr;
 }
 
 cudaError_t ShimState::symbolAddress(const void* hostVariable, uint64_t& address, size_t& size) {
@@ -194,11 +215,24 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
   if (module == nullptr) return error;
   const isa::Function* fn = module->module().findFunction(k->name);
   if (fn == nullptr || !fn->isKernel) return cudaErrorInvalidDeviceFunction;
+  // Above 48 KiB a kernel must opt in (cudaFuncAttributeMaxDynamicSharedMemorySize).
+  auto optedIn = maxDynamicShared.find(hostFunction);
+  if (optedIn != maxDynamicShared.end() ? sharedBytes > static_cast<size_t>(optedIn->second)
+                                        : !fitsDefaultSharedLimit(*module, k->name, sharedBytes)) {
+    std::fprintf(stderr,
+                 "ptxsim: error: launch of %s asks for %zu bytes of dynamic shared memory, more than the "
+                 "kernel's limit (raise it with cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize))\n",
+                 k->name.c_str(), sharedBytes);
+    return cudaErrorInvalidValue;
+  }
   KernelArgs kernelArgs;
   for (size_t i = 0; i < fn->params.size(); ++i) kernelArgs.addBytes(args[i], fn->params[i].size);
   Device& dev = device();
   dev.gpu().mutableConfig().stackBytesPerThread = stackLimit;
   dev.gpu().mutableConfig().mallocHeapBytes = heapLimit;  // takes effect with the first launch
+  // A launch flushes the printf output of the kernels before it, as CUDA
+  // does; its own output waits for the next synchronisation.
+  dev.synchronize();
   sim::LaunchResult r;
   try {
     r = dev.launch(*module, k->name, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z},
@@ -207,8 +241,6 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
     std::fprintf(stderr, "ptxsim: error: %s\n", e.what());
     return cudaErrorInvalidValue;
   }
-  // Printf output is flushed at a launch too, as CUDA does for the previous one.
-  dev.synchronize();
   writeStats(r.stats);
   simulatedNanoseconds_ +=
       static_cast<uint64_t>(static_cast<double>(r.stats.warpInstructions) / issueRatePerNanosecond(dev.config())) + 1;
@@ -221,6 +253,13 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
     case sim::LaunchErrorKind::OutOfResources: return code;  // rejected before it ran: not sticky
     default: pendingFault_ = code; return cudaSuccess;       // reported by the calls that follow
   }
+}
+
+bool ShimState::fitsDefaultSharedLimit(sim::LoadedModule& module, const std::string& kernel, size_t dynamicBytes) {
+  sim::Gpu::KernelResources r;
+  std::string why;
+  if (!device().gpu().kernelResources(module, kernel, r, why)) return true;  // the launch reports it
+  return r.staticSharedBytes + dynamicBytes <= device().config().sharedBytesPerBlock;
 }
 
 void ShimState::writeStats(const sim::KernelStats& stats) {
@@ -236,19 +275,19 @@ cudaError_t ShimState::record(cudaError_t error) {
 }
 
 cudaError_t ShimState::takeLastError() {
-  if (sticky_ != cudaSuccess) return sticky_;
   cudaError_t e = lastError_;
   lastError_ = cudaSuccess;
   return e;
 }
 
-cudaError_t ShimState::peekLastError() const { return sticky_ != cudaSuccess ? sticky_ : lastError_; }
+cudaError_t ShimState::peekLastError() const { return lastError_; }
 
 cudaError_t toCudaError(sim::LaunchErrorKind kind) {
   using K = sim::LaunchErrorKind;
   switch (kind) {
     case K::None: return cudaSuccess;
-    case K::InvalidConfiguration: return cudaErrorInvalidConfiguration;
+    // CUDA 13 rejects launch geometries with cudaErrorInvalidValue (measured on H100).
+    case K::InvalidConfiguration: return cudaErrorInvalidValue;
     case K::InvalidValue: return cudaErrorInvalidValue;
     case K::OutOfResources: return cudaErrorInvalidValue;
     case K::IllegalAddress: return cudaErrorIllegalAddress;

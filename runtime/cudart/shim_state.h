@@ -94,13 +94,17 @@ class ShimState {
                      cudaStream_t stream);
 
   // CUDA's error state: the last error (cleared by cudaGetLastError) and
-  // the sticky error of a faulted kernel (never cleared).
+  // the sticky error of a faulted kernel (never cleared; every call after
+  // the fault returns it).
   cudaError_t record(cudaError_t error);
   // The sticky error. A fault becomes visible here with the first API call
   // after the launch other than cudaGetLastError/cudaPeekAtLastError: on a
   // GPU the kernel is still running when those are called right after it.
+  // Each call that returns it sets the last error again, so cudaGetLastError
+  // reports it once after every such call, as CUDA does.
   cudaError_t sticky() {
     if (pendingFault_ != cudaSuccess) sticky_ = pendingFault_, pendingFault_ = cudaSuccess;
+    if (sticky_ != cudaSuccess) lastError_ = sticky_;
     return sticky_;
   }
   cudaError_t takeLastError();
@@ -115,6 +119,16 @@ class ShimState {
 
   // Host allocations that kernels may reach (pinned, managed).
   std::map<void*, size_t>& hostAllocations() { return hostAllocations_; }
+  // cudaHostAlloc's flags of each pinned allocation (cudaHostGetFlags).
+  std::map<void*, unsigned> hostAllocationFlags;
+  // Program memory made reachable with cudaHostRegister: base, bytes and
+  // flags; the program owns it.
+  struct RegisteredHostRange {
+    size_t bytes = 0;
+    unsigned flags = 0;
+  };
+  std::map<void*, RegisteredHostRange> registeredHost;
+  unsigned deviceFlags = 0;  // cudaSetDeviceFlags
 
   // cudaDeviceSetLimit values.
   size_t stackLimit = 1024;
@@ -126,6 +140,9 @@ class ShimState {
 
  private:
   void writeStats(const sim::KernelStats& stats);
+  // Whether static plus dynamic shared memory stay within the 48 KiB a
+  // kernel gets without opting in to more.
+  bool fitsDefaultSharedLimit(sim::LoadedModule& module, const std::string& kernel, size_t dynamicBytes);
 
   std::mutex mutex_;
   std::unique_ptr<Device> device_;

@@ -28,6 +28,39 @@ T read(const uint8_t* p) {
   return value;
 }
 
+// An entry's payload, decompressed as its flags say.
+bool decompressPayload(const uint8_t* entry, uint32_t entryHeader, uint64_t entrySize, std::string& out,
+                       std::string& error) {
+  const uint8_t* bytes = entry + entryHeader;
+  uint32_t flags = read<uint32_t>(entry + kEntryFlagsOffset);
+  if ((flags & (kFlagZstd | kFlagLegacyCompression)) == 0) {
+    out.assign(reinterpret_cast<const char*>(bytes), entrySize);
+    return true;
+  }
+  uint32_t compressed = read<uint32_t>(entry + kEntryCompressedOffset);
+  uint64_t size = read<uint64_t>(entry + kEntryUncompressedOffset);
+  if (compressed == 0 || compressed > entrySize) compressed = static_cast<uint32_t>(entrySize);
+  out.resize(size);
+  if ((flags & kFlagZstd) != 0) {
+    size_t got = ZSTD_decompress(out.data(), size, bytes, compressed);
+    if (ZSTD_isError(got)) {
+      error = ZSTD_getErrorName(got);
+      return false;
+    }
+    out.resize(got);
+    return true;
+  }
+  // CUDA 11/12 toolkits compressed with an LZ4 block (no frame).
+  int got = LZ4_decompress_safe(reinterpret_cast<const char*>(bytes), out.data(), static_cast<int>(compressed),
+                                static_cast<int>(size));
+  if (got < 0) {
+    error = "LZ4-compressed, damaged";
+    return false;
+  }
+  out.resize(static_cast<size_t>(got));
+  return true;
+}
+
 }  // namespace
 
 bool Fatbin::hasPtx() const {
@@ -41,6 +74,13 @@ const FatbinEntry* Fatbin::bestPtx(uint32_t sm) const {
     if (best == nullptr || e.arch > best->arch) best = &e;
   }
   return best;
+}
+
+const FatbinEntry* Fatbin::cubinFor(uint32_t sm) const {
+  for (const FatbinEntry& e : entries) {
+    if (e.kind == FatbinEntryKind::Cubin && e.arch == sm) return &e;
+  }
+  return nullptr;
 }
 
 std::string Fatbin::architectures() const {
@@ -78,37 +118,16 @@ std::optional<Fatbin> readFatbin(const uint8_t* data, uint64_t available, std::s
     FatbinEntry e;
     e.kind = static_cast<FatbinEntryKind>(read<uint16_t>(entry + kEntryKindOffset));
     e.arch = read<uint32_t>(entry + kEntryArchOffset);
+    std::string& content = e.kind == FatbinEntryKind::Ptx ? e.ptx : e.image;
+    if (!decompressPayload(entry, entryHeader, entrySize, content, error)) {
+      error = "cannot decompress the " +
+              (e.kind == FatbinEntryKind::Ptx ? "compute_" + std::to_string(e.arch) + " PTX"
+                                              : "sm_" + std::to_string(e.arch) + " cubin") +
+              ": " + error;
+      return std::nullopt;
+    }
+    // PTX payloads are padded with NULs.
     if (e.kind == FatbinEntryKind::Ptx) {
-      const uint8_t* bytes = entry + entryHeader;
-      uint32_t flags = read<uint32_t>(entry + kEntryFlagsOffset);
-      if ((flags & kFlagZstd) != 0) {
-        uint32_t compressed = read<uint32_t>(entry + kEntryCompressedOffset);
-        uint64_t size = read<uint64_t>(entry + kEntryUncompressedOffset);
-        if (compressed == 0 || compressed > entrySize) compressed = static_cast<uint32_t>(entrySize);
-        e.ptx.resize(size);
-        size_t got = ZSTD_decompress(e.ptx.data(), size, bytes, compressed);
-        if (ZSTD_isError(got)) {
-          error = "cannot decompress the compute_" + std::to_string(e.arch) + " PTX: " + ZSTD_getErrorName(got);
-          return std::nullopt;
-        }
-        e.ptx.resize(got);
-      } else if ((flags & kFlagLegacyCompression) != 0) {
-        // CUDA 11/12 toolkits compressed with an LZ4 block (no frame).
-        uint32_t compressed = read<uint32_t>(entry + kEntryCompressedOffset);
-        uint64_t size = read<uint64_t>(entry + kEntryUncompressedOffset);
-        if (compressed == 0 || compressed > entrySize) compressed = static_cast<uint32_t>(entrySize);
-        e.ptx.resize(size);
-        int got = LZ4_decompress_safe(reinterpret_cast<const char*>(bytes), e.ptx.data(), static_cast<int>(compressed),
-                                      static_cast<int>(size));
-        if (got < 0) {
-          error = "cannot decompress the compute_" + std::to_string(e.arch) + " PTX (LZ4-compressed, damaged)";
-          return std::nullopt;
-        }
-        e.ptx.resize(static_cast<size_t>(got));
-      } else {
-        e.ptx.assign(reinterpret_cast<const char*>(bytes), entrySize);
-      }
-      // Payloads are padded with NULs.
       while (!e.ptx.empty() && e.ptx.back() == '\0') e.ptx.pop_back();
     }
     fatbin.entries.push_back(std::move(e));

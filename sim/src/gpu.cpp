@@ -158,7 +158,7 @@ bool Gpu::kernelResources(LoadedModule& module, std::string_view kernel, KernelR
   const isa::Function& fn = module.module().functions[static_cast<size_t>(index)];
   out.staticSharedBytes = prepared->staticSharedBytes;
   out.localBytesPerThread = prepared->kernelLocalBytes;
-  out.registersPerThread = prepared->registersPerThread;
+  out.registersPerThread = module.registersOf(fn.name, prepared->registersPerThread);
   uint32_t maxThreads = config_.limits.maxThreadsPerBlock;
   const auto& d = fn.directives;
   if (d.maxntid[0] != 0) maxThreads = std::min(maxThreads, d.maxntid[0] * std::max(1u, d.maxntid[1]) * std::max(1u, d.maxntid[2]));
@@ -201,7 +201,7 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
     return result;
   }
   result.stats.staticSharedBytes = static_cast<uint32_t>(kernel->staticSharedBytes);
-  result.stats.registersPerThread = kernel->registersPerThread;
+  result.stats.registersPerThread = module.registersOf(fn.name, kernel->registersPerThread);
   uint64_t sharedTotal = kernel->dynamicSharedOffset + config.dynamicSharedBytes;
   if (sharedTotal > config_.sharedBytesPerBlockOptin) {
     result.error = {LaunchErrorKind::OutOfResources,

@@ -21,6 +21,7 @@ struct FatbinEntry {
   FatbinEntryKind kind = FatbinEntryKind::Ptx;
   uint32_t arch = 0;  // 90 for sm_90 / compute_90
   std::string ptx;    // PTX entries: the text, decompressed
+  std::string image;  // cubin entries: the ELF image, decompressed
 };
 
 struct Fatbin {
@@ -29,6 +30,8 @@ struct Fatbin {
   bool hasPtx() const;
   // The PTX entry for the highest architecture not above `sm`; null if none.
   const FatbinEntry* bestPtx(uint32_t sm) const;
+  // The cubin compiled for exactly `sm`; null if none.
+  const FatbinEntry* cubinFor(uint32_t sm) const;
   std::string architectures() const;  // "sm_90 (cubin), compute_90 (PTX)"
 };
 

@@ -34,9 +34,19 @@ class LoadedModule {
   // The device address and size of a module-scope global or constant
   // variable; false when there is no such variable.
   bool variable(std::string_view name, uint64_t& address, uint64_t& size) const;
+  // Machine registers per thread of each kernel as ptxas allocated them
+  // (from the program's cubin), in place of the estimate from PTX.
+  void setMachineRegisters(std::map<std::string, uint32_t> registersByKernel) {
+    machineRegisters_ = std::move(registersByKernel);
+  }
 
  private:
   friend class Gpu;
+  uint32_t registersOf(const std::string& kernel, uint32_t estimate) const {
+    auto it = machineRegisters_.find(kernel);
+    return it != machineRegisters_.end() ? it->second : estimate;
+  }
+  std::map<std::string, uint32_t> machineRegisters_;
   std::shared_ptr<const isa::Module> module_;
   std::vector<uint64_t> globalAddresses_;
   std::mutex prepareMutex_;

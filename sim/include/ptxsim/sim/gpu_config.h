@@ -23,14 +23,14 @@ struct GpuConfig {
   uint64_t sharedBytesPerBlockOptin = 227 * 1024;  // cudaFuncAttributeMaxDynamicSharedMemorySize
   uint64_t sharedBytesPerSm = 228 * 1024;
   uint64_t constantBytes = 64 * 1024;
-  uint64_t globalMemoryBytes = uint64_t{80} << 30;
+  uint64_t globalMemoryBytes = uint64_t{81079} << 20;  // what an H100 80GB HBM3 reports
   uint32_t clockRateKhz = 1980000;
   DeviceLimits limits;
   // Per-thread local memory a launch may use, the call stack included
   // (cudaLimitStackSize adds to the kernel's own frame).
   uint64_t stackBytesPerThread = 1024;
   uint64_t mallocHeapBytes = uint64_t{8} << 20;  // cudaLimitMallocHeapSize
-  uint64_t printfFifoBytes = uint64_t{1} << 20;  // cudaLimitPrintfFifoSize
+  uint64_t printfFifoBytes = 8650752;  // cudaLimitPrintfFifoSize, as CUDA 13 sets it on an H100
 };
 
 }  // namespace ptxsim::sim

@@ -1,0 +1,138 @@
+// Mapped host memory (cudaHostGetDevicePointer, cudaHostGetFlags, memory
+// registered with cudaHostRegister), device flags, and the managed-memory
+// hints (prefetch, advice), which change where data lives on a GPU but not
+// what a program computes.
+
+#include <cstdlib>
+
+#include "export.h"
+#include "shim_state.h"
+
+using ptxsim::cudart::result;
+using ptxsim::cudart::shimState;
+
+namespace {
+
+uint64_t address(const void* p) { return reinterpret_cast<uint64_t>(p); }
+
+// The host-backed allocation (pinned, registered or managed) holding p.
+const ptxsim::memory::Allocation* hostAllocationAt(const void* p) {
+  const ptxsim::memory::Allocation* a = shimState().device().allocationAt(address(p));
+  return a != nullptr && a->host != nullptr ? a : nullptr;
+}
+
+}  // namespace
+
+CUDART_EXPORT cudaError_t cudaSetDeviceFlags(unsigned int flags) {
+  std::lock_guard lock(shimState().mutex());
+  constexpr unsigned kKnown = cudaDeviceScheduleMask | cudaDeviceMapHost | cudaDeviceLmemResizeToMax;
+  if ((flags & ~kKnown) != 0 || (flags & cudaDeviceScheduleMask) == cudaDeviceScheduleMask) {
+    return result(cudaErrorInvalidValue);
+  }
+  shimState().deviceFlags = flags;
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
+  std::lock_guard lock(shimState().mutex());
+  if (flags == nullptr) return result(cudaErrorInvalidValue);
+  // Mapping host memory is always on with unified addressing, as on a GPU.
+  *flags = shimState().deviceFlags | cudaDeviceMapHost;
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
+  std::lock_guard lock(shimState().mutex());
+  if (pDevice == nullptr || flags != 0) return result(cudaErrorInvalidValue);
+  const ptxsim::memory::Allocation* a = hostAllocationAt(pHost);
+  if (a == nullptr || a->kind != ptxsim::memory::AllocationKind::Host) return result(cudaErrorInvalidValue);
+  *pDevice = pHost;  // unified addressing: the same address on both sides
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaHostGetFlags(unsigned int* pFlags, void* pHost) {
+  std::lock_guard lock(shimState().mutex());
+  ptxsim::cudart::ShimState& s = shimState();
+  if (pFlags == nullptr) return result(cudaErrorInvalidValue);
+  const ptxsim::memory::Allocation* a = hostAllocationAt(pHost);
+  if (a == nullptr || a->kind != ptxsim::memory::AllocationKind::Host) return result(cudaErrorInvalidValue);
+  void* base = reinterpret_cast<void*>(a->base);
+  if (auto it = s.hostAllocationFlags.find(base); it != s.hostAllocationFlags.end()) {
+    // As CUDA reports them: always mapped, portability not recorded.
+    *pFlags = (it->second & ~unsigned{cudaHostAllocPortable}) | cudaHostAllocMapped;
+  } else if (auto r = s.registeredHost.find(base); r != s.registeredHost.end()) {
+    *pFlags = (r->second.flags & ~unsigned{cudaHostRegisterPortable}) | cudaHostAllocMapped;
+  } else {
+    *pFlags = cudaHostAllocMapped;  // cudaMallocHost
+  }
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
+  std::lock_guard lock(shimState().mutex());
+  constexpr unsigned kKnown = cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory |
+                              cudaHostRegisterReadOnly;
+  if (ptr == nullptr || size == 0 || (flags & ~kKnown) != 0) return result(cudaErrorInvalidValue);
+  if (hostAllocationAt(ptr) != nullptr) return result(cudaErrorHostMemoryAlreadyRegistered);
+  try {
+    shimState().device().registerHostMemory(ptr, size, ptxsim::memory::AllocationKind::Host);
+  } catch (const ptxsim::Error&) {
+    return result(cudaErrorInvalidValue);
+  }
+  shimState().registeredHost[ptr] = {size, flags};
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaHostUnregister(void* ptr) {
+  std::lock_guard lock(shimState().mutex());
+  ptxsim::cudart::ShimState& s = shimState();
+  if (s.registeredHost.erase(ptr) == 0) return result(cudaErrorHostMemoryNotRegistered);
+  s.device().forgetHostMemory(ptr);
+  return cudaSuccess;
+}
+
+namespace {
+
+// Prefetch and advice take any range inside one allocation the device can
+// reach; they are hints, so nothing moves in a functional simulator.
+cudaError_t checkHintRange(const void* devPtr, size_t count, const cudaMemLocation& location) {
+  if (devPtr == nullptr || count == 0) return cudaErrorInvalidValue;
+  const ptxsim::memory::Allocation* a = shimState().device().allocationAt(address(devPtr));
+  if (a == nullptr || address(devPtr) + count > a->base + a->size) return cudaErrorInvalidValue;
+  switch (location.type) {
+    case cudaMemLocationTypeDevice:
+      return location.id == shimState().currentDevice ? cudaSuccess : cudaErrorInvalidDevice;
+    case cudaMemLocationTypeHost:
+    case cudaMemLocationTypeHostNuma:
+    case cudaMemLocationTypeHostNumaCurrent: return cudaSuccess;
+    default: return cudaErrorInvalidValue;
+  }
+}
+
+}  // namespace
+
+CUDART_EXPORT cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation location,
+                                               unsigned int flags, cudaStream_t stream) {
+  std::lock_guard lock(shimState().mutex());
+  (void)stream;
+  if (flags != 0) return result(cudaErrorInvalidValue);
+  return result(checkHintRange(devPtr, count, location));
+}
+
+CUDART_EXPORT cudaError_t cudaMemPrefetchAsync_ptsz(const void* devPtr, size_t count, cudaMemLocation location,
+                                                    unsigned int flags, cudaStream_t stream) {
+  return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
+}
+
+CUDART_EXPORT cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise advice,
+                                        cudaMemLocation location) {
+  std::lock_guard lock(shimState().mutex());
+  if (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy) {
+    return result(cudaErrorInvalidValue);
+  }
+  // Read-mostly advice ignores the location.
+  if (advice == cudaMemAdviseSetReadMostly || advice == cudaMemAdviseUnsetReadMostly) {
+    location = {cudaMemLocationTypeHost, 0};
+  }
+  return result(checkHintRange(devPtr, count, location));
+}

@@ -1,0 +1,18 @@
+#pragma once
+
+// Facts ptxas recorded in a cubin (an sm_XX ELF image from a fat binary)
+// that PTX does not carry: the machine registers each kernel uses.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace ptxsim::runtime {
+
+// Function name -> registers per thread, from the EIATTR_REGCOUNT records
+// of the `.nv.info` section, which name functions by symbol index. Empty
+// for an image that is not a well-formed 64-bit ELF.
+std::map<std::string, uint32_t> cubinRegisterCounts(std::string_view elf);
+
+}  // namespace ptxsim::runtime

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# One CUDA program of tests/cuda/programs, end to end: built with
+# `nvcc -cudart shared` (a directory: all its .cu files, with -rdc=true), run
+# under `ptxsim run`, its standard output and exit code compared with
+# NAME.expected, recorded on a real GPU by tests/gpu_truth/record.sh.
+# Usage: run_program_test.sh PTXSIM SOURCE WORK_DIR
+set -uo pipefail
+ptxsim=$1
+source=$2
+work=$3
+name="$(basename "$source" .cu)"
+expected="$(dirname "$source")/$name.expected"
+nvcc="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
+if [ ! -x "$nvcc" ]; then
+  echo "$name: nvcc is required to build the program and was not found" >&2
+  exit 1
+fi
+if [ ! -f "$expected" ]; then
+  echo "$name: no GPU-recorded $expected (run tests/gpu_truth/record.sh on a GPU machine)" >&2
+  exit 1
+fi
+mkdir -p "$work"
+if [ -d "$source" ]; then
+  "$nvcc" -cudart shared -arch=sm_90 -rdc=true -o "$work/$name" "$source"/*.cu || exit 1
+else
+  "$nvcc" -cudart shared -arch=sm_90 -o "$work/$name" "$source" || exit 1
+fi
+(cd "$work" && "$ptxsim" run -- "./$name" >"$name.out" 2>"$name.err")
+echo "exit code: $?" >>"$work/$name.out"
+if ! diff -u "$expected" "$work/$name.out"; then
+  echo "$name: output differs from the GPU's (above: - GPU, + ptxsim); ptxsim's stderr:" >&2
+  cat "$work/$name.err" >&2
+  exit 1
+fi
+echo "$name: output identical to the GPU's ($(wc -l <"$expected") lines)"
