@@ -1,7 +1,7 @@
 #include "shim_state.h"
 
+#include "linked_module.h"
 #include "ptxsim/runtime/cubin_info.h"
-
 #include "ptxsim/sim/gpu_presets.h"
 
 #include <cstdio>
@@ -98,6 +98,7 @@ void ShimState::reset() {
 
 void** ShimState::registerFatbin(const void* wrapper) {
   auto record = std::make_unique<FatbinRecord>();
+  record->wrapper = wrapper;
   struct Wrapper {
     int magic;
     int version;
@@ -138,10 +139,20 @@ sim::LoadedModule* ShimState::moduleOf(FatbinRecord& record, cudaError_t& error)
     return nullptr;
   }
   const sim::GpuConfig& config = device().config();
+  const runtime::FatbinEntry* entry = record.fatbin ? record.fatbin->bestPtx(config.smVersion) : nullptr;
+  // -rdc=true: the units' PTX, linked (the fat binary has the linked cubin only).
+  std::string linked, linkError;
+  if (record.fatbin && entry == nullptr && linkRelocatableCode(record.wrapper, config.smVersion, linked, linkError)) {
+    entry = &record.fatbin->entries.emplace_back(
+        runtime::FatbinEntry{runtime::FatbinEntryKind::Ptx, config.smVersion, std::move(linked)});
+  }
   if (!record.fatbin) {
     record.loadError = record.readError;
     error = cudaErrorInvalidKernelImage;
-  } else if (const runtime::FatbinEntry* entry = record.fatbin->bestPtx(config.smVersion)) {
+  } else if (!linkError.empty()) {
+    record.loadError = linkError + "\n";
+    error = cudaErrorInvalidPtx;
+  } else if (entry != nullptr) {
     try {
       // __managed__ variables live in host memory so the program's host code
       // can use them through the pointer the runtime stores for it.

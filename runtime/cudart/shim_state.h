@@ -23,6 +23,7 @@
 namespace ptxsim::cudart {
 
 struct FatbinRecord {
+  const void* wrapper = nullptr;  // what __cudaRegisterFatBinary received
   std::optional<runtime::Fatbin> fatbin;
   std::string readError;
   std::shared_ptr<sim::LoadedModule> module;  // loaded on first use

@@ -1,0 +1,30 @@
+#pragma once
+
+// The relocatable device code of programs built with -rdc=true: nvcc puts
+// each translation unit's own fat binary (its PTX and a relocatable cubin)
+// in the ELF section __nv_relfatbin, and only the nvlink-linked cubin in
+// .nv_fatbin. The simulator links the units' PTX instead (ptx_linker.h).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ptxsim/runtime/fatbin.h"
+#include "ptxsim/runtime/ptx_linker.h"
+
+namespace ptxsim::runtime {
+
+// The containers laid back to back in `size` bytes at `data` (each 8-byte
+// aligned, the padding between them zero).
+bool readFatbinSequence(const uint8_t* data, uint64_t size, std::vector<Fatbin>& out, std::string& error);
+
+// The containers of the __nv_relfatbin section of the ELF file at `path`;
+// none when it has no such section. False with `error` when the file or
+// a container cannot be read.
+bool readRelocatableFatbins(const std::string& path, std::vector<Fatbin>& out, std::string& error);
+
+// Links the PTX each unit has for `sm` (Fatbin::bestPtx). A unit without
+// such PTX is an error, as is everything linkPtx reports.
+PtxLinkResult linkRelocatableFatbins(const std::vector<Fatbin>& units, uint32_t sm);
+
+}  // namespace ptxsim::runtime
