@@ -22,10 +22,12 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> checkPaths;
   CLI::App* check = app.add_subcommand("check", "Validate PTX files and summarise them");
-  check->add_option("files", checkPaths, "PTX files")->required();
+  check->add_option("files", checkPaths, "PTX files, or programs built by nvcc")->required();
   ptxsim::runtime::CheckOptions checkOptions;
   check->add_flag("--executable", checkOptions.executable,
                   "Also report every instruction the simulator cannot execute yet");
+  check->add_flag("--link", checkOptions.link,
+                  "Link the PTX files into one module first (-rdc=true code), and check that");
 
   ptxsim::runtime::RunOptions runOptions;
   CLI::App* run = app.add_subcommand("run", "Run a program built with nvcc -cudart shared on the simulator");

@@ -4,6 +4,8 @@
 #include <sstream>
 
 #include "ptxsim/runtime/logging.h"
+#include "ptxsim/runtime/ptx_linker.h"
+#include "ptxsim/runtime/relocatable.h"
 #include "ptxsim/sim/gpu.h"
 
 namespace ptxsim::runtime {
@@ -47,10 +49,95 @@ void printDiagnostic(std::ostream& err, std::string_view path, std::string_view 
   err << "  " << caret << "^\n";
 }
 
+namespace {
+
+// Checks one PTX text; `path` names it in messages.
+int checkSource(const std::string& path, const std::string& source, std::ostream& out, std::ostream& err,
+                const CheckOptions& options) {
+  isa::CompileResult result = isa::compilePtx(source);
+  if (!result.ok()) {
+    for (const isa::Diagnostic& d : result.errors) printDiagnostic(err, path, source, d);
+    return 1;
+  }
+  const isa::Module& m = *result.module;
+  if (options.executable) {
+    std::vector<std::string> unsupported = sim::unsupportedInstructions(m);
+    for (const std::string& line : unsupported) err << path << ": error: " << line << '\n';
+    if (!unsupported.empty()) return 1;
+  }
+  size_t kernels = m.kernelCount();
+  size_t functions = 0;
+  for (const isa::Function& f : m.functions) functions += !f.isKernel && f.isDefined ? 1 : 0;
+  std::string target = "sm_" + std::to_string(m.target.sm) + (m.target.suffix ? std::string(1, m.target.suffix) : "");
+  out << path << ": PTX " << versionText(m.ptxVersion) << ", target " << target << ", " << kernels
+      << (kernels == 1 ? " kernel, " : " kernels, ") << functions << (functions == 1 ? " function, " : " functions, ")
+      << m.instructionCount() << " instructions\n";
+  return 0;
+}
+
+// Links PTX modules as nvlink links -rdc=true code and checks the result as
+// one module named `name`.
+int checkLinked(const std::string& name, const std::vector<PtxLinkInput>& modules, std::ostream& out,
+                std::ostream& err, const CheckOptions& options) {
+  PtxLinkResult linked = linkPtx(modules);
+  for (const std::string& e : linked.errors) err << name << ": error: " << e << '\n';
+  if (!linked.ok()) return 1;
+  return checkSource(name, linked.ptx, out, err, options);
+}
+
+// A program nvcc built: the PTX of its relocatable device code (-rdc=true),
+// linked, else every fat binary's PTX in .nv_fatbin.
+int checkProgram(const std::string& path, std::ostream& out, std::ostream& err, const CheckOptions& options) {
+  uint32_t sm = sim::GpuConfig{}.smVersion;
+  std::vector<Fatbin> units;
+  std::string error;
+  if (!readRelocatableFatbins(path, units, error)) {
+    err << path << ": error: " << error << '\n';
+    return 1;
+  }
+  if (!units.empty()) {
+    std::vector<PtxLinkInput> modules;
+    for (size_t i = 0; i < units.size(); ++i) {
+      const FatbinEntry* e = units[i].bestPtx(sm);
+      if (e == nullptr) {
+        err << path << ": error: relocatable unit " << i + 1 << " holds no PTX for sm_" << sm << " (it has "
+            << units[i].architectures() << ")\n";
+        return 1;
+      }
+      modules.push_back({describeModule(i, e->ptx), e->ptx});
+    }
+    return checkLinked(path + " (device code linked from " + std::to_string(units.size()) + " units)", modules, out,
+                       err, options);
+  }
+  if (!readElfFatbins(path, ".nv_fatbin", units, error)) {
+    err << path << ": error: " << error << '\n';
+    return 1;
+  }
+  int status = 0;
+  size_t checked = 0;
+  for (size_t i = 0; i < units.size(); ++i) {
+    const FatbinEntry* e = units[i].bestPtx(sm);
+    if (e == nullptr) continue;
+    ++checked;
+    status |= checkSource(path + " (fat binary " + std::to_string(i + 1) + ", compute_" + std::to_string(e->arch) + ")",
+                          e->ptx, out, err, options);
+  }
+  if (checked == 0) {
+    err << path << ": error: the program holds no PTX for sm_" << sm << '\n';
+    return 1;
+  }
+  return status;
+}
+
+bool isElf(const std::string& source) { return source.rfind("\x7f" "ELF", 0) == 0; }
+
+}  // namespace
+
 int checkFiles(const std::vector<std::string>& paths, std::ostream& out, std::ostream& err,
                const CheckOptions& options) {
   int status = 0;
   auto log = logger("check");
+  std::vector<PtxLinkInput> toLink;
   for (const std::string& path : paths) {
     std::ifstream file(path, std::ios::binary);
     if (!file) {
@@ -62,28 +149,18 @@ int checkFiles(const std::vector<std::string>& paths, std::ostream& out, std::os
     buffer << file.rdbuf();
     std::string source = std::move(buffer).str();
     log->debug("{}: {} bytes", path, source.size());
-    isa::CompileResult result = isa::compilePtx(source);
-    if (!result.ok()) {
-      for (const isa::Diagnostic& d : result.errors) printDiagnostic(err, path, source, d);
-      status = 1;
-      continue;
+    if (isElf(source)) {
+      status |= checkProgram(path, out, err, options);
+    } else if (options.link) {
+      toLink.push_back({path, std::move(source)});
+    } else {
+      status |= checkSource(path, source, out, err, options);
     }
-    const isa::Module& m = *result.module;
-    if (options.executable) {
-      std::vector<std::string> unsupported = sim::unsupportedInstructions(m);
-      for (const std::string& line : unsupported) err << path << ": error: " << line << '\n';
-      if (!unsupported.empty()) {
-        status = 1;
-        continue;
-      }
-    }
-    size_t kernels = m.kernelCount();
-    size_t functions = 0;
-    for (const isa::Function& f : m.functions) functions += !f.isKernel && f.isDefined ? 1 : 0;
-    std::string target = "sm_" + std::to_string(m.target.sm) + (m.target.suffix ? std::string(1, m.target.suffix) : "");
-    out << path << ": PTX " << versionText(m.ptxVersion) << ", target " << target << ", " << kernels
-        << (kernels == 1 ? " kernel, " : " kernels, ") << functions << (functions == 1 ? " function, " : " functions, ")
-        << m.instructionCount() << " instructions\n";
+  }
+  if (!toLink.empty()) {
+    std::string name;
+    for (const PtxLinkInput& in : toLink) name += (name.empty() ? "" : "+") + in.name;
+    status |= checkLinked(name, toLink, out, err, options);
   }
   return status;
 }

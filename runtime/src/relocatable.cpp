@@ -28,6 +28,11 @@ bool readFatbinSequence(const uint8_t* data, uint64_t size, std::vector<Fatbin>&
 }
 
 bool readRelocatableFatbins(const std::string& path, std::vector<Fatbin>& out, std::string& error) {
+  return readElfFatbins(path, "__nv_relfatbin", out, error);
+}
+
+bool readElfFatbins(const std::string& path, const std::string& section, std::vector<Fatbin>& out,
+                    std::string& error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = path + ": cannot open the file";
@@ -58,14 +63,14 @@ bool readRelocatableFatbins(const std::string& path, std::vector<Fatbin>& out, s
     return false;
   }
   for (const Elf64_Shdr& s : sections) {
-    if (s.sh_name >= nameTable.size() || std::strcmp(nameTable.c_str() + s.sh_name, "__nv_relfatbin") != 0) continue;
+    if (s.sh_name >= nameTable.size() || section != nameTable.c_str() + s.sh_name) continue;
     std::vector<uint8_t> bytes(s.sh_size);
     if (s.sh_type == SHT_NOBITS || !readAt(s.sh_offset, bytes.data(), s.sh_size)) {
-      error = path + ": cannot read the section __nv_relfatbin";
+      error = path + ": cannot read the section " + section;
       return false;
     }
     if (!readFatbinSequence(bytes.data(), bytes.size(), out, error)) {
-      error = path + ": __nv_relfatbin: " + error;
+      error = path + ": " + section + ": " + error;
       return false;
     }
   }

@@ -15,8 +15,13 @@ struct CheckOptions {
   // Also report every instruction the simulator cannot execute (what
   // loading the module for a launch would refuse).
   bool executable = false;
+  // Link the PTX files into one module first, as nvlink links -rdc=true
+  // code (ptx_linker.h). Programs (ELF files) are always checked with their
+  // device code linked.
+  bool link = false;
 };
 
+// Files are PTX, or programs nvcc built (their fat binaries' PTX).
 // Prints one summary line per valid file to `out`, and located errors with
 // the offending source line and a caret to `err`. Returns the process exit
 // status: 0 when every file is valid, 1 otherwise.

@@ -22,6 +22,9 @@ bool readFatbinSequence(const uint8_t* data, uint64_t size, std::vector<Fatbin>&
 // none when it has no such section. False with `error` when the file or
 // a container cannot be read.
 bool readRelocatableFatbins(const std::string& path, std::vector<Fatbin>& out, std::string& error);
+// The same for any section (".nv_fatbin").
+bool readElfFatbins(const std::string& path, const std::string& section, std::vector<Fatbin>& out,
+                    std::string& error);
 
 // Links the PTX each unit has for `sm` (Fatbin::bestPtx). A unit without
 // such PTX is an error, as is everything linkPtx reports.
