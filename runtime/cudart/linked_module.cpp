@@ -31,7 +31,8 @@ std::string objectContaining(const void* address) {
           uintptr_t begin = info->dlpi_addr + p.p_vaddr;
           if (p.p_type != PT_LOAD || s->address < begin || s->address >= begin + p.p_memsz) continue;
           // The program itself has no name here.
-          s->path = info->dlpi_name != nullptr && info->dlpi_name[0] != '\0' ? info->dlpi_name : "/proc/self/exe";
+          s->path =
+              info->dlpi_name != nullptr && info->dlpi_name[0] != '\0' ? info->dlpi_name : "/proc/self/exe";
           s->found = true;
           return 1;
         }
@@ -51,7 +52,8 @@ bool linkRelocatableCode(const void* wrapper, uint32_t sm, std::string& ptx, std
     // nvcc's link stub (crt/link.stub) hands over the units it linked: a
     // null-terminated array of their fat binaries (__cudaPrelinkedFatbins).
     for (auto* const* unit = static_cast<void* const*>(w->filenameOrFatbins); *unit != nullptr; ++unit) {
-      std::optional<runtime::Fatbin> f = runtime::readFatbin(static_cast<const uint8_t*>(*unit), UINT64_MAX, error);
+      std::optional<runtime::Fatbin> f =
+          runtime::readFatbin(static_cast<const uint8_t*>(*unit), UINT64_MAX, error);
       if (!f) {
         error = "relocatable device code of unit " + std::to_string(units.size() + 1) + ": " + error;
         return false;

@@ -68,10 +68,11 @@ int checkSource(const std::string& path, const std::string& source, std::ostream
   size_t kernels = m.kernelCount();
   size_t functions = 0;
   for (const isa::Function& f : m.functions) functions += !f.isKernel && f.isDefined ? 1 : 0;
-  std::string target = "sm_" + std::to_string(m.target.sm) + (m.target.suffix ? std::string(1, m.target.suffix) : "");
+  std::string target =
+      "sm_" + std::to_string(m.target.sm) + (m.target.suffix ? std::string(1, m.target.suffix) : "");
   out << path << ": PTX " << versionText(m.ptxVersion) << ", target " << target << ", " << kernels
-      << (kernels == 1 ? " kernel, " : " kernels, ") << functions << (functions == 1 ? " function, " : " functions, ")
-      << m.instructionCount() << " instructions\n";
+      << (kernels == 1 ? " kernel, " : " kernels, ") << functions
+      << (functions == 1 ? " function, " : " functions, ") << m.instructionCount() << " instructions\n";
   return 0;
 }
 
@@ -106,8 +107,8 @@ int checkProgram(const std::string& path, std::ostream& out, std::ostream& err, 
       }
       modules.push_back({describeModule(i, e->ptx), e->ptx});
     }
-    return checkLinked(path + " (device code linked from " + std::to_string(units.size()) + " units)", modules, out,
-                       err, options);
+    return checkLinked(path + " (device code linked from " + std::to_string(units.size()) + " units)",
+                       modules, out, err, options);
   }
   if (!readElfFatbins(path, ".nv_fatbin", units, error)) {
     err << path << ": error: " << error << '\n';
@@ -119,8 +120,9 @@ int checkProgram(const std::string& path, std::ostream& out, std::ostream& err, 
     const FatbinEntry* e = units[i].bestPtx(sm);
     if (e == nullptr) continue;
     ++checked;
-    status |= checkSource(path + " (fat binary " + std::to_string(i + 1) + ", compute_" + std::to_string(e->arch) + ")",
-                          e->ptx, out, err, options);
+    status |= checkSource(
+        path + " (fat binary " + std::to_string(i + 1) + ", compute_" + std::to_string(e->arch) + ")", e->ptx,
+        out, err, options);
   }
   if (checked == 0) {
     err << path << ": error: the program holds no PTX for sm_" << sm << '\n';
@@ -129,7 +131,7 @@ int checkProgram(const std::string& path, std::ostream& out, std::ostream& err, 
   return status;
 }
 
-bool isElf(const std::string& source) { return source.rfind("\x7f" "ELF", 0) == 0; }
+bool isElf(const std::string& source) { return source.rfind("\177ELF", 0) == 0; }
 
 }  // namespace
 

@@ -43,7 +43,8 @@ std::vector<Token> tokenize(std::string_view s) {
       kind = Tok::Newline, ++i;
     } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
       kind = Tok::Space;
-      while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\f' || s[i] == '\v')) ++i;
+      while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\f' || s[i] == '\v'))
+        ++i;
     } else if (s.compare(i, 2, "//") == 0) {
       kind = Tok::Comment;
       while (i < s.size() && s[i] != '\n') ++i;
@@ -69,19 +70,29 @@ std::vector<Token> tokenize(std::string_view s) {
 // ---------------------------------------------------------------------------
 // Module-scope statements.
 
-enum class ItemKind : uint8_t { Glue, Version, Target, AddressSize, File, Section, Function, Variable, Other };
+enum class ItemKind : uint8_t {
+  Glue,
+  Version,
+  Target,
+  AddressSize,
+  File,
+  Section,
+  Function,
+  Variable,
+  Other
+};
 enum class Link : uint8_t { Internal, Visible, Extern, Weak, Common };
 
 struct Item {
   ItemKind kind = ItemKind::Glue;
   size_t first = 0, last = 0;  // tokens [first, last)
   Link linkage = Link::Internal;
-  std::string name;             // the declared symbol, if any
-  bool defined = false;         // a function body, or a variable that is not .extern
+  std::string name;      // the declared symbol, if any
+  bool defined = false;  // a function body, or a variable that is not .extern
   bool entry = false;
-  bool sharedSpace = false;     // a .shared variable (dynamic shared memory when .extern)
+  bool sharedSpace = false;  // a .shared variable (dynamic shared memory when .extern)
   size_t linkageToken = SIZE_MAX;
-  size_t declarationEnd = 0;    // tokens [first, declarationEnd) declare the symbol without defining it
+  size_t declarationEnd = 0;  // tokens [first, declarationEnd) declare the symbol without defining it
 };
 
 struct Module {
@@ -92,7 +103,9 @@ struct Module {
   uint32_t maxFile = 0;  // highest .file index
 
   std::string_view text_of(const Token& t) const { return text.substr(t.begin, t.end - t.begin); }
-  std::string_view word(size_t i) const { return i < tokens.size() ? text_of(tokens[i]) : std::string_view{}; }
+  std::string_view word(size_t i) const {
+    return i < tokens.size() ? text_of(tokens[i]) : std::string_view{};
+  }
   bool isPunct(size_t i, char c) const {
     return i < tokens.size() && tokens[i].kind == Tok::Punct && text[tokens[i].begin] == c;
   }
@@ -192,8 +205,8 @@ Module parseModule(std::string name, std::string_view text) {
         return j;
       };
       if (w == ".version" || w == ".target" || w == ".address_size" || w == ".file") {
-        item.kind = w == ".version" ? ItemKind::Version
-                    : w == ".target" ? ItemKind::Target
+        item.kind = w == ".version"        ? ItemKind::Version
+                    : w == ".target"       ? ItemKind::Target
                     : w == ".address_size" ? ItemKind::AddressSize
                                            : ItemKind::File;
         item.last = toEndOfLine();
@@ -215,7 +228,8 @@ Module parseModule(std::string name, std::string_view text) {
       if (t[k].kind != Tok::Word || m.word(k) != ".file") continue;
       size_t n = k + 1;
       while (n < t.size() && t[n].kind == Tok::Space) ++n;
-      if (isDigits(m.word(n))) m.maxFile = std::max(m.maxFile, static_cast<uint32_t>(std::stoul(std::string(m.word(n)))));
+      if (isDigits(m.word(n)))
+        m.maxFile = std::max(m.maxFile, static_cast<uint32_t>(std::stoul(std::string(m.word(n)))));
     }
     i = std::max(item.last, i + 1);
     m.items.push_back(std::move(item));
@@ -236,7 +250,6 @@ std::string directiveArgument(const Module& m, const Item& item) {
   size_t space = text.find_first_of(" \t");
   return space == std::string::npos ? std::string{} : trim(std::string_view(text).substr(space));
 }
-
 
 // The merged header: the newest .version, the most demanding .target (the
 // highest sm_, its a/f suffix, every option) and the one .address_size.
@@ -261,7 +274,8 @@ bool mergeHeader(const std::vector<Module>& modules, Header& h, std::vector<std:
           major = static_cast<uint32_t>(std::strtoul(v.substr(0, dot).c_str(), nullptr, 10));
           minor = static_cast<uint32_t>(std::strtoul(v.substr(dot + 1).c_str(), nullptr, 10));
         }
-        if (h.version.empty() || major > h.versionMajor || (major == h.versionMajor && minor > h.versionMinor)) {
+        if (h.version.empty() || major > h.versionMajor ||
+            (major == h.versionMajor && minor > h.versionMinor)) {
           h.versionMajor = major, h.versionMinor = minor, h.version = v;
         }
       } else if (item.kind == ItemKind::Target) {
@@ -269,7 +283,8 @@ bool mergeHeader(const std::vector<Module>& modules, Header& h, std::vector<std:
         size_t begin = 0;
         while (begin <= list.size()) {
           size_t comma = list.find(',', begin);
-          std::string part = trim(std::string_view(list).substr(begin, comma == std::string::npos ? comma : comma - begin));
+          std::string part =
+              trim(std::string_view(list).substr(begin, comma == std::string::npos ? comma : comma - begin));
           begin = comma == std::string::npos ? list.size() + 1 : comma + 1;
           if (part.empty()) continue;
           if (part.rfind("sm_", 0) == 0) {
@@ -279,7 +294,8 @@ bool mergeHeader(const std::vector<Module>& modules, Header& h, std::vector<std:
                                ? 0
                                : h.smText.back();
             // An arch-specific target (sm_90a) demands more than sm_90; 'a' more than 'f'.
-            if (sm > h.sm || (sm == h.sm && suffix != 0 && (current == 0 || suffix == 'a'))) h.sm = sm, h.smText = part;
+            if (sm > h.sm || (sm == h.sm && suffix != 0 && (current == 0 || suffix == 'a')))
+              h.sm = sm, h.smText = part;
           } else if (std::find(h.options.begin(), h.options.end(), part) == h.options.end()) {
             h.options.push_back(part);
           }
@@ -291,8 +307,8 @@ bool mergeHeader(const std::vector<Module>& modules, Header& h, std::vector<std:
     if (h.addressSize.empty()) {
       h.addressSize = address;
     } else if (address != h.addressSize) {
-      errors.push_back("cannot link modules of different .address_size (" + h.addressSize + " and " + address +
-                       " in " + m.name + ")");
+      errors.push_back("cannot link modules of different .address_size (" + h.addressSize + " and " +
+                       address + " in " + m.name + ")");
       return false;
     }
   }
@@ -394,7 +410,8 @@ PtxLinkResult linkPtx(const std::vector<PtxLinkInput>& inputs) {
         if (!seen.insert(d.module).second) continue;
         declaredIn += (declaredIn.empty() ? "" : ", ") + modules[d.module].name;
       }
-      result.errors.push_back("undefined reference to device symbol '" + name + "' (declared in " + declaredIn + ")");
+      result.errors.push_back("undefined reference to device symbol '" + name + "' (declared in " +
+                              declaredIn + ")");
     }
   }
   if (!result.errors.empty()) return result;
@@ -415,7 +432,8 @@ PtxLinkResult linkPtx(const std::vector<PtxLinkInput>& inputs) {
 
   // The linked text.
   std::string& out = result.ptx;
-  out += "//\n// Linked by ptxsim from " + std::to_string(modules.size()) + " PTX modules (-rdc=true)\n//\n\n";
+  out +=
+      "//\n// Linked by ptxsim from " + std::to_string(modules.size()) + " PTX modules (-rdc=true)\n//\n\n";
   out += ".version " + header.version + "\n.target " + header.smText;
   for (const std::string& o : header.options) out += ", " + o;
   out += "\n.address_size " + header.addressSize + "\n";
@@ -425,8 +443,8 @@ PtxLinkResult linkPtx(const std::vector<PtxLinkInput>& inputs) {
   for (size_t mi = 0; mi < modules.size(); ++mi) {
     const Module& m = modules[mi];
     const auto& rename = renames[mi];
-    out += "\n// ptxsim: module " + std::to_string(mi + 1) + " of " + std::to_string(modules.size()) + ": " + m.name +
-           "\n";
+    out += "\n// ptxsim: module " + std::to_string(mi + 1) + " of " + std::to_string(modules.size()) + ": " +
+           m.name + "\n";
     // Copies tokens [first, last), renaming and renumbering .file indices;
     // `linkageAs` replaces the linkage directive at `linkageToken`.
     auto emit = [&](size_t first, size_t last, size_t linkageToken, std::string_view linkageAs) {
@@ -442,7 +460,8 @@ PtxLinkResult linkPtx(const std::vector<PtxLinkInput>& inputs) {
           out += linkageAs;
         } else if (t.kind == Tok::Word && fileIndexNext && isDigits(w)) {
           out += std::to_string(std::stoul(std::string(w)) + fileOffset);
-        } else if (auto it = t.kind == Tok::Word ? rename.find(std::string(w)) : rename.end(); it != rename.end()) {
+        } else if (auto it = t.kind == Tok::Word ? rename.find(std::string(w)) : rename.end();
+                   it != rename.end()) {
           out += it->second;
         } else {
           out += w;
@@ -476,7 +495,8 @@ PtxLinkResult linkPtx(const std::vector<PtxLinkInput>& inputs) {
         // A weak definition that lost, mentioned here first: declare the
         // symbol in its place so this module's uses still resolve.
         size_t end = item.declarationEnd > item.first ? item.declarationEnd : item.last;
-        emit(item.first, end, item.linkageToken, item.kind == ItemKind::Variable ? ".extern" : m.word(item.linkageToken));
+        emit(item.first, end, item.linkageToken,
+             item.kind == ItemKind::Variable ? ".extern" : m.word(item.linkageToken));
         out += ";";
       }
     }

@@ -83,8 +83,9 @@ PtxLinkResult linkRelocatableFatbins(const std::vector<Fatbin>& units, uint32_t 
   for (size_t i = 0; i < units.size(); ++i) {
     const FatbinEntry* entry = units[i].bestPtx(sm);
     if (entry == nullptr) {
-      result.errors.push_back("TU " + std::to_string(i + 1) + " of the relocatable device code holds no PTX the sm_" +
-                              std::to_string(sm) + " can run (it has " + units[i].architectures() + ")");
+      result.errors.push_back("TU " + std::to_string(i + 1) +
+                              " of the relocatable device code holds no PTX the sm_" + std::to_string(sm) +
+                              " can run (it has " + units[i].architectures() + ")");
       continue;
     }
     inputs.push_back({describeModule(i, entry->ptx), entry->ptx});

@@ -20,7 +20,8 @@ std::string kernelModule(const std::string& declarations, const std::string& bod
          "\n.visible .entry k(.param .u64 out_param)\n{\n"
          "  .reg .u32 %v, %t, %a;\n  .reg .u64 %out, %o;\n"
          "  ld.param.u64 %out, [out_param];\n  mov.u32 %t, %tid.x;\n" +
-         body + "\n  mul.wide.u32 %o, %t, 4;\n  add.u64 %out, %out, %o;\n  st.global.u32 [%out], %v;\n  ret;\n}\n";
+         body +
+         "\n  mul.wide.u32 %o, %t, 4;\n  add.u64 %out, %out, %o;\n  st.global.u32 [%out], %v;\n  ret;\n}\n";
 }
 
 // Links, loads and runs k on 4 threads; returns out[0..3].
@@ -45,16 +46,19 @@ TEST(PtxLinker, ResolvesAFunctionAndAVariableOfAnotherModule) {
   std::string user = kernelModule(
       ".extern .func (.param .b32 ret) twice(.param .b32 x);\n.extern .global .align 4 .u32 base;",
       std::string(kCallTwice) + "\n  ld.global.u32 %a, [base];\n  add.u32 %v, %v, %a;");
-  std::string definer = std::string(kHeader) +
-                        ".visible .global .align 4 .u32 base = 100;\n"
-                        ".visible .func (.param .b32 ret) twice(.param .b32 x)\n{\n  .reg .u32 %x;\n"
-                        "  ld.param.u32 %x, [x];\n  shl.b32 %x, %x, 1;\n  st.param.b32 [ret], %x;\n  ret;\n}\n";
+  std::string definer =
+      std::string(kHeader) +
+      ".visible .global .align 4 .u32 base = 100;\n"
+      ".visible .func (.param .b32 ret) twice(.param .b32 x)\n{\n  .reg .u32 %x;\n"
+      "  ld.param.u32 %x, [x];\n  shl.b32 %x, %x, 1;\n  st.param.b32 [ret], %x;\n  ret;\n}\n";
   std::string linked;
-  EXPECT_EQ(linkAndRun({{"user", user}, {"definer", definer}}, &linked), (std::vector<uint32_t>{100, 102, 104, 106}));
+  EXPECT_EQ(linkAndRun({{"user", user}, {"definer", definer}}, &linked),
+            (std::vector<uint32_t>{100, 102, 104, 106}));
   // One header; the extern declarations that the definitions satisfy are gone
   // when the definition comes first.
   EXPECT_EQ(linked.find(".version"), linked.rfind(".version"));
-  EXPECT_EQ(linkAndRun({{"definer", definer}, {"user", user}}, &linked), (std::vector<uint32_t>{100, 102, 104, 106}));
+  EXPECT_EQ(linkAndRun({{"definer", definer}, {"user", user}}, &linked),
+            (std::vector<uint32_t>{100, 102, 104, 106}));
   EXPECT_EQ(linked.find(".extern"), std::string::npos) << linked;
 }
 
@@ -73,29 +77,35 @@ TEST(PtxLinker, RenamesCollidingInternalNamesWithinTheirModuleOnly) {
   auto helperModule = [](int factor, const std::string& entry) {
     std::string f = std::to_string(factor);
     return std::string(kHeader) + ".global .align 4 .u32 counter = " + f + ";\n" +
-           ".global .align 1 .b8 $str[2] = {" + f + ", 0};\n" +
-           "// _ZL6helperi multiplies by " + f + "\n" +
+           ".global .align 1 .b8 $str[2] = {" + f + ", 0};\n" + "// _ZL6helperi multiplies by " + f + "\n" +
            ".func (.param .b32 ret) _ZL6helperi(.param .b32 x)\n{\n  .reg .u32 %x, %c;\n  .reg .u64 %s;\n"
-           "  ld.param.u32 %x, [x];\n  mul.lo.u32 %x, %x, " + f + ";\n  ld.global.u32 %c, [counter];\n"
+           "  ld.param.u32 %x, [x];\n  mul.lo.u32 %x, %x, " +
+           f +
+           ";\n  ld.global.u32 %c, [counter];\n"
            "  add.u32 %x, %x, %c;\n  mov.u64 %s, $str;\n  ld.global.u8 %c, [%s];\n  add.u32 %x, %x, %c;\n"
            "  st.param.b32 [ret], %x;\n  ret;\n}\n" +
-           ".visible .func (.param .b32 ret) " + entry + "(.param .b32 x)\n{\n  .reg .u32 %x;\n"
+           ".visible .func (.param .b32 ret) " + entry +
+           "(.param .b32 x)\n{\n  .reg .u32 %x;\n"
            "  { .param .b32 a; .param .b32 r;\n  ld.param.u32 %x, [x];\n  st.param.b32 [a], %x;\n"
-           "  call.uni (r), _ZL6helperi, (a);\n  ld.param.b32 %x, [r]; }\n  st.param.b32 [ret], %x;\n  ret;\n}\n";
+           "  call.uni (r), _ZL6helperi, (a);\n  ld.param.b32 %x, [r]; }\n  st.param.b32 [ret], %x;\n  "
+           "ret;\n}\n";
   };
   std::string user = kernelModule(
-      ".extern .func (.param .b32 ret) viaTwo(.param .b32 x);\n.extern .func (.param .b32 ret) viaThree(.param .b32 "
+      ".extern .func (.param .b32 ret) viaTwo(.param .b32 x);\n.extern .func (.param .b32 ret) "
+      "viaThree(.param .b32 "
       "x);",
       "  { .param .b32 a; .param .b32 r;\n  st.param.b32 [a], %t;\n  call.uni (r), viaTwo, (a);\n"
       "  ld.param.b32 %v, [r]; }\n  { .param .b32 a; .param .b32 r;\n  st.param.b32 [a], %t;\n"
-      "  call.uni (r), viaThree, (a);\n  ld.param.b32 %a, [r]; }\n  mul.lo.u32 %a, %a, 1000;\n  add.u32 %v, %v, %a;");
+      "  call.uni (r), viaThree, (a);\n  ld.param.b32 %a, [r]; }\n  mul.lo.u32 %a, %a, 1000;\n  add.u32 %v, "
+      "%v, %a;");
   std::string linked;
   // viaTwo(t) = 2t + 2 + 2, viaThree(t) = 3t + 3 + 3.
   std::vector<uint32_t> expected;
   for (uint32_t t = 0; t < 4; ++t) expected.push_back(2 * t + 4 + 1000 * (3 * t + 6));
-  EXPECT_EQ(linkAndRun({{"user", user}, {"two", helperModule(2, "viaTwo")}, {"three", helperModule(3, "viaThree")}},
-                       &linked),
-            expected);
+  EXPECT_EQ(
+      linkAndRun({{"user", user}, {"two", helperModule(2, "viaTwo")}, {"three", helperModule(3, "viaThree")}},
+                 &linked),
+      expected);
   EXPECT_NE(linked.find("_ZL6helperi$tu3"), std::string::npos) << linked;
   EXPECT_NE(linked.find("$str$tu3"), std::string::npos);
   EXPECT_NE(linked.find("counter$tu3"), std::string::npos);
@@ -132,19 +142,22 @@ TEST(PtxLinker, KeepsCudaSystemCallsAndDynamicSharedMemoryDeclared) {
 
 TEST(PtxLinker, WeakDefinitionsResolveToOneAndAStrongOneWins) {
   auto weak = [](const std::string& linkage, int value) {
-    return std::string(kHeader) + linkage + " .func (.param .b32 ret) twice(.param .b32 x)\n{\n  .reg .u32 %x;\n" +
-           "  mov.u32 %x, " + std::to_string(value) + ";\n  st.param.b32 [ret], %x;\n  ret;\n}\n" + linkage +
+    return std::string(kHeader) + linkage +
+           " .func (.param .b32 ret) twice(.param .b32 x)\n{\n  .reg .u32 %x;\n" + "  mov.u32 %x, " +
+           std::to_string(value) + ";\n  st.param.b32 [ret], %x;\n  ret;\n}\n" + linkage +
            " .global .align 4 .u32 base = " + std::to_string(value) + ";\n";
   };
   std::string user = kernelModule(
       ".extern .func (.param .b32 ret) twice(.param .b32 x);\n.extern .global .align 4 .u32 base;",
-      std::string(kCallTwice) + "\n  ld.global.u32 %a, [base];\n  mul.lo.u32 %a, %a, 1000;\n  add.u32 %v, %v, %a;");
+      std::string(kCallTwice) +
+          "\n  ld.global.u32 %a, [base];\n  mul.lo.u32 %a, %a, 1000;\n  add.u32 %v, %v, %a;");
   // Two weak definitions: the first one.
   EXPECT_EQ(linkAndRun({{"user", user}, {"w1", weak(".weak", 5)}, {"w2", weak(".weak", 6)}}),
             std::vector<uint32_t>(4, 5005));
   // A strong definition beats weak ones wherever it is, even after a module
   // whose own code uses the weak one it brought.
-  std::string weakUser = weak(".weak", 7) + ".visible .entry k(.param .u64 out_param)\n{\n  .reg .u32 %v, %t, %a;\n"
+  std::string weakUser = weak(".weak", 7) +
+                         ".visible .entry k(.param .u64 out_param)\n{\n  .reg .u32 %v, %t, %a;\n"
                          "  .reg .u64 %out;\n  ld.param.u64 %out, [out_param];\n  mov.u32 %t, 0;\n" +
                          std::string(kCallTwice) +
                          "\n  ld.global.u32 %a, [base];\n  add.u32 %v, %v, %a;\n  st.global.u32 [%out], %v;\n"
