@@ -143,8 +143,10 @@ sim::LoadedModule* ShimState::moduleOf(FatbinRecord& record, cudaError_t& error)
   // -rdc=true: the units' PTX, linked (the fat binary has the linked cubin only).
   std::string linked, linkError;
   if (record.fatbin && entry == nullptr && linkRelocatableCode(record.wrapper, config.smVersion, linked, linkError)) {
-    entry = &record.fatbin->entries.emplace_back(
-        runtime::FatbinEntry{runtime::FatbinEntryKind::Ptx, config.smVersion, std::move(linked)});
+    runtime::FatbinEntry& e = record.fatbin->entries.emplace_back();
+    e.arch = config.smVersion;
+    e.ptx = std::move(linked);
+    entry = &e;
   }
   if (!record.fatbin) {
     record.loadError = record.readError;
