@@ -164,8 +164,10 @@ void checkSgemm(int M, int N, int K, uint32_t seed) {
           }
           storingWarps += stores ? 1 : 0;
         }
-    EXPECT_EQ(result.stats.barriers, warps * 2 * ceilDiv(K, 16));
-    EXPECT_EQ(result.stats.globalStoreInstructions, storingWarps);
+    if (runsInLockstep(device)) {
+      EXPECT_EQ(result.stats.barriers, warps * 2 * ceilDiv(K, 16));
+      EXPECT_EQ(result.stats.globalStoreInstructions, storingWarps);
+    }
     std::vector<float> C = device.read<float>(dC, size_t(M) * N);
     for (size_t i = 0; i < C.size(); ++i) EXPECT_EQ(C[i], expected[i]) << "row " << i / N << " col " << i % N;
     Bytes out;
@@ -194,11 +196,13 @@ TEST(E2eKernels, TransposeThroughPaddedSharedTiles) {
     // Likewise a store per valid output row: `cols` per tile row. Every
     // warp (6 blocks of 8) passes the one barrier.
     const uint64_t tileCols = ceilDiv(cols, 32), tileRows = ceilDiv(rows, 32);
-    EXPECT_EQ(result.stats.globalLoadInstructions, tileCols * rows);
-    EXPECT_EQ(result.stats.sharedStoreInstructions, tileCols * rows);
-    EXPECT_EQ(result.stats.globalStoreInstructions, tileRows * cols);
-    EXPECT_EQ(result.stats.sharedLoadInstructions, tileRows * cols);
-    EXPECT_EQ(result.stats.barriers, tileCols * tileRows * 8);
+    if (runsInLockstep(device)) {
+      EXPECT_EQ(result.stats.globalLoadInstructions, tileCols * rows);
+      EXPECT_EQ(result.stats.sharedStoreInstructions, tileCols * rows);
+      EXPECT_EQ(result.stats.globalStoreInstructions, tileRows * cols);
+      EXPECT_EQ(result.stats.sharedLoadInstructions, tileRows * cols);
+      EXPECT_EQ(result.stats.barriers, tileCols * tileRows * 8);
+    }
     std::vector<float> got = device.read<float>(dout, in.size());
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c) EXPECT_EQ(got[c * rows + r], in[r * cols + c]) << r << "," << c;

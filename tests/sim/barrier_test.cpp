@@ -60,7 +60,9 @@ TEST(Barrier, ABarrierThatCannotCompleteIsADeadlockNamingTheWarps) {
   ASSERT_EQ(run.result.error.kind, sim::LaunchErrorKind::Deadlock);
   const std::string& m = run.result.error.message;
   EXPECT_NE(m.find("deadlock"), std::string::npos) << m;
-  EXPECT_NE(m.find("warp 0 waits at barrier 1 (PTX line 15, lanes 0xffffffff)"), std::string::npos) << m;
+  EXPECT_NE(m.find("warp 0 lanes 0xffffffff at PC 6 (PTX line 15) in k: waiting at a CTA barrier (barrier 1)"),
+            std::string::npos)
+      << m;
   EXPECT_NE(m.find("kernel k, block (0,0,0)"), std::string::npos) << m;
 }
 

@@ -43,8 +43,11 @@ struct KernelRun {
 // the output buffer has `outWords` words, zeroed. Load errors throw
 // ptxsim::Error (with the message), launch errors are in result.error.
 inline KernelRun runKernel(const std::string& ptx, const std::vector<uint64_t>& in, size_t outWords,
-                           unsigned threads = 32) {
+                           unsigned threads = 32, sim::SimtMode simt = sim::SimtMode::Default,
+                           sim::ItsSchedule schedule = sim::ItsSchedule::Converge) {
   Device device(sim::GpuConfig{}, DeviceOptions{1});
+  device.launchOptions().simt = simt;
+  device.launchOptions().itsSchedule = schedule;
   auto module = device.loadModule(ptx, "test.ptx");
   uint64_t inAddress = device.malloc(std::max<size_t>(in.size(), 1) * 8);
   if (!in.empty()) device.write(inAddress, in);

@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "warp_control.h"
+#include "warp_scheduler.h"
 
 namespace ptxsim::sim::exec {
 
@@ -21,8 +22,9 @@ bool complete(const CtaState& cta, const BarrierState& b) {
 
 // Writes bar.red's result to a released warp's destination.
 void deliverReduction(ExecContext& ctx, Warp& warp, const BarrierState& b) {
-  Frame& frame = warp.top();
-  const PreparedInstruction& pi = frame.function->code[frame.stack.back().pc];
+  ThreadGroup& g = warp.groups[warp.current];
+  Frame& frame = *g.frame;
+  const PreparedInstruction& pi = frame.function->code[g.pc];
   if (pi.aux2 == 0) return;
   auto reduction = static_cast<BarrierReduction>(pi.aux2);
   uint64_t value = reduction == BarrierReduction::Popc  ? b.popc
@@ -31,17 +33,19 @@ void deliverReduction(ExecContext& ctx, Warp& warp, const BarrierState& b) {
   Frame* saved = ctx.frame;
   ctx.frame = &frame;
   uint64_t* d = ctx.row(pi.ops[0].row);
-  forLanes(frame.stack.back().mask, [&](unsigned l) { d[l] = value; });
+  forLanes(g.mask, [&](unsigned l) { d[l] = value; });
   ctx.frame = saved;
 }
 
+// The waiting warps go on past the barrier (each waits as one group: a
+// warp arrives only when all its threads have).
 void release(ExecContext& ctx, BarrierState& b) {
   CtaState& cta = *ctx.cta;
   for (uint32_t w : b.waiters) {
     Warp& warp = cta.warps[w];
     deliverReduction(ctx, warp, b);
     warp.status = WarpStatus::Ready;
-    advance(warp.top());
+    advanceGroup(warp, warp.current);
   }
   b = BarrierState{};
 }
@@ -61,11 +65,12 @@ void arrive(ExecContext& ctx, const BarrierArrival& arrival) {
     b.anyTrue = b.anyTrue || arrival.predicate != 0;
   }
   if (arrival.wait) {
-    warp.status = WarpStatus::AtBarrier;
+    warp.status = WarpStatus::Blocked;
     warp.barrier = arrival.id;
+    warp.group().wait = GroupWait::Barrier;
     b.waiters.push_back(warp.index);
   } else {
-    advance(*ctx.frame);
+    advance(ctx);
   }
   if (complete(cta, b)) release(ctx, b);
 }

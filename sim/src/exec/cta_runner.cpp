@@ -5,7 +5,9 @@
 
 #include "barriers.h"
 #include "executor.h"
+#include "progress_monitor.h"
 #include "warp_control.h"
+#include "warp_scheduler.h"
 
 namespace ptxsim::sim::exec {
 
@@ -14,6 +16,8 @@ namespace {
 void initCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
   const LaunchConfig& launch = ctx.grid.launch;
   const PreparedKernel& kernel = ctx.grid.kernel;
+  const LaunchOptions& options = ctx.grid.options;
+  SimtMode mode = resolveSimtMode(options.simt, ctx.grid.config.smVersion);
   cta.linearId = linearId;
   uint64_t gx = launch.grid.x, gy = launch.grid.y;
   cta.ctaid = {static_cast<uint32_t>(linearId % gx), static_cast<uint32_t>(linearId / gx % gy),
@@ -22,6 +26,7 @@ void initCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
   cta.shared.assign(kernel.dynamicSharedOffset + launch.dynamicSharedBytes, 0);
   cta.printfOutput.clear();
   cta.instructions = 0;
+  cta.memoryWrites = 0;
   for (BarrierState& b : cta.barriers) b = BarrierState{};
   uint32_t warpCount = (cta.threadCount + kWarpSize - 1) / kWarpSize;
   cta.warps.resize(warpCount);
@@ -39,26 +44,35 @@ void initCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
                         t / (launch.block.x * launch.block.y)};
     }
     warp.local.assign(ctx.grid.localBytesPerThread * kWarpSize, 0);
+    configureWarp(warp, mode, options.itsSchedule, options.seed, linearId);
     enterKernel(warp, kernel.kernel(), launch.parameters.data(), launch.parameters.size());
   }
 }
 
-std::string deadlockReport(const ExecContext& ctx, const CtaState& cta) {
-  std::string text = "deadlock: no warp of the block can make progress";
+std::string blockName(const CtaState& cta) {
+  return "block (" + std::to_string(cta.ctaid.x) + "," + std::to_string(cta.ctaid.y) + "," +
+         std::to_string(cta.ctaid.z) + ")";
+}
+
+std::string stalledThreads(const CtaState& cta) {
+  std::string text;
   for (const Warp& warp : cta.warps) {
     if (warp.done()) continue;
-    const Frame& frame = *warp.frames[warp.depth - 1];
-    const SimtEntry& entry = frame.stack.back();
-    const isa::Instruction& inst = *frame.function->code[entry.pc].source;
-    text += "; warp " + std::to_string(warp.index) + " waits at barrier " + std::to_string(warp.barrier) +
-            " (PTX line " + std::to_string(inst.where.line) + ", lanes 0x";
-    char mask[16];
-    std::snprintf(mask, sizeof mask, "%08x", entry.mask);
-    text += mask;
-    text += ")";
+    text += describeWarp(warp);
+    if (warp.status == WarpStatus::Blocked) text += " (barrier " + std::to_string(warp.barrier) + ")";
   }
-  (void)ctx;
   return text;
+}
+
+void failStalled(ExecContext& ctx, CtaState& cta, const std::string& why) {
+  ctx.warp = nullptr;
+  ctx.frame = nullptr;
+  ctx.current = nullptr;
+  ctx.grid.fail(cta.linearId, LaunchErrorKind::Deadlock,
+                "deadlock: " + why + " in kernel " + ctx.grid.kernel.kernel().function->name + ", " +
+                    blockName(cta) + " (simt " + std::string(nameOf(cta.warps.front().mode)) + "):" +
+                    stalledThreads(cta));
+  ctx.aborted = true;
 }
 
 }  // namespace
@@ -69,14 +83,19 @@ void runCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
   ctx.aborted = false;
   const uint32_t quantum = std::max<uint32_t>(1, ctx.grid.options.warpQuantum);
   const uint64_t limit = ctx.grid.options.maxWarpInstructions;
+  ProgressMonitor monitor;
+  uint64_t publishedWrites = 0;
   while (true) {
     bool progress = false;
     bool allDone = true;
+    uint64_t roundInstructions = 0;
     for (Warp& warp : cta.warps) {
       if (warp.status == WarpStatus::Ready) {
         ctx.warp = &warp;
-        uint32_t executed = runWarp(ctx, quantum);
-        progress = progress || executed > 0;
+        bool changed = false;
+        uint32_t executed = runWarp(ctx, quantum, changed);
+        progress = progress || changed;
+        roundInstructions += executed;
         if (ctx.aborted) return;
         // A block-wide barrier counts the warps still running: one that
         // finished may have been the last one it waited for.
@@ -96,11 +115,17 @@ void runCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
     // A lower-numbered CTA failed: this one's results no longer matter.
     if (ctx.grid.failedCta.load(std::memory_order_relaxed) < linearId) return;
     if (!progress) {
-      ctx.warp = nullptr;
-      ctx.frame = nullptr;
-      ctx.current = nullptr;
-      ctx.grid.fail(linearId, LaunchErrorKind::Deadlock, deadlockReport(ctx, cta) + " in " + ctx.where(0));
-      ctx.aborted = true;
+      failStalled(ctx, cta, "no thread of the block can make progress");
+      return;
+    }
+    uint64_t launchWrites =
+        ctx.grid.memoryWrites.fetch_add(cta.memoryWrites - publishedWrites, std::memory_order_relaxed) +
+        (cta.memoryWrites - publishedWrites);
+    publishedWrites = cta.memoryWrites;
+    if (monitor.livelocked(cta, roundInstructions, launchWrites)) {
+      failStalled(ctx, cta,
+                  "the threads of the block repeat the same states without writing memory (a spin loop waiting "
+                  "for a thread that cannot run, or for a wake-up that never comes)");
       return;
     }
   }

@@ -27,6 +27,9 @@ struct CtaState {
   // (%clock, %globaltimer), which depends only on the CTA itself, so it is
   // the same whatever else ran on its host thread.
   uint64_t instructions = 0;
+  // Instructions that wrote memory (stores, atomics that changed it): a CTA
+  // that runs on without any is watched for livelock (progress_monitor.h).
+  uint64_t memoryWrites = 0;
 };
 
 }  // namespace ptxsim::sim::exec

@@ -29,6 +29,8 @@ struct ExecContext {
   Frame* frame = nullptr;
   LaneMask active = 0;  // lanes at this PC
   LaneMask mask = 0;    // lanes that execute: active and guard true
+  LaneMask synced = 0;  // lanes of other groups a bar.warp.sync released with this step
+  bool memoryUnchanged = false;  // an atomic that wrote nothing (every compare failed)
   StepReport report;
   KernelStats stats;
   bool aborted = false;  // a fault stopped the CTA

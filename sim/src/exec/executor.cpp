@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "warp_control.h"
+#include "warp_scheduler.h"
 
 namespace ptxsim::sim::exec {
 
@@ -70,15 +71,21 @@ void materialize(ExecContext& ctx, const PreparedInstruction& pi) {
 
 }  // namespace
 
-bool step(ExecContext& ctx) {
+StepResult step(ExecContext& ctx) {
   Warp& warp = *ctx.warp;
-  if (warp.status != WarpStatus::Ready) return false;
-  Frame& frame = warp.top();
-  SimtEntry& entry = frame.stack.back();
-  const PreparedInstruction& pi = frame.function->code[entry.pc];
+  if (warp.status != WarpStatus::Ready) return StepResult::Blocked;
+  bool stuck = false;
+  if (!pickGroup(warp, stuck)) {
+    if (warp.status == WarpStatus::Ready) warp.status = WarpStatus::Blocked;
+    if (stuck) reportStuckWarp(ctx);
+    return StepResult::Blocked;
+  }
+  ThreadGroup& group = warp.group();
+  Frame& frame = *group.frame;
+  const PreparedInstruction& pi = frame.function->code[group.pc];
   ctx.frame = &frame;
   ctx.current = &pi;
-  LaneMask active = entry.mask;
+  LaneMask active = group.mask;
   LaneMask mask = active;
   if (pi.guardRow != kNoRow) {
     LaneMask holds = predicateMask(ctx.row(pi.guardRow));
@@ -86,38 +93,47 @@ bool step(ExecContext& ctx) {
   }
   ctx.active = active;
   ctx.mask = mask;
+  ctx.synced = 0;
+  if (pi.sync != SyncKind::None) {
+    bool ready = warp.mode == SimtMode::Its ? readyToSynchronise(ctx, pi) : convergedForSynchronisation(ctx, pi);
+    if (!ready) return ctx.aborted ? StepResult::Blocked : StepResult::Waited;
+    active = ctx.active;
+    mask = ctx.mask;
+  }
   ctx.report.instruction = pi.source;
   ctx.report.unit = pi.source->unit;
-  ctx.report.active = active;
-  ctx.report.executed = mask;
+  ctx.report.active = active | ctx.synced;
+  ctx.report.executed = mask | ctx.synced;
   ctx.report.access = AccessKind::None;
   if (pi.materializeCount != 0) materialize(ctx, pi);
   ++ctx.stats.warpInstructions;
   ++ctx.cta->instructions;
   ctx.stats.threadInstructions += static_cast<uint64_t>(std::popcount(active));
   ctx.stats.threadInstructionsPredOn += static_cast<uint64_t>(std::popcount(mask));
+  ctx.memoryUnchanged = false;
   pi.handler(pi, ctx);
-  if (!pi.changesControl && !ctx.aborted) advance(frame);
-  return true;
+  if ((ctx.report.access == AccessKind::Store || ctx.report.access == AccessKind::Atomic) && !ctx.memoryUnchanged) {
+    ++ctx.cta->memoryWrites;
+  }
+  if (!pi.changesControl && !ctx.aborted) advance(ctx);
+  return StepResult::Executed;
 }
 
-uint32_t runWarp(ExecContext& ctx, uint32_t budget) {
+uint32_t runWarp(ExecContext& ctx, uint32_t budget, bool& changed) {
   uint32_t executed = 0;
   StepObserver* observer = ctx.grid.options.observer;
-  if (observer == nullptr) {
-    while (executed < budget && ctx.warp->status == WarpStatus::Ready && !ctx.aborted) {
-      step(ctx);
-      ++executed;
-    }
-    return executed;
+  if (observer != nullptr) {
+    ctx.report.cta = ctx.cta->linearId;
+    ctx.report.warp = ctx.warp->index;
   }
-  ctx.report.cta = ctx.cta->linearId;
-  ctx.report.warp = ctx.warp->index;
-  while (executed < budget && ctx.warp->status == WarpStatus::Ready && !ctx.aborted) {
-    ctx.report.taken = 0;
-    step(ctx);
+  while (executed < budget && !ctx.aborted) {
+    if (observer != nullptr) ctx.report.taken = 0;
+    StepResult r = step(ctx);
+    if (r == StepResult::Blocked) break;
+    changed = true;
+    if (r == StepResult::Waited) continue;
     ++executed;
-    if (!ctx.aborted) observer->onStep(ctx.report);
+    if (observer != nullptr && !ctx.aborted) observer->onStep(ctx.report);
   }
   return executed;
 }

@@ -8,12 +8,27 @@
 
 namespace ptxsim::sim::exec {
 
-// Executes the instruction at the warp's current PC for the lanes there.
-// Returns false when the warp cannot run (done or blocked).
-bool step(ExecContext& ctx);
+enum class StepResult : uint8_t {
+  Executed,  // one instruction ran for the chosen group
+  Waited,    // the chosen group must wait for other threads; nothing ran
+  Blocked,   // no group can run: the warp is done, at a barrier, or failed
+};
+
+// Executes the instruction at the PC of the group the warp's schedule
+// chooses, for the lanes there.
+StepResult step(ExecContext& ctx);
 
 // Runs the warp until it blocks, finishes or has executed `budget`
-// instructions; returns how many it executed.
-uint32_t runWarp(ExecContext& ctx, uint32_t budget);
+// instructions; returns how many it executed. Sets `changed` when its state
+// changed at all (instructions ran or groups started waiting).
+uint32_t runWarp(ExecContext& ctx, uint32_t budget, bool& changed);
+
+// Fails the launch with a deadlock report for the running warp, whose
+// threads all wait for each other.
+void reportStuckWarp(ExecContext& ctx);
+
+// One line per group of threads of a warp: lanes, PC, PTX line, and what
+// they wait for.
+std::string describeWarp(const Warp& warp);
 
 }  // namespace ptxsim::sim::exec

@@ -59,6 +59,7 @@ struct GridContext {
   LaunchError error;
   std::atomic<uint64_t> failedCta{UINT64_MAX};
   std::atomic<uint64_t> warpInstructions{0};  // across CTAs, for the launch's instruction limit
+  std::atomic<uint64_t> memoryWrites{0};      // across CTAs, published each scheduling round
   // 128-bit atomics on global memory: the host has no portable 16-byte
   // atomic, so they serialise on a lock chosen by address.
   std::array<std::mutex, 64> wideAtomicLocks;

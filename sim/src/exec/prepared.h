@@ -51,8 +51,18 @@ struct Materialization {
 // modifiers are known. Generic addresses are classified per lane.
 using sim::AddressSpace;
 
+// Instructions that synchronise threads, which the SIMT modes treat apart:
+// under independent thread scheduling they wait for other threads.
+enum class SyncKind : uint8_t {
+  None,
+  Collective,  // shfl/vote/match/redux/elect .sync: member mask in the last operand
+  WarpSync,    // bar.warp.sync: member mask in the last operand
+  CtaBarrier,  // bar/barrier (sync, arrive, red), barrier.cluster
+};
+
 struct PreparedInstruction {
   Handler handler = nullptr;
+  SyncKind sync = SyncKind::None;
   const isa::Instruction* source = nullptr;
   uint32_t guardRow = kNoRow;
   bool guardNegated = false;

@@ -396,6 +396,7 @@ class FunctionPreparer {
         ok = select(inst, pi, context, why);
       }
     }
+    pi.sync = syncKindOf(inst);
     if (!ok) {
       errors_.push_back("unsupported instruction " + opcodeText(inst) + " at " + locationText(module_, inst) +
                         (why.empty() ? "" : ": " + why));
@@ -416,6 +417,26 @@ class FunctionPreparer {
   isa::Instruction implicitReturn_;
   std::vector<uint32_t> registerRows_;  // IR register index -> first row
 };
+
+}  // namespace
+
+SyncKind syncKindOf(const isa::Instruction& inst) {
+  using isa::Opcode;
+  switch (inst.opcode) {
+    case Opcode::Bar:
+    case Opcode::Barrier:
+    case Opcode::BarrierCluster: return SyncKind::CtaBarrier;
+    case Opcode::BarWarpSync: return SyncKind::WarpSync;
+    case Opcode::Match:
+    case Opcode::Elect:
+    case Opcode::Redux: return SyncKind::Collective;
+    case Opcode::Vote:
+    case Opcode::Shfl: return inst.modifiers.has(isa::Mod::SyncMod) ? SyncKind::Collective : SyncKind::None;
+    default: return SyncKind::None;
+  }
+}
+
+namespace {
 
 uint32_t registersPerThread(const PreparedKernel& kernel) {
   // An estimate of the machine registers: PTX virtual registers of the

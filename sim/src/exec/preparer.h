@@ -29,6 +29,9 @@ struct ModulePlacement {
 std::unique_ptr<PreparedKernel> prepareKernel(const isa::Module& module, uint32_t kernelIndex,
                                               const ModulePlacement& placement, std::vector<std::string>& errors);
 
+// Which kind of thread synchronisation an instruction is, if any.
+SyncKind syncKindOf(const isa::Instruction& inst);
+
 // Checks that every instruction of every function can be prepared, without
 // keeping the result: what a module load runs.
 std::vector<std::string> findUnsupported(const isa::Module& module, const ModulePlacement& placement);

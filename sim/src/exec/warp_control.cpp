@@ -3,42 +3,49 @@
 #include <algorithm>
 #include <cstring>
 
+#include "warp_scheduler.h"
+
 namespace ptxsim::sim::exec {
 
 namespace {
 
-void popReconverged(Frame& frame) {
-  while (frame.stack.size() > 1 && frame.stack.back().pc == frame.stack.back().reconvergence) frame.stack.pop_back();
-}
-
-Frame& pushFrame(Warp& warp) {
-  if (warp.depth == warp.frames.size()) warp.frames.push_back(std::make_unique<Frame>());
-  Frame& frame = *warp.frames[warp.depth++];
-  return frame;
+Frame& newFrame(Warp& warp) {
+  if (warp.freeFrames.empty()) {
+    warp.framePool.push_back(std::make_unique<Frame>());
+    return *warp.framePool.back();
+  }
+  Frame* frame = warp.freeFrames.back();
+  warp.freeFrames.pop_back();
+  return *frame;
 }
 
 void initFrame(Frame& frame, const PreparedFunction& fn, LaneMask lanes) {
   frame.function = &fn;
+  frame.caller = nullptr;
+  frame.callSite = 0;
+  frame.lanes = lanes;
   // Registers start at zero so a program that reads one before writing it
   // sees the same value on every run, whatever ran on this host thread before.
   frame.registers.assign(uint64_t{fn.frameRows()} * kWarpSize, 0);
   frame.params.assign(fn.paramAreaBytes * kWarpSize, 0);
-  frame.stack.clear();
-  frame.stack.push_back({0, isa::kNone, lanes});
-  frame.entryMask = lanes;
-  frame.returned = 0;
   frame.dynamicLocal = 0;
   frame.kernelParams = nullptr;
   frame.kernelParamBytes = 0;
 }
 
+// `lanes` no longer run in `frame` (they returned from it or exited); a
+// frame no lane runs in goes back to the pool.
+void leaveFrame(Warp& warp, Frame& frame, LaneMask lanes) {
+  frame.lanes &= ~lanes;
+  if (frame.lanes == 0) warp.freeFrames.push_back(&frame);
+}
+
 // Copies the callee's return values to the caller's .param variables for
-// the lanes that returned, and moves those lanes past the call.
-void finishCall(Warp& warp, Frame& callee, Frame& caller) {
-  const PreparedInstruction& call = caller.function->code[caller.stack.back().pc];
+// `lanes`.
+void copyResults(Frame& callee, Frame& caller, LaneMask lanes) {
+  const PreparedInstruction& call = caller.function->code[callee.callSite];
   const CallBinding& binding = caller.function->calls[call.aux];
   const isa::Function& calleeFn = *callee.function->function;
-  LaneMask lanes = callee.returned & ~warp.exited;
   for (size_t i = 0; i < binding.results.size() && i < calleeFn.returns.size(); ++i) {
     uint64_t from = callee.function->returnsOffset + calleeFn.returns[i].offset;
     uint64_t size = std::min(binding.results[i].size, calleeFn.returns[i].size);
@@ -46,124 +53,158 @@ void finishCall(Warp& warp, Frame& callee, Frame& caller) {
       std::memcpy(caller.paramsOf(l) + binding.results[i].callerOffset, callee.paramsOf(l) + from, size);
     });
   }
-  advance(caller);
 }
 
 }  // namespace
 
-void advance(Frame& frame) {
-  ++frame.stack.back().pc;
-  popReconverged(frame);
+void advance(ExecContext& ctx) {
+  Warp& warp = *ctx.warp;
+  ++warp.group().pc;
+  groupMoved(warp, warp.current);
 }
 
-void branch(Frame& frame, LaneMask taken, uint32_t target, uint32_t reconvergence) {
-  SimtEntry& top = frame.stack.back();
-  LaneMask notTaken = top.mask & ~taken;
-  uint32_t fallThrough = top.pc + 1;
+void branch(ExecContext& ctx, LaneMask taken, uint32_t target, uint32_t reconvergence) {
+  Warp& warp = *ctx.warp;
+  ThreadGroup& g = warp.group();
+  LaneMask notTaken = g.mask & ~taken;
+  uint32_t fallThrough = g.pc + 1;
   if (notTaken == 0 || taken == 0) {
-    top.pc = notTaken == 0 ? target : fallThrough;
-    popReconverged(frame);
+    g.pc = notTaken == 0 ? target : fallThrough;
+    groupMoved(warp, warp.current);
     return;
   }
-  // Divergence: the current entry waits at the reconvergence point with all
-  // its lanes; each side runs as its own entry until it gets there. The
-  // fall-through side runs first. A side that starts at the reconvergence
-  // point itself needs no entry.
-  top.pc = reconvergence;
-  if (target != reconvergence) frame.stack.push_back({target, reconvergence, taken});
-  if (fallThrough != reconvergence) frame.stack.push_back({fallThrough, reconvergence, notTaken});
-  popReconverged(frame);
+  // The fall-through side is the last part: it runs first under the stack,
+  // as the hardware's reconvergence stack does.
+  diverge(ctx, {{target, taken}, {fallThrough, notTaken}}, reconvergence);
+}
+
+void diverge(ExecContext& ctx, const std::vector<std::pair<uint32_t, LaneMask>>& allParts, uint32_t meet) {
+  Warp& warp = *ctx.warp;
+  std::vector<std::pair<uint32_t, LaneMask>> parts;
+  for (const auto& part : allParts) {
+    if (part.second != 0) parts.push_back(part);
+  }
+  uint32_t id = openDivergence(warp, warp.group().frame, meet, warp.group().mask);
+  uint32_t first = warp.current;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    uint32_t index = first;
+    if (i > 0) {
+      ThreadGroup copy = warp.groups[first];  // before push_back invalidates references
+      warp.groups.push_back(std::move(copy));
+      index = static_cast<uint32_t>(warp.groups.size() - 1);
+    }
+    ThreadGroup& g = warp.groups[index];
+    g.mask = parts[i].second;
+    g.pc = parts[i].first;
+    g.wait = GroupWait::None;
+    g.waited = 0;
+    if (i == 0) g.splits.push_back(id);
+  }
+  for (size_t i = 0; i < parts.size(); ++i) {
+    groupMoved(warp, i == 0 ? first : static_cast<uint32_t>(warp.groups.size() - parts.size() + i));
+  }
 }
 
 void exitLanes(ExecContext& ctx, LaneMask lanes) {
   Warp& warp = *ctx.warp;
+  ThreadGroup& g = warp.group();
   warp.exited |= lanes;
-  for (uint32_t d = 0; d < warp.depth; ++d) {
-    for (SimtEntry& e : warp.frames[d]->stack) e.mask &= ~lanes;
-  }
-  settle(ctx);
+  for (Frame* f = g.frame; f != nullptr; f = f->caller) leaveFrame(warp, *f, lanes);
+  removeLanes(warp, warp.current, lanes);
+  if (ctx.warp->done()) ctx.frame = nullptr;
 }
 
 void returnLanes(ExecContext& ctx, LaneMask lanes) {
-  Frame& frame = ctx.warp->top();
-  frame.returned |= lanes;
-  for (SimtEntry& e : frame.stack) e.mask &= ~lanes;
-  settle(ctx);
-}
-
-void settle(ExecContext& ctx) {
   Warp& warp = *ctx.warp;
-  while (warp.depth > 0) {
-    Frame& frame = warp.top();
-    while (!frame.stack.empty() && frame.stack.back().mask == 0) frame.stack.pop_back();
-    if (!frame.stack.empty()) {
-      popReconverged(frame);
-      break;
-    }
-    --warp.depth;
-    if (warp.depth == 0) break;
-    finishCall(warp, frame, warp.top());
+  if (lanes != warp.group().mask) {
+    // Part of the group returns: it becomes a group of its own; the rest
+    // stays in the callee.
+    ThreadGroup returning = warp.group();
+    returning.mask = lanes;
+    warp.group().mask &= ~lanes;
+    warp.groups.push_back(std::move(returning));
+    warp.current = static_cast<uint32_t>(warp.groups.size() - 1);
   }
-  if (warp.depth == 0) {
-    warp.status = WarpStatus::Done;
-    ctx.frame = nullptr;
-  } else {
-    ctx.frame = &warp.top();
-  }
+  ThreadGroup& r = warp.group();
+  Frame& callee = *r.frame;
+  Frame& caller = *callee.caller;
+  copyResults(callee, caller, lanes);
+  // Divergences inside the callee no longer concern these lanes.
+  leaveDivergencesIn(warp, warp.current, &callee);
+  r.frame = &caller;
+  r.pc = callee.callSite + 1;
+  leaveFrame(warp, callee, lanes);
+  ctx.frame = &caller;
+  groupMoved(warp, warp.current);
 }
 
 bool enterFunction(ExecContext& ctx, const PreparedFunction& callee, const CallBinding& binding, LaneMask lanes) {
   Warp& warp = *ctx.warp;
-  Frame& caller = warp.top();
+  Frame& caller = *warp.group().frame;
   uint64_t base = caller.localBase + caller.function->localFrameBytes + caller.dynamicLocal;
-  if (base + callee.localFrameBytes > ctx.grid.localBytesPerThread || warp.depth >= 4096) {
+  uint32_t depth = 0;
+  for (const Frame* f = &caller; f != nullptr; f = f->caller) ++depth;
+  if (base + callee.localFrameBytes > ctx.grid.localBytesPerThread || depth >= 4096) {
     ctx.fail(LaunchErrorKind::StackOverflow,
-             "call stack overflow calling " + callee.function->name + " (" + std::to_string(warp.depth) +
+             "call stack overflow calling " + callee.function->name + " (" + std::to_string(depth) +
                  " frames, " + std::to_string(base + callee.localFrameBytes) + " bytes of local memory per thread; " +
                  "cudaLimitStackSize allows " + std::to_string(ctx.grid.localBytesPerThread) + ")",
              static_cast<unsigned>(std::countr_zero(lanes)));
     return false;
   }
-  Frame& frame = pushFrame(warp);
+  Frame& frame = newFrame(warp);
   initFrame(frame, callee, lanes);
+  frame.caller = &caller;
+  frame.callSite = warp.group().pc;
   frame.localBase = base;
-  Frame& callerFrame = *warp.frames[warp.depth - 2];  // pushFrame may have moved nothing: frames are pointers
   const isa::Function& calleeFn = *callee.function;
   for (size_t i = 0; i < binding.arguments.size() && i < calleeFn.params.size(); ++i) {
     uint64_t size = std::min(binding.arguments[i].size, calleeFn.params[i].size);
     forLanes(lanes, [&](unsigned l) {
       std::memcpy(frame.paramsOf(l) + calleeFn.params[i].offset,
-                  callerFrame.paramsOf(l) + binding.arguments[i].callerOffset, size);
+                  caller.paramsOf(l) + binding.arguments[i].callerOffset, size);
     });
   }
+  // The lanes meet again after the call: under the stack, lanes that return
+  // early wait there for the others.
+  ThreadGroup& g = warp.group();
+  uint32_t id = openDivergence(warp, &caller, frame.callSite + 1, lanes);
+  g.splits.push_back(id);
+  g.frame = &frame;
+  g.pc = 0;
   ctx.frame = &frame;
+  groupMoved(warp, warp.current);
   return true;
 }
 
 void enterKernel(Warp& warp, const PreparedFunction& kernel, const uint8_t* params, uint64_t paramBytes) {
-  warp.depth = 0;
-  Frame& frame = pushFrame(warp);
+  warp.freeFrames.clear();
+  for (auto& f : warp.framePool) warp.freeFrames.push_back(f.get());
+  warp.divergences.clear();
+  warp.freeDivergences.clear();
+  Frame& frame = newFrame(warp);
   initFrame(frame, kernel, warp.existing);
   frame.localBase = 0;
   frame.kernelParams = params;
   frame.kernelParamBytes = paramBytes;
+  warp.groups.assign(1, ThreadGroup{});
+  ThreadGroup& g = warp.groups[0];
+  g.mask = warp.existing;
+  g.pc = 0;
+  g.frame = &frame;
+  warp.current = 0;
+  warp.slice = 0;
 }
-
-}  // namespace ptxsim::sim::exec
-
-namespace ptxsim::sim::exec {
 
 bool splitOnGuard(ExecContext& ctx) {
   if (ctx.mask == ctx.active) return false;
-  Frame& frame = *ctx.frame;
+  Warp& warp = *ctx.warp;
+  uint32_t pc = warp.group().pc;
   if (ctx.mask == 0) {
-    advance(frame);
+    advance(ctx);
     return true;
   }
-  SimtEntry& top = frame.stack.back();
-  uint32_t pc = top.pc;
-  top.pc = pc + 1;
-  frame.stack.push_back({pc, pc + 1, ctx.mask});
+  diverge(ctx, {{pc + 1, ctx.active & ~ctx.mask}, {pc, ctx.mask}}, pc + 1);
   return true;
 }
 

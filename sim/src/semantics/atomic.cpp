@@ -144,6 +144,7 @@ void casHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   const uint64_t* b = ctx.row(pi.ops[2].row);
   const uint64_t* c = ctx.row(pi.ops[3].row);
   ctx.recordAccess(AccessKind::Atomic, pi.space, sizeof(Bits));
+  bool swapped = false;
   forLanes(ctx.mask, [&](unsigned l) {
     if (ctx.aborted) return;
     uint64_t address = base[l] + static_cast<uint64_t>(pi.ops[1].offset);
@@ -156,13 +157,16 @@ void casHandler(const PreparedInstruction& pi, ExecContext& ctx) {
     Bits* element = reinterpret_cast<Bits*>(p);
     if (shared) {
       Bits old = *element;
-      if (old == expected) *element = desired;
+      if (old == expected) *element = desired, swapped = true;
       d[l] = old;
     } else {
-      std::atomic_ref<Bits>(*element).compare_exchange_strong(expected, desired);
+      swapped |= std::atomic_ref<Bits>(*element).compare_exchange_strong(expected, desired);
       d[l] = expected;  // the value found, whether or not it matched
     }
   });
+  // A spin lock's failing compares change nothing: the progress monitor
+  // must not count them as progress.
+  ctx.memoryUnchanged = !swapped;
   if (ctx.mask != 0) ++ctx.stats.atomicInstructions;
 }
 

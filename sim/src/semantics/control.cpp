@@ -14,7 +14,6 @@ namespace {
 
 using exec::Frame;
 using exec::LaneMask;
-using exec::SimtEntry;
 using isa::Opcode;
 
 void braHandler(const PreparedInstruction& pi, ExecContext& ctx) {
@@ -22,7 +21,7 @@ void braHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   ctx.report.taken = taken;
   ++ctx.stats.branchInstructions;
   if (taken != 0 && taken != ctx.active) ++ctx.stats.divergentBranches;
-  exec::branch(*ctx.frame, taken, pi.source->branchTarget, pi.source->reconvergence);
+  exec::branch(ctx, taken, pi.source->branchTarget, pi.source->reconvergence);
 }
 
 bool selectBra(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
@@ -58,12 +57,11 @@ void brxHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   });
   if (bad) return;
   ++ctx.stats.branchInstructions;
-  Frame& frame = *ctx.frame;
   uint32_t first = target[static_cast<unsigned>(std::countr_zero(ctx.mask)) & 31];
   bool uniform = true;
   exec::forLanes(ctx.mask, [&](unsigned l) { uniform = uniform && target[l] == first; });
   if (uniform) {
-    exec::branch(frame, ctx.mask, first, pi.source->reconvergence);
+    exec::branch(ctx, ctx.mask, first, pi.source->reconvergence);
     return;
   }
   ++ctx.stats.divergentBranches;
@@ -76,12 +74,9 @@ void brxHandler(const PreparedInstruction& pi, ExecContext& ctx) {
       it->second |= LaneMask{1} << l;
     }
   });
+  // The lowest target is the last part: it runs first under the stack.
   std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  uint32_t join = pi.source->reconvergence;
-  frame.stack.back().pc = join;
-  for (const auto& [pc, lanes] : groups) {
-    if (pc != join) frame.stack.push_back({pc, join, lanes});
-  }
+  exec::diverge(ctx, groups, pi.source->reconvergence);
 }
 
 bool selectBrx(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext& sc, std::string&) {
@@ -122,17 +117,18 @@ void callHandler(const PreparedInstruction& pi, ExecContext& ctx) {
       return;
     }
     if (same != lanes) {
-      Frame& frame = *ctx.frame;
-      uint32_t pc = frame.stack.back().pc;
-      frame.stack.back().pc = pc + 1;
-      frame.stack.push_back({pc, pc + 1, lanes & ~same});
-      frame.stack.push_back({pc, pc + 1, same});
-      return;
+      // The lanes calling the first lane's function go now; the others stay
+      // at the call, which runs again for them. All meet after it.
+      uint32_t pc = ctx.warp->group().pc;
+      exec::diverge(ctx, {{pc, lanes & ~same}, {pc, same}}, pc + 1);
+      ctx.warp->current = static_cast<uint32_t>(ctx.warp->groups.size() - 1);  // the `same` part, newest
+      lanes = same;
+      ctx.active = ctx.mask = same;
     }
   }
   if (binding.builtin != exec::Builtin::None) {
     runBuiltin(ctx, binding, lanes);
-    if (!ctx.aborted) exec::advance(*ctx.frame);
+    if (!ctx.aborted) exec::advance(ctx);
     return;
   }
   exec::enterFunction(ctx, *kernel.functions[callee], binding, lanes);
@@ -188,7 +184,7 @@ bool selectCall(const isa::Instruction& inst, PreparedInstruction& pi, SelectCon
 void retHandler(const PreparedInstruction&, ExecContext& ctx) {
   if (exec::splitOnGuard(ctx)) return;
   ++ctx.stats.branchInstructions;
-  if (ctx.warp->depth == 1) {
+  if (exec::inKernelFrame(ctx)) {
     exec::exitLanes(ctx, ctx.mask);
   } else {
     exec::returnLanes(ctx, ctx.mask);

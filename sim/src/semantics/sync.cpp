@@ -81,7 +81,7 @@ void clusterBarrierHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   BarrierArrival arrival;
   arrival.id = exec::kBarrierCount - 1;
   if (pi.aux == 1) {  // arrive: counted by the matching wait
-    exec::advance(*ctx.frame);
+    exec::advance(ctx);
     return;
   }
   exec::arrive(ctx, arrival);
@@ -94,9 +94,10 @@ bool selectClusterBarrier(const isa::Instruction& inst, PreparedInstruction& pi,
   return true;
 }
 
-// Under the reconvergence stack a warp's active lanes run in lockstep, so
-// bar.warp.sync has nothing to wait for; it checks its mask (issue 5 adds
-// the independent-thread-scheduling semantics).
+// The executor has already made the group wait for its member mask under
+// independent thread scheduling (exec/sync_points.cpp); under the stack a
+// warp's active lanes run in lockstep. What is left is the ISA's rule that
+// the executing thread be in its own mask.
 void warpSyncHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   const uint64_t* members = ctx.row(pi.ops[0].row);
   exec::forLanes(ctx.mask, [&](unsigned l) {

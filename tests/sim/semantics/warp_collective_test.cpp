@@ -30,9 +30,10 @@ std::vector<uint64_t> runLanes(const std::string& body, const std::vector<uint64
   return run.out;
 }
 
-std::string launchError(const std::string& body, unsigned threads = 32) {
+std::string launchError(const std::string& body, unsigned threads = 32,
+                        sim::SimtMode simt = sim::SimtMode::Default) {
   std::string decl = ".reg .b32 %r, %x, %m;\n.reg .pred %p, %q;";
-  test::KernelRun run = test::runKernel(test::ptxKernel(decl, body), {}, 1, threads);
+  test::KernelRun run = test::runKernel(test::ptxKernel(decl, body), {}, 1, threads, simt);
   return run.result.error ? run.result.error.message : std::string();
 }
 
@@ -338,11 +339,22 @@ TEST(WarpCollective, LaneOutsideItsOwnMemberMaskIsAnError) {
 }
 
 TEST(WarpCollective, MemberLanesThatCannotArriveAreAnError) {
-  // Lanes 16-31 diverged: a full member mask can never be satisfied.
-  std::string message = launchError(
-      "setp.lt.u32 %p, %tx, 16;\n@!%p bra DONE;\nredux.sync.add.u32 %r, %x, 0xffffffff;\nDONE:");
+  // Lanes 16-31 diverged: under the stack a full member mask can never be
+  // satisfied. Under ITS the collective waits for them; they exit instead,
+  // and exited lanes are not waited for.
+  std::string diverged = "setp.lt.u32 %p, %tx, 16;\n@!%p bra DONE;\nredux.sync.add.u32 %r, %x, 0xffffffff;\nDONE:";
+  std::string message = launchError(diverged, 32, sim::SimtMode::Stack);
   EXPECT_NE(message.find("lanes 0xffff0000 of the member mask 0xffffffff are not active"), std::string::npos)
       << message;
+  EXPECT_EQ(launchError(diverged, 32, sim::SimtMode::Its), "");
+  // Under ITS, member lanes that wait elsewhere for ever are a deadlock.
+  message = launchError(
+      "setp.lt.u32 %p, %tx, 16;\n@!%p bra OTHER;\nredux.sync.add.u32 %r, %x, 0xffffffff;\nbra.uni DONE;\n"
+      "OTHER: vote.sync.any.pred %q, %p, 0xffffffff;\nDONE:",
+      32, sim::SimtMode::Its);
+  EXPECT_NE(message.find("deadlock"), std::string::npos) << message;
+  EXPECT_NE(message.find("lanes 0x0000ffff at PC"), std::string::npos) << message;
+  EXPECT_NE(message.find("waiting at a .sync collective"), std::string::npos) << message;
   // Exited lanes and lanes beyond the block are not waited for.
   EXPECT_EQ(launchError("setp.lt.u32 %p, %tx, 16;\n@!%p exit;\nmatch.any.sync.b32 %r, %x, 0xffffffff;"), "");
   EXPECT_EQ(launchError("vote.sync.ballot.b32 %r, %p, 0xffffffff;", 20), "");

@@ -8,6 +8,7 @@
 
 #include "ptxsim/sim/kernel_stats.h"
 #include "ptxsim/sim/launch_geometry.h"
+#include "ptxsim/sim/simt.h"
 #include "ptxsim/sim/step_report.h"
 
 namespace ptxsim::sim {
@@ -31,6 +32,11 @@ struct LaunchOptions {
   // Sees every warp instruction's report (tracing, tests); null for none.
   // The run without one pays nothing for the hook.
   StepObserver* observer = nullptr;
+  // How the threads of a warp are scheduled (ptxsim/sim/simt.h); the
+  // random ITS schedule draws from `seed`.
+  SimtMode simt = SimtMode::Default;
+  ItsSchedule itsSchedule = ItsSchedule::Converge;
+  uint64_t seed = 0;
 };
 
 // Why a launch failed. The codes map one to one onto the cudaError_t a
