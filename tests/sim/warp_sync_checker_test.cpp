@@ -68,14 +68,16 @@ TEST(WarpSyncChecker, LegacyWarpReductionReportsEachLinePairOnce) {
   EXPECT_EQ(linePairs(run.result.warnings), expected);
   ASSERT_EQ(run.result.warnings.size(), expected.size());
   EXPECT_EQ(run.result.stats.warpSyncHazards, expected.size());
-  EXPECT_EQ(run.result.warnings[0],
-            "ptxsim: warp-sync hazard in kernel reduceRacy: lanes 16 and 0 of warp 0 in block (0,0,0): write at "
-            "PTX line 61 (warp_reduce.cu:13) and read at PTX line 59 (warp_reduce.cu:13) of shared address 0x40 "
-            "with no __syncwarp between them");
-  EXPECT_EQ(run.result.warnings[1],
-            "ptxsim: warp-sync hazard in kernel reduceRacy: lanes 0 and 8 of warp 0 in block (0,0,0): read at "
-            "PTX line 64 (warp_reduce.cu:14) and write at PTX line 61 (warp_reduce.cu:13) of shared address 0x20 "
-            "with no __syncwarp between them");
+  EXPECT_EQ(
+      run.result.warnings[0],
+      "ptxsim: warp-sync hazard in kernel reduceRacy: lanes 16 and 0 of warp 0 in block (0,0,0): write at "
+      "PTX line 61 (warp_reduce.cu:13) and read at PTX line 59 (warp_reduce.cu:13) of shared address 0x40 "
+      "with no __syncwarp between them");
+  EXPECT_EQ(
+      run.result.warnings[1],
+      "ptxsim: warp-sync hazard in kernel reduceRacy: lanes 0 and 8 of warp 0 in block (0,0,0): read at "
+      "PTX line 64 (warp_reduce.cu:14) and write at PTX line 61 (warp_reduce.cu:13) of shared address 0x20 "
+      "with no __syncwarp between them");
 }
 
 TEST(WarpSyncChecker, SyncwarpAndShuffleReductionsReportNothing) {
@@ -113,7 +115,8 @@ TEST(WarpSyncChecker, SameReportsWithOneAndFourHostThreads) {
     EXPECT_EQ(one.out, four.out);
   }
   ASSERT_EQ(one.result.warnings.size(), 9u);
-  for (const std::string& w : one.result.warnings) EXPECT_NE(w.find("in block (0,0,0)"), std::string::npos) << w;
+  for (const std::string& w : one.result.warnings)
+    EXPECT_NE(w.find("in block (0,0,0)"), std::string::npos) << w;
 }
 
 struct Recorder : sim::StepObserver {
@@ -139,7 +142,8 @@ sim::LaunchResult runChecked(std::string_view declarations, std::string_view bod
   uint64_t outAddress = device.malloc(1024);
   device.memset(inAddress, 0, 1024);
   device.memset(outAddress, 0, 1024);
-  sim::LaunchResult r = device.launch(*module, "k", {1}, {threads}, 0, KernelArgs().add(inAddress).add(outAddress));
+  sim::LaunchResult r =
+      device.launch(*module, "k", {1}, {threads}, 0, KernelArgs().add(inAddress).add(outAddress));
   EXPECT_FALSE(r.error) << r.error.message;
   if (out != nullptr) *out = device.read<uint64_t>(outAddress, 128);
   EXPECT_EQ(r.stats.warpSyncHazards, r.warnings.size());
@@ -228,10 +232,10 @@ sim::LaunchResult neighbourRead(std::string_view between) {
 }
 
 TEST(WarpSyncChecker, BarriersAndCollectivesOrderTheLanes) {
-  for (const char* sync : {"bar.sync 0;", "barrier.sync 0;", "bar.warp.sync -1;",
-                           "shfl.sync.idx.b32 %m, %tx, 0, 31, -1;", "setp.ne.u32 %q, %tx, 99; vote.sync.ballot.b32 %m, %q, -1;",
-                           "match.any.sync.b32 %m, %tx, -1;", "redux.sync.add.u32 %m, %tx, -1;",
-                           "elect.sync %m|%q, -1;"}) {
+  for (const char* sync :
+       {"bar.sync 0;", "barrier.sync 0;", "bar.warp.sync -1;", "shfl.sync.idx.b32 %m, %tx, 0, 31, -1;",
+        "setp.ne.u32 %q, %tx, 99; vote.sync.ballot.b32 %m, %q, -1;", "match.any.sync.b32 %m, %tx, -1;",
+        "redux.sync.add.u32 %m, %tx, -1;", "elect.sync %m|%q, -1;"}) {
     sim::LaunchResult r = neighbourRead(sync);
     EXPECT_TRUE(r.warnings.empty()) << sync << ": " << r.warnings.front();
   }
@@ -294,21 +298,21 @@ TEST(WarpSyncChecker, SubWordAccessesConflictOnlyWhereTheirBytesOverlap) {
 TEST(WarpSyncChecker, GenericAddressesResolveAndLocalMemoryNeverRaces) {
   // Through generic addresses: shared memory races like shared, and every
   // lane's local variable at one generic offset is still its own.
-  sim::LaunchResult r = runChecked(
-      ".reg .u64 %g, %e, %l; .reg .u32 %v, %n; .shared .u32 elems[32]; .local .u32 mine;",
-      "mov.u64 %l, mine;\n"
-      "cvta.local.u64 %l, %l;\n"
-      "st.u32 [%l], %tx;\n"
-      "ld.u32 %v, [%l];\n"
-      "st.local.u32 [mine], %tx;\n"
-      "mov.u64 %g, elems;\n"
-      "cvta.shared.u64 %g, %g;\n"
-      "mad.wide.u32 %e, %tx, 4, %g;\n"
-      "st.u32 [%e], %tx;\n"
-      "add.u32 %n, %tx, 1;\n"
-      "and.b32 %n, %n, 31;\n"
-      "mad.wide.u32 %e, %n, 4, %g;\n"
-      "ld.u32 %v, [%e];");
+  sim::LaunchResult r =
+      runChecked(".reg .u64 %g, %e, %l; .reg .u32 %v, %n; .shared .u32 elems[32]; .local .u32 mine;",
+                 "mov.u64 %l, mine;\n"
+                 "cvta.local.u64 %l, %l;\n"
+                 "st.u32 [%l], %tx;\n"
+                 "ld.u32 %v, [%l];\n"
+                 "st.local.u32 [mine], %tx;\n"
+                 "mov.u64 %g, elems;\n"
+                 "cvta.shared.u64 %g, %g;\n"
+                 "mad.wide.u32 %e, %tx, 4, %g;\n"
+                 "st.u32 [%e], %tx;\n"
+                 "add.u32 %n, %tx, 1;\n"
+                 "and.b32 %n, %n, 31;\n"
+                 "mad.wide.u32 %e, %n, 4, %g;\n"
+                 "ld.u32 %v, [%e];");
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("lanes 0 and 1 of warp 0"), std::string::npos) << r.warnings[0];
   EXPECT_NE(r.warnings[0].find("of shared address 0x4 "), std::string::npos) << r.warnings[0];
@@ -327,6 +331,64 @@ TEST(WarpSyncChecker, RacesBetweenWarpsAreOutOfScope) {
                                    "st.global.u64 [%g], %tx8;",
                                    64);
   EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();
+}
+
+TEST(WarpSyncChecker, ABarrierArrivedAtInPiecesOrdersAllThePieces) {
+  // Lanes 0..15 and 16..31 reach bar.sync at different instructions; the
+  // barrier completes only when both halves have arrived, so the reads of
+  // the other half's elements after it are ordered.
+  auto run = [](std::string_view barrier) {
+    return runChecked(".reg .u32 %s, %a, %n, %v; .reg .pred %q; .shared .u32 elems[32];",
+                      "mov.u32 %s, elems;\n"
+                      "mad.lo.u32 %a, %tx, 4, %s;\n"
+                      "st.shared.u32 [%a], %tx;\n"
+                      "setp.ge.u32 %q, %tx, 16;\n"
+                      "@%q bra HIGH;\n" +
+                          std::string(barrier) +
+                          "\nbra.uni JOIN;\n"
+                          "HIGH:\n" +
+                          std::string(barrier) +
+                          "\nJOIN:\n"
+                          "add.u32 %n, %tx, 16;\n"
+                          "and.b32 %n, %n, 31;\n"
+                          "mad.lo.u32 %a, %n, 4, %s;\n"
+                          "ld.shared.u32 %v, [%a];");
+  };
+  sim::LaunchResult split = run("bar.sync 0;");
+  EXPECT_TRUE(split.warnings.empty()) << split.warnings.front();
+  sim::LaunchResult fenced = run("membar.cta;");
+  ASSERT_EQ(fenced.warnings.size(), 1u);
+  EXPECT_NE(fenced.warnings[0].find("lanes 0 and 16 of warp 0"), std::string::npos) << fenced.warnings[0];
+}
+
+TEST(WarpSyncChecker, LanesThatExitedEarlyDoNotHideOrInventHazards) {
+  // Lanes 20..31 return first; the others store, synchronise (or not) and
+  // read a neighbour's element among 0..19. A block of 52 threads also has
+  // a partial second warp doing the same.
+  auto run = [](std::string_view between) {
+    return runChecked(".reg .u32 %s, %a, %n, %v, %l; .reg .pred %q; .shared .u32 elems[64];",
+                      "and.b32 %l, %tx, 31;\n"
+                      "setp.ge.u32 %q, %l, 20;\n"
+                      "@%q bra DONE;\n"
+                      "mov.u32 %s, elems;\n"
+                      "mad.lo.u32 %a, %tx, 4, %s;\n"
+                      "st.shared.u32 [%a], %tx;\n" +
+                          std::string(between) +
+                          "\nadd.u32 %n, %tx, 1;\n"
+                          "setp.eq.u32 %q, %l, 19;\n"
+                          "@%q sub.u32 %n, %n, 20;\n"
+                          "mad.lo.u32 %a, %n, 4, %s;\n"
+                          "ld.shared.u32 %v, [%a];\n"
+                          "DONE:",
+                      52);
+  };
+  sim::LaunchResult synced = run("bar.warp.sync 0xfffff;");
+  EXPECT_TRUE(synced.warnings.empty()) << synced.warnings.front();
+  sim::LaunchResult barrier = run("bar.sync 0;");
+  EXPECT_TRUE(barrier.warnings.empty()) << barrier.warnings.front();
+  sim::LaunchResult racy = run("");
+  ASSERT_EQ(racy.warnings.size(), 1u);
+  EXPECT_NE(racy.warnings[0].find("lanes 0 and 1 of warp 0"), std::string::npos) << racy.warnings[0];
 }
 
 }  // namespace

@@ -24,6 +24,27 @@ void WarpShadow::synchronize(LaneMask lanes) {
   }
 }
 
+LaneMask WarpShadow::arriveAtBarrier(LaneMask lanes) {
+  if (lanes == 0) return barrierLanes_;
+  if ((lanes & barrierLanes_) != 0) {
+    barrierLanes_ = 0;
+    barrierClock_ = {};
+  }
+  for (LaneMask m = lanes; m != 0; m &= m - 1) {
+    const auto& c = clock_[static_cast<unsigned>(std::countr_zero(m))];
+    for (unsigned j = 0; j < kLanes; ++j) barrierClock_[j] = std::max(barrierClock_[j], c[j]);
+  }
+  barrierLanes_ |= lanes;
+  // Earlier pieces keep their own (already advanced) epochs; the new one
+  // starts a new epoch after the barrier.
+  for (LaneMask m = barrierLanes_; m != 0; m &= m - 1) {
+    auto l = static_cast<unsigned>(std::countr_zero(m));
+    for (unsigned j = 0; j < kLanes; ++j) clock_[l][j] = std::max(clock_[l][j], barrierClock_[j]);
+    if ((lanes >> l) & 1) ++clock_[l][l];
+  }
+  return barrierLanes_;
+}
+
 void WarpShadow::clear() {
   wordIndex_.clear();
   words_.clear();
@@ -86,7 +107,8 @@ void WarpShadow::accessCell(Cell& cell, unsigned lane, AccessKind kind, uint32_t
     // one conflict is enough.
     for (size_t i = first; i < out.size(); ++i) {
       const Conflict& c = out[i];
-      if (c.lane == lane && c.earlierLane == earlier.lane && c.earlierSite == earlier.site && c.site == site) return;
+      if (c.lane == lane && c.earlierLane == earlier.lane && c.earlierSite == earlier.site && c.site == site)
+        return;
     }
     out.push_back(Conflict{lane, kind, site, earlier.lane, earlierKind, earlier.site, shared, address});
   };

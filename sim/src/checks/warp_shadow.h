@@ -53,6 +53,13 @@ class WarpShadow {
   // The lanes synchronise: each learns everything any of them knew, then
   // starts a new epoch.
   void synchronize(LaneMask lanes);
+  // Lanes arrive at a CTA barrier. A warp may arrive in pieces (diverged
+  // lanes under independent thread scheduling); the barrier completes only
+  // when all have, so every piece of one barrier instance synchronises
+  // with the others: the lanes that arrived earlier are still waiting.
+  // An arrival of a lane already counted starts a new instance. Returns the
+  // lanes that have arrived at this instance.
+  LaneMask arriveAtBarrier(LaneMask lanes);
   // Forgets every recorded access. Right after a synchronisation of every
   // lane of the warp, nothing before it can conflict with anything after.
   void clear();
@@ -94,6 +101,10 @@ class WarpShadow {
   // clock_[i][j]: the latest epoch of lane j that lane i is ordered after;
   // clock_[i][i] is lane i's current epoch.
   std::array<std::array<uint32_t, kLanes>, kLanes> clock_{};
+  // The CTA barrier instance being arrived at: its lanes and the join of
+  // their clocks at arrival.
+  LaneMask barrierLanes_ = 0;
+  std::array<uint32_t, kLanes> barrierClock_{};
   std::unordered_map<uint64_t, uint32_t> wordIndex_;  // space bit | word address -> words_ index
   std::vector<Word> words_;
   std::vector<LaneAccesses> pool_;

@@ -16,22 +16,25 @@ using isa::Mod;
 using isa::ModGroup;
 using isa::Opcode;
 
-// Whether the instruction orders the lanes that execute it with each other
-// (the executor reports a collective once, when it completes, with every
-// lane that took part; a CTA barrier once per warp arrival). activemask,
-// bar.arrive and memory fences do not.
-bool synchronizesLanes(const isa::Instruction& inst) {
+// How an instruction orders the lanes that execute it with each other.
+// The executor reports a warp collective once, when it completes, with
+// every lane that took part, and a CTA barrier once per warp arrival.
+// activemask, bar.arrive and memory fences do not order lanes.
+enum class Sync : uint8_t { None, Warp, CtaBarrier };
+
+Sync synchronization(const isa::Instruction& inst) {
   switch (inst.opcode) {
     case Opcode::BarWarpSync:
     case Opcode::Match:
     case Opcode::Redux:
-    case Opcode::Elect: return true;
+    case Opcode::Elect: return Sync::Warp;
     case Opcode::Shfl:
-    case Opcode::Vote: return inst.modifiers.has(Mod::SyncMod);
+    case Opcode::Vote: return inst.modifiers.has(Mod::SyncMod) ? Sync::Warp : Sync::None;
     case Opcode::Bar:
     case Opcode::Barrier:
-    case Opcode::BarrierCluster: return inst.modifiers.get(ModGroup::BarrierOp) != Mod::Arrive;
-    default: return false;
+    case Opcode::BarrierCluster:
+      return inst.modifiers.get(ModGroup::BarrierOp) == Mod::Arrive ? Sync::None : Sync::CtaBarrier;
+    default: return Sync::None;
   }
 }
 
@@ -104,11 +107,11 @@ WarpSyncChecker::CtaShadow& WarpSyncChecker::ctaShadow(uint64_t cta) {
 
 void WarpSyncChecker::onStep(const StepReport& report) {
   if (report.instruction == nullptr || report.executed == 0) return;
-  bool sync = synchronizesLanes(*report.instruction);
+  Sync sync = synchronization(*report.instruction);
   bool touches = report.access != AccessKind::None &&
-                (report.space == AddressSpace::Global || report.space == AddressSpace::Shared ||
-                 report.space == AddressSpace::Generic);
-  if (!sync && !touches) return;
+                 (report.space == AddressSpace::Global || report.space == AddressSpace::Shared ||
+                  report.space == AddressSpace::Generic);
+  if (sync == Sync::None && !touches) return;
   CtaShadow& cta = ctaShadow(report.cta);
   WarpShadow& warp = cta.warp(report.warp);
   if (touches) {
@@ -145,12 +148,17 @@ void WarpSyncChecker::onStep(const StepReport& report) {
       }
     }
   }
-  if (sync) {
-    warp.synchronize(report.executed);
-    // Every lane of the warp took part: nothing before can race with
+  if (sync != Sync::None) {
+    LaneMask ordered = report.executed;
+    if (sync == Sync::Warp) {
+      warp.synchronize(report.executed);
+    } else {
+      ordered = warp.arriveAtBarrier(report.executed);
+    }
+    // Every lane of the warp is ordered: nothing before can race with
     // anything after, so the shadow starts afresh (memory stays bounded
     // by what is touched between such points).
-    if (report.executed == warpLanes(report.warp)) warp.clear();
+    if (ordered == warpLanes(report.warp)) warp.clear();
   }
 }
 
@@ -164,7 +172,8 @@ std::string WarpSyncChecker::location(const isa::Instruction& inst) const {
   return text;
 }
 
-std::string WarpSyncChecker::describe(const StepReport& report, const Conflict& c, const CtaShadow& cta) const {
+std::string WarpSyncChecker::describe(const StepReport& report, const Conflict& c,
+                                      const CtaShadow& cta) const {
   uint64_t id = report.cta;
   uint64_t x = id % grid_.x, y = id / grid_.x % grid_.y, z = id / (uint64_t{grid_.x} * grid_.y);
   return "ptxsim: warp-sync hazard in kernel " + kernel_ + ": lanes " + std::to_string(c.lane) + " and " +
