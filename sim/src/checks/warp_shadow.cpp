@@ -5,9 +5,15 @@
 
 namespace ptxsim::sim::checks {
 
-WarpShadow::WarpShadow() {
+WarpShadow::WarpShadow() { reset(); }
+
+void WarpShadow::reset() {
   // Every lane starts in epoch 1, which no other lane is ordered after yet.
+  clock_ = {};
   for (unsigned l = 0; l < kLanes; ++l) clock_[l][l] = 1;
+  barrierLanes_ = 0;
+  barrierClock_ = {};
+  clear();
 }
 
 void WarpShadow::synchronize(LaneMask lanes) {
@@ -46,17 +52,22 @@ LaneMask WarpShadow::arriveAtBarrier(LaneMask lanes) {
 }
 
 void WarpShadow::clear() {
-  wordIndex_.clear();
-  words_.clear();
+  chunkIndex_.clear();
+  chunks_.clear();
+  lastChunk_ = kNoChunk;
   pool_.clear();
   freeSlots_.clear();
 }
 
-WarpShadow::Word& WarpShadow::word(bool shared, uint64_t wordAddress) {
-  uint64_t key = wordAddress | (shared ? uint64_t{1} << 63 : 0);
-  auto [it, inserted] = wordIndex_.try_emplace(key, static_cast<uint32_t>(words_.size()));
-  if (inserted) words_.emplace_back();
-  return words_[it->second];
+WarpShadow::Cell& WarpShadow::cell(bool shared, uint64_t address) {
+  uint64_t key = (address >> kChunkBits) | (shared ? uint64_t{1} << 63 : 0);
+  if (key != lastKey_ || lastChunk_ == kNoChunk) {
+    auto [it, inserted] = chunkIndex_.try_emplace(key, static_cast<uint32_t>(chunks_.size()));
+    if (inserted) chunks_.emplace_back();
+    lastKey_ = key;
+    lastChunk_ = it->second;
+  }
+  return chunks_[lastChunk_][address & ((1u << kChunkBits) - 1)];
 }
 
 template <typename F>
@@ -140,11 +151,8 @@ void WarpShadow::access(unsigned lane, AccessKind kind, uint32_t site, bool shar
                         unsigned bytes, std::vector<Conflict>& out) {
   size_t first = out.size();
   uint64_t end = address + bytes;
-  for (uint64_t a = address; a < end;) {
-    Word& w = word(shared, a >> 2);
-    uint64_t wordEnd = std::min(end, (a | 3) + 1);
-    for (; a < wordEnd; ++a) accessCell(w[a & 3], lane, kind, site, shared, a, out, first);
-  }
+  for (uint64_t a = address; a < end; ++a)
+    accessCell(cell(shared, a), lane, kind, site, shared, a, out, first);
 }
 
 }  // namespace ptxsim::sim::checks

@@ -63,6 +63,8 @@ class WarpShadow {
   // Forgets every recorded access. Right after a synchronisation of every
   // lane of the warp, nothing before it can conflict with anything after.
   void clear();
+  // Back to the state of a new warp (for reuse by another CTA).
+  void reset();
   // `lane` accesses `bytes` bytes at `address` of shared (window offset) or
   // global memory; conflicts with earlier accesses are appended to `out`
   // (once per earlier lane and site).
@@ -85,12 +87,16 @@ class WarpShadow {
     AccessSet reads;     // plain loads since it
     AccessSet atomics;   // atomics since it
   };
-  using Word = std::array<Cell, 4>;
+  // Cells come in chunks of 32 bytes of memory: a warp's coalesced access
+  // touches a few, and the last one used is remembered.
+  static constexpr unsigned kChunkBits = 5;
+  using Chunk = std::array<Cell, 1u << kChunkBits>;
+  static constexpr uint32_t kNoChunk = ~uint32_t{0};
 
   bool ordered(unsigned lane, const ShadowAccess& earlier) const {
     return earlier.lane == lane || clock_[lane][earlier.lane] >= earlier.epoch;
   }
-  Word& word(bool shared, uint64_t wordAddress);
+  Cell& cell(bool shared, uint64_t address);
   void accessCell(Cell& cell, unsigned lane, AccessKind kind, uint32_t site, bool shared, uint64_t address,
                   std::vector<Conflict>& out, size_t first);
   template <typename F>
@@ -105,8 +111,10 @@ class WarpShadow {
   // their clocks at arrival.
   LaneMask barrierLanes_ = 0;
   std::array<uint32_t, kLanes> barrierClock_{};
-  std::unordered_map<uint64_t, uint32_t> wordIndex_;  // space bit | word address -> words_ index
-  std::vector<Word> words_;
+  std::unordered_map<uint64_t, uint32_t> chunkIndex_;  // space bit | address >> kChunkBits -> chunks_ index
+  std::vector<Chunk> chunks_;
+  uint64_t lastKey_ = 0;
+  uint32_t lastChunk_ = kNoChunk;
   std::vector<LaneAccesses> pool_;
   std::vector<uint32_t> freeSlots_;
 };

@@ -69,6 +69,16 @@ struct WarpSyncChecker::CtaShadow {
     if (warps[index] == nullptr) warps[index] = std::make_unique<WarpShadow>();
     return *warps[index];
   }
+  // Ready for another CTA, keeping the allocations.
+  void reset() {
+    for (auto& w : warps) {
+      if (w != nullptr) w->reset();
+    }
+    sites.clear();
+    siteOf.clear();
+    reported.clear();
+    order = 0;
+  }
   uint32_t site(const isa::Instruction* inst) {
     auto [it, inserted] = siteOf.try_emplace(inst, static_cast<uint32_t>(sites.size() + 1));
     if (inserted) sites.push_back(inst);
@@ -92,15 +102,27 @@ WarpSyncChecker::CtaShadow& WarpSyncChecker::ctaShadow(uint64_t cta) {
   std::lock_guard lock(mutex_);
   std::thread::id self = std::this_thread::get_id();
   auto [last, first] = threadCta_.try_emplace(self, cta);
+  std::unique_ptr<CtaShadow> recycled;
   if (!first && last->second != cta) {
     // This thread ran that CTA to its end (one thread runs a CTA at a time);
-    // unless another thread has taken it over since, its state can go.
+    // unless another thread has taken it over since, its state can go, or
+    // rather serve the next CTA.
     auto old = ctas_.find(last->second);
-    if (old != ctas_.end() && old->second->owner == self) ctas_.erase(old);
+    if (old != ctas_.end() && old->second->owner == self) {
+      recycled = std::move(old->second);
+      ctas_.erase(old);
+    }
     last->second = cta;
   }
   auto& slot = ctas_[cta];
-  if (slot == nullptr) slot = std::make_unique<CtaShadow>();
+  if (slot == nullptr) {
+    if (recycled != nullptr) {
+      recycled->reset();
+      slot = std::move(recycled);
+    } else {
+      slot = std::make_unique<CtaShadow>();
+    }
+  }
   slot->owner = self;
   return *slot;
 }
