@@ -4,8 +4,11 @@
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <thread>
 
+#include "checks/observer_chain.h"
+#include "checks/warp_sync_checker.h"
 #include "exec/cta_runner.h"
 #include "exec/exec_context.h"
 #include "exec/preparer.h"
@@ -220,6 +223,17 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   uint64_t ctaCount = config.grid.count();
   threads = static_cast<unsigned>(std::min<uint64_t>(threads, ctaCount));
   effective.hostThreads = threads;
+  // Checks observe the launch alongside the caller's observer, if any.
+  std::unique_ptr<checks::WarpSyncChecker> warpSync;
+  std::unique_ptr<checks::ObserverChain> chain;
+  if (options.checkWarpSync) {
+    warpSync = std::make_unique<checks::WarpSyncChecker>(m, fn.name, config.grid, config.block);
+    effective.observer = warpSync.get();
+    if (options.observer != nullptr) {
+      chain = std::make_unique<checks::ObserverChain>(options.observer, warpSync.get());
+      effective.observer = chain.get();
+    }
+  }
 
   exec::GridContext grid(config_, store_, allocations_, *kernel, config, effective, heap_);
   grid.localBytesPerThread = kernel->kernelLocalBytes + (usesStack(*kernel) ? config_.stackBytesPerThread : 0);
@@ -261,6 +275,10 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
     if (id <= failed) result.printfOutput += text;
   }
   result.error = grid.error;
+  if (warpSync != nullptr) {
+    result.warnings = warpSync->hazards();
+    result.stats.warpSyncHazards = result.warnings.size();
+  }
   result.stats.hostThreads = threads;
   result.stats.simulationSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

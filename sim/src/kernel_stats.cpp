@@ -16,6 +16,7 @@ void KernelStats::add(const KernelStats& o) {
   branchInstructions += o.branchInstructions;
   divergentBranches += o.divergentBranches;
   barriers += o.barriers;
+  warpSyncHazards += o.warpSyncHazards;
 }
 
 std::string KernelStats::toJson() const {
@@ -37,6 +38,7 @@ std::string KernelStats::toJson() const {
   j["smsp__inst_executed_op_branch.sum"] = branchInstructions;
   j["smsp__branch_targets_threads_divergent.sum"] = divergentBranches;
   j["smsp__inst_executed_op_barrier.sum"] = barriers;
+  j["ptxsim__warp_sync_hazards"] = warpSyncHazards;
   j["ptxsim__simulation_seconds"] = simulationSeconds;
   j["ptxsim__host_threads"] = hostThreads;
   return j.dump();

@@ -20,9 +20,9 @@ bool complete(const CtaState& cta, const BarrierState& b) {
   return b.arrived >= liveWarps(cta) * kWarpSize;
 }
 
-// Writes bar.red's result to a released warp's destination.
-void deliverReduction(ExecContext& ctx, Warp& warp, const BarrierState& b) {
-  ThreadGroup& g = warp.groups[warp.current];
+// Writes bar.red's result to a released group's destination.
+void deliverReduction(ExecContext& ctx, Warp& warp, uint32_t group, const BarrierState& b) {
+  ThreadGroup& g = warp.groups[group];
   Frame& frame = *g.frame;
   const PreparedInstruction& pi = frame.function->code[g.pc];
   if (pi.aux2 == 0) return;
@@ -37,15 +37,19 @@ void deliverReduction(ExecContext& ctx, Warp& warp, const BarrierState& b) {
   ctx.frame = saved;
 }
 
-// The waiting warps go on past the barrier (each waits as one group: a
-// warp arrives only when all its threads have).
+// The waiting warps go on past the barrier: every group of theirs waits
+// there (a warp arrives only when all its threads have; they may wait at
+// different barrier.sync instructions).
 void release(ExecContext& ctx, BarrierState& b) {
   CtaState& cta = *ctx.cta;
   for (uint32_t w : b.waiters) {
     Warp& warp = cta.warps[w];
-    deliverReduction(ctx, warp, b);
     warp.status = WarpStatus::Ready;
-    advanceGroup(warp, warp.current);
+    for (uint32_t i = 0; i < warp.groups.size(); ++i) {
+      if (warp.groups[i].mask == 0 || warp.groups[i].wait != GroupWait::Barrier) continue;
+      deliverReduction(ctx, warp, i, b);
+      advanceGroup(warp, i);
+    }
   }
   b = BarrierState{};
 }

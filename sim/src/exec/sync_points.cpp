@@ -102,9 +102,12 @@ bool readyToSynchronise(ExecContext& ctx, const PreparedInstruction& pi) {
     case SyncKind::CtaBarrier: {
       // The ISA: a barrier instruction makes a thread wait for the
       // non-exited threads of its warp, then the warp arrives.
-      LaneMask present = presentAt(warp, GroupWait::Barrier, true);
+      // Threads of a warp may wait at different barrier instructions only
+      // for the non-.aligned barrier.sync (bar.sync is .aligned).
+      bool aligned = pi.source->opcode != isa::Opcode::Barrier || pi.source->modifiers.has(isa::Mod::AlignedMod);
+      LaneMask present = presentAt(warp, GroupWait::Barrier, aligned);
       for (const ThreadGroup& g : warp.groups) {
-        if (g.mask != 0 && g.wait == GroupWait::Barrier && (g.pc != me.pc || g.frame != me.frame)) {
+        if (aligned && g.mask != 0 && g.wait == GroupWait::Barrier && (g.pc != me.pc || g.frame != me.frame)) {
           ctx.fail(LaunchErrorKind::IllegalInstruction,
                    "barrier in divergent code: lanes " + hex32(me.mask) + " of the warp reached this barrier while lanes " +
                        hex32(g.mask) + " wait at the barrier at PTX line " + lineOf(g),
@@ -117,6 +120,8 @@ bool readyToSynchronise(ExecContext& ctx, const PreparedInstruction& pi) {
         return false;
       }
       gather(ctx, GroupWait::Barrier);
+      // Groups waiting at other barrier.sync instructions arrive with it.
+      ctx.synced |= presentAt(warp, GroupWait::Barrier, false) & ~me.mask;
       return true;
     }
   }

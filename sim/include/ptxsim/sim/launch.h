@@ -37,6 +37,10 @@ struct LaunchOptions {
   SimtMode simt = SimtMode::Default;
   ItsSchedule itsSchedule = ItsSchedule::Converge;
   uint64_t seed = 0;
+  // --check=warp-sync: report intra-warp data races (lanes of one warp
+  // that share memory with no __syncwarp, collective or barrier between
+  // their accesses) in LaunchResult::warnings. Results do not change.
+  bool checkWarpSync = false;
 };
 
 // Why a launch failed. The codes map one to one onto the cudaError_t a
@@ -67,6 +71,9 @@ struct LaunchResult {
   LaunchError error;
   KernelStats stats;
   std::string printfOutput;  // device printf output, in CUDA's order, flushed at synchronisation
+  // Diagnostics of the launch's checks ("ptxsim: warp-sync hazard ..."), one
+  // line each, sorted; the same whatever the host thread count.
+  std::vector<std::string> warnings;
 };
 
 }  // namespace ptxsim::sim
