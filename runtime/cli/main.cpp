@@ -35,6 +35,18 @@ int main(int argc, char** argv) {
   run->add_option("--stats", runOptions.statsPath, "Write one JSON statistics record per kernel launch to FILE");
   run->add_option("--threads", runOptions.threads, "Host threads that run CTAs (default: all cores)");
   run->add_flag("--summary", runOptions.summary, "Print a one-line statistics summary on stderr at exit");
+  run->add_option("--simt", runOptions.simt,
+                  "stack (pre-Volta reconvergence stack) or its (independent thread scheduling); default: "
+                  "the preset's (its from sm_70)")
+      ->check(CLI::IsMember({"stack", "its"}));
+  run->add_option("--its-schedule", runOptions.itsSchedule,
+                  "Which diverged threads run under --simt=its: converge (default), round-robin, random, "
+                  "adversarial")
+      ->check(CLI::IsMember({"converge", "round-robin", "random", "adversarial"}));
+  run->add_option("--seed", runOptions.seed, "Seed of the random ITS schedule (default 0)");
+  run->add_option("--check", runOptions.checks, "Checks to run: warp-sync (intra-warp data races)")
+      ->check(CLI::IsMember({"warp-sync"}))
+      ->delimiter(',');
   run->add_option("program", runOptions.program, "The program")->required();
   run->prefix_command();  // everything after the program is its own arguments
 

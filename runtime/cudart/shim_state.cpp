@@ -25,6 +25,16 @@ double issueRatePerNanosecond(const sim::GpuConfig& config) {
   return 4.0 * config.smCount * config.clockRateKhz / 1e6;
 }
 
+// `ptxsim run --simt/--its-schedule/--seed/--check`, checked by the CLI
+// (a program started without it gets the defaults).
+void applySchedulingOptions(sim::LaunchOptions& options) {
+  if (auto mode = sim::parseSimtMode(environment("PTXSIM_SIMT"))) options.simt = *mode;
+  if (auto schedule = sim::parseItsSchedule(environment("PTXSIM_ITS_SCHEDULE"))) options.itsSchedule = *schedule;
+  std::string seed = environment("PTXSIM_SEED");
+  if (!seed.empty()) options.seed = std::strtoull(seed.c_str(), nullptr, 10);
+  options.checkWarpSync = environment("PTXSIM_CHECK").find("warp-sync") != std::string::npos;
+}
+
 }  // namespace
 
 ShimState& shimState() {
@@ -69,6 +79,7 @@ Device& ShimState::device() {
     std::string threads = environment("PTXSIM_THREADS");
     if (!threads.empty()) options.hostThreads = static_cast<unsigned>(std::strtoul(threads.c_str(), nullptr, 10));
     device_ = std::make_unique<Device>(config, options);
+    applySchedulingOptions(device_->launchOptions());
     // The limits start at the preset's defaults, again after a reset.
     stackLimit = config.stackBytesPerThread;
     heapLimit = config.mallocHeapBytes;
@@ -255,6 +266,7 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
     return cudaErrorInvalidValue;
   }
   writeStats(r.stats);
+  for (const std::string& warning : r.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
   simulatedNanoseconds_ +=
       static_cast<uint64_t>(static_cast<double>(r.stats.warpInstructions) / issueRatePerNanosecond(dev.config())) + 1;
   if (!r.error) return cudaSuccess;

@@ -87,6 +87,12 @@ int runProgram(const RunOptions& options) {
     if (options.threads) setenv("PTXSIM_THREADS", std::to_string(*options.threads).c_str(), 1);
     if (options.logLevel) setenv("PTXSIM_LOG", options.logLevel->c_str(), 1);
     if (options.summary) setenv("PTXSIM_SUMMARY", "1", 1);
+    if (!options.simt.empty()) setenv("PTXSIM_SIMT", options.simt.c_str(), 1);
+    if (!options.itsSchedule.empty()) setenv("PTXSIM_ITS_SCHEDULE", options.itsSchedule.c_str(), 1);
+    if (options.seed) setenv("PTXSIM_SEED", std::to_string(*options.seed).c_str(), 1);
+    std::string checks;
+    for (const std::string& c : options.checks) checks += (checks.empty() ? "" : ",") + c;
+    if (!checks.empty()) setenv("PTXSIM_CHECK", checks.c_str(), 1);
     std::vector<char*> argv;
     argv.push_back(const_cast<char*>(options.program.c_str()));
     for (const std::string& a : options.arguments) argv.push_back(const_cast<char*>(a.c_str()));

@@ -178,6 +178,10 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   const isa::Module& m = module.module();
   int index = kernelIndexOf(m, kernelName);
   result.stats.kernel = std::string(kernelName);
+  SimtMode simt = resolveSimtMode(options.simt, config_.smVersion);
+  result.stats.simtMode = simt == SimtMode::Stack
+                              ? std::string(nameOf(simt))
+                              : std::string(nameOf(simt)) + "/" + std::string(nameOf(options.itsSchedule));
   result.stats.grid = config.grid;
   result.stats.block = config.block;
   result.stats.dynamicSharedBytes = config.dynamicSharedBytes;

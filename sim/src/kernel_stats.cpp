@@ -39,6 +39,7 @@ std::string KernelStats::toJson() const {
   j["smsp__branch_targets_threads_divergent.sum"] = divergentBranches;
   j["smsp__inst_executed_op_barrier.sum"] = barriers;
   j["ptxsim__warp_sync_hazards"] = warpSyncHazards;
+  j["ptxsim__simt_mode"] = simtMode;
   j["ptxsim__simulation_seconds"] = simulationSeconds;
   j["ptxsim__host_threads"] = hostThreads;
   return j.dump();

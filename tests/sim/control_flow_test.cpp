@@ -241,7 +241,9 @@ TEST(ControlFlow, TrapFailsTheLaunchWithItsLocation) {
 }
 
 TEST(ControlFlow, AKernelThatNeverEndsStopsAtTheInstructionLimit) {
-  std::string ptx = test::ptxKernel("", "SPIN: bra SPIN;");
+  // A counter keeps the state changing, so it is not a livelock; it just
+  // runs too long.
+  std::string ptx = test::ptxKernel(".reg .u32 %n;", "SPIN: add.u32 %n, %n, 1;\nbra SPIN;");
   Device device(sim::GpuConfig{}, DeviceOptions{1});
   device.launchOptions().maxWarpInstructions = 100000;
   auto module = device.loadModule(ptx);
@@ -249,6 +251,18 @@ TEST(ControlFlow, AKernelThatNeverEndsStopsAtTheInstructionLimit) {
   sim::LaunchResult r = device.launch(*module, "k", {2}, {64}, 0, KernelArgs().add(buffer).add(buffer));
   ASSERT_EQ(r.error.kind, sim::LaunchErrorKind::Timeout);
   EXPECT_NE(r.error.message.find("more than 100000 warp instructions"), std::string::npos) << r.error.message;
+}
+
+TEST(ControlFlow, ALoopThatRepeatsItsStateWithoutWritingMemoryIsALivelock) {
+  std::string ptx = test::ptxKernel("", "SPIN: bra SPIN;");
+  Device device(sim::GpuConfig{}, DeviceOptions{1});
+  auto module = device.loadModule(ptx);
+  uint64_t buffer = device.malloc(8);
+  sim::LaunchResult r = device.launch(*module, "k", {2}, {64}, 0, KernelArgs().add(buffer).add(buffer));
+  ASSERT_EQ(r.error.kind, sim::LaunchErrorKind::Deadlock) << r.error.message;
+  EXPECT_NE(r.error.message.find("repeat the same states without writing memory"), std::string::npos)
+      << r.error.message;
+  EXPECT_NE(r.error.message.find("warp 1 lanes 0xffffffff at PC"), std::string::npos) << r.error.message;
 }
 
 TEST(ControlFlow, UnsupportedInstructionFailsAtLoadWithItsLine) {

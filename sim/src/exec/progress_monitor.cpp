@@ -1,6 +1,8 @@
 #include "progress_monitor.h"
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace ptxsim::sim::exec {
 
@@ -32,17 +34,21 @@ uint64_t stateHash(const CtaState& cta) {
     if (warp.done()) continue;
     hash.add(warp.current);
     hash.add(warp.slice);
-    // Frames are hashed once each, reached from the groups.
+    std::vector<const Frame*> frames;
     for (const ThreadGroup& g : warp.groups) {
       hash.add(g.mask);
       hash.add(g.pc);
       hash.add(static_cast<uint64_t>(g.wait) | (uint64_t{g.waited} << 8));
       for (uint32_t id : g.splits) hash.add(id);
-      for (const Frame* f = g.frame; f != nullptr; f = f->caller) {
-        hash.add(reinterpret_cast<uintptr_t>(f->function));
-        hash.add(f->registers.data(), f->registers.size() * sizeof(uint64_t));
-        hash.add(f->params.data(), f->params.size());
-      }
+      for (const Frame* f = g.frame; f != nullptr; f = f->caller) frames.push_back(f);
+    }
+    // Groups share frames: each is hashed once.
+    std::sort(frames.begin(), frames.end());
+    frames.erase(std::unique(frames.begin(), frames.end()), frames.end());
+    for (const Frame* f : frames) {
+      hash.add(reinterpret_cast<uintptr_t>(f->function));
+      hash.add(f->registers.data(), f->registers.size() * sizeof(uint64_t));
+      hash.add(f->params.data(), f->params.size());
     }
     for (const Divergence& d : warp.divergences) hash.add(d.live ? d.lanes : 0);
   }
@@ -62,7 +68,9 @@ bool ProgressMonitor::livelocked(const CtaState& cta, uint64_t executed, uint64_
     return false;
   }
   quiet_ += executed;
-  if (quiet_ < kQuietInstructions) return false;
+  // Sampling every kSampleRounds-th round still finds every cycle (its
+  // period in samples divides its period in rounds) at a fraction of the cost.
+  if (quiet_ < kQuietInstructions || ++rounds_ % kSampleRounds != 0) return false;
   uint64_t h = stateHash(cta);
   if (haveSaved_ && h == saved_) return true;
   if (++length_ >= power_) {

@@ -26,11 +26,13 @@ class ProgressMonitor {
 
  private:
   // Instructions without a memory write before the state is watched.
-  static constexpr uint64_t kQuietInstructions = uint64_t{1} << 16;
+  static constexpr uint64_t kQuietInstructions = uint64_t{1} << 18;
+  static constexpr uint64_t kSampleRounds = 8;
 
   uint64_t lastWrites_ = 0;
   uint64_t lastLaunchWrites_ = 0;
   uint64_t quiet_ = 0;
+  uint64_t rounds_ = 0;
   uint64_t saved_ = 0;
   bool haveSaved_ = false;
   uint64_t power_ = 1;

@@ -12,7 +12,7 @@ namespace {
 
 std::string_view reason(GroupWait wait) {
   switch (wait) {
-    case GroupWait::None: return "runnable";
+    case GroupWait::None: return "running, without progress";
     case GroupWait::Reconvergence: return "waiting to reconverge";
     case GroupWait::WarpSync: return "waiting at bar.warp.sync for its member mask";
     case GroupWait::Collective: return "waiting at a .sync collective for its member mask";

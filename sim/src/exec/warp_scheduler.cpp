@@ -285,10 +285,11 @@ void advanceGroup(Warp& warp, uint32_t index) {
 
 bool pickGroup(Warp& warp, bool& stuck) {
   stuck = false;
-  if (warp.groups.size() == 1) {  // converged: the common case
+  bool adversarial = warp.mode == SimtMode::Its && warp.schedule == ItsSchedule::Adversarial;
+  if (warp.groups.size() == 1 && !adversarial) {  // converged: the common case
     if (warp.groups[0].wait != GroupWait::None || warp.groups[0].mask == 0) return false;
     warp.current = 0;
-    ++warp.slice;
+    warp.slice = 0;
     return true;
   }
   if (warp.schedule == ItsSchedule::Converge && warp.mode == SimtMode::Its) ageWaits(warp);
@@ -316,10 +317,16 @@ bool pickGroup(Warp& warp, bool& stuck) {
     return false;
   }
   uint32_t chosen = choose(warp, runnable);
-  if (chosen != warp.current) warp.slice = 0;
+  // Only converge and adversarial use time slices; the count stays bounded
+  // so a livelocked warp's state repeats (progress_monitor.h).
+  uint32_t slice = warp.mode == SimtMode::Stack                    ? 0
+                   : warp.schedule == ItsSchedule::Converge        ? kSlice
+                   : warp.schedule == ItsSchedule::Adversarial     ? kAdversarialSlice
+                                                                   : 0;
+  if (chosen != warp.current || warp.slice >= slice) warp.slice = 0;
   warp.current = chosen;
-  ++warp.slice;
-  if (warp.mode == SimtMode::Its && warp.schedule == ItsSchedule::Adversarial) isolateLowestLane(warp);
+  if (slice != 0) ++warp.slice;
+  if (adversarial) isolateLowestLane(warp);
   return true;
 }
 

@@ -18,6 +18,10 @@ struct RunOptions {
   std::optional<unsigned> threads;
   bool summary = false;  // --summary: one line of statistics on stderr at exit
   std::optional<std::string> logLevel;
+  std::string simt;                 // --simt stack|its (default: the preset's)
+  std::string itsSchedule;          // --its-schedule converge|round-robin|random|adversarial
+  std::optional<uint64_t> seed;     // --seed N
+  std::vector<std::string> checks;  // --check warp-sync
   std::string shimDirectory;    // where libcudart.so.13 is (build/lib)
   std::string presetDirectory;  // configs/
 };

@@ -30,6 +30,7 @@ struct KernelStats {
   uint64_t divergentBranches = 0;         // smsp__sass_branch_targets_threads_divergent.sum
   uint64_t barriers = 0;                  // smsp__inst_executed_op_barrier.sum
   uint64_t warpSyncHazards = 0;           // distinct hazards --check=warp-sync found
+  std::string simtMode;                   // "stack", or "its" and the schedule: "its/converge"
   double simulationSeconds = 0;           // host wall time spent simulating the launch
   unsigned hostThreads = 0;
 
