@@ -67,5 +67,30 @@ check "unknown preset" grep -q "no GPU preset 'nonesuch'" <<<"$err"
 out=$("$ptxsim" run --config h100,sm_count=2 -- "$work/vector_add" 2>&1)
 check "preset override runs" [ "$out" = "vectorAdd: 1048576 elements, 0 mismatches" ]
 
-echo "$((14 - failures)) passed, $failures failed"
+# SIMT modes, schedules and the warp-sync check on tests/cuda/programs/warp_sync.cu.
+"$nvcc" -cudart shared -arch=sm_90 -o "$work/warp_sync" "$src/tests/cuda/programs/warp_sync.cu" || exit 1
+default_out=$("$ptxsim" run --stats "$work/simt.json" -- "$work/warp_sync" 2>&1)
+check "ITS: the intra-warp spin lock completes" grep -q "spin lock: cudaSuccess, counter 32" <<<"$default_out"
+check "stats record the SIMT mode" grep -q '"ptxsim__simt_mode":"its/converge"' "$work/simt.json"
+out=$("$ptxsim" run --simt=stack -- "$work/warp_sync" 2>"$work/stack.err")
+status=$?
+check "stack: the spin lock is a deadlock" grep -q "ptxsim: error: deadlock: .* in kernel _Z15lockedIncrementPiS_, block (0,0,0) (simt stack)" "$work/stack.err"
+check "stack: the report names lanes and PTX lines" grep -q "warp 0 lanes 0xfffffffe at PC [0-9]* (PTX line [0-9]*)" "$work/stack.err"
+check "stack: the CUDA call fails and the program sees it" [ "$status" -eq 1 ]
+out=$("$ptxsim" run --its-schedule=adversarial -- "$work/warp_sync" 2>&1)
+check "adversarial: the legacy reduction breaks" grep -q "legacy reduction: .* (wrong)" <<<"$out"
+check "adversarial: the synced reduction holds" grep -q "synced reduction: 1905 (right)" <<<"$out"
+out=$("$ptxsim" run --check=warp-sync -- "$work/warp_sync" 2>"$work/check.err")
+check "check: results unchanged" [ "$out" = "$(grep -v '^ptxsim' <<<"$default_out")" ]
+check "check: the legacy reduction is flagged" grep -q "ptxsim: warp-sync hazard in kernel _Z12legacyReducePKiPi: lanes" "$work/check.err"
+check "check: the synced reduction is not" bash -c "! grep -q _Z12syncedReducePKiPi '$work/check.err'"
+"$ptxsim" run --its-schedule=random --seed=5 --stats "$work/r1.json" -- "$work/warp_sync" >/dev/null 2>&1
+"$ptxsim" run --its-schedule=random --seed=5 --threads 1 --stats "$work/r2.json" -- "$work/warp_sync" >/dev/null 2>&1
+check "random: the same seed gives the same run" cmp -s <(sed 's/"ptxsim__simulation_seconds":[^,]*,//; s/"ptxsim__host_threads":[0-9]*//' "$work/r1.json") <(sed 's/"ptxsim__simulation_seconds":[^,]*,//; s/"ptxsim__host_threads":[0-9]*//' "$work/r2.json")
+err=$("$ptxsim" run --simt=lockstep -- "$work/warp_sync" 2>&1)
+status=$?
+check "an unknown SIMT mode is refused" [ "$status" -ne 0 ]
+check "the refusal names the option" grep -q -- "--simt" <<<"$err"
+
+echo "$((28 - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]

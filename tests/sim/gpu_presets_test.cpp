@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "ptxsim/sim/gpu_presets.h"
+#include "ptxsim/sim/simt.h"
 
 namespace ptxsim::sim {
 namespace {
@@ -40,6 +41,30 @@ TEST(GpuPresets, ErrorsNameTheLineAndKey) {
   EXPECT_EQ(error, "y.cfg:1: bad value 'lots' for sm_count");
   EXPECT_FALSE(loadPreset("missing", kPresets, c, error));
   EXPECT_NE(error.find("no GPU preset 'missing'"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ptxsim::sim
+
+namespace ptxsim::sim {
+namespace {
+
+// The pre-Volta preset: sm_61, and warps run under the reconvergence stack
+// unless --simt says otherwise; the sm_90 preset defaults to ITS.
+TEST(GpuPresets, ThePascalPresetRunsTheStackByDefault) {
+  GpuConfig c;
+  std::string error;
+  ASSERT_TRUE(loadPreset("gtx1080", kPresets, c, error)) << error;
+  EXPECT_EQ(c.name, "NVIDIA GeForce GTX 1080");
+  EXPECT_EQ(c.smVersion, 61u);
+  EXPECT_EQ(c.smCount, 20u);
+  EXPECT_EQ(c.sharedBytesPerBlockOptin, 49152u);
+  EXPECT_EQ(resolveSimtMode(SimtMode::Default, c.smVersion), SimtMode::Stack);
+  EXPECT_EQ(resolveSimtMode(SimtMode::Its, c.smVersion), SimtMode::Its);
+  GpuConfig h100;
+  ASSERT_TRUE(loadPreset("h100", kPresets, h100, error)) << error;
+  EXPECT_EQ(resolveSimtMode(SimtMode::Default, h100.smVersion), SimtMode::Its);
+  EXPECT_EQ(resolveSimtMode(SimtMode::Stack, h100.smVersion), SimtMode::Stack);
 }
 
 }  // namespace
