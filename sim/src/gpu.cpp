@@ -281,6 +281,7 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   result.error = grid.error;
   if (warpSync != nullptr) {
     result.warnings = warpSync->hazards();
+    for (auto& [line, first] : grid.maskWarnings) result.warnings.push_back(first.second);
     result.stats.warpSyncHazards = result.warnings.size();
   }
   result.stats.hostThreads = threads;

@@ -399,3 +399,31 @@ TEST(WarpSyncChecker, LanesThatExitedEarlyDoNotHideOrInventHazards) {
 
 }  // namespace
 }  // namespace ptxsim
+
+namespace ptxsim {
+namespace {
+
+// A member mask naming threads that exited: the collective goes on without
+// them (the ISA), and --check=warp-sync reports it once per line.
+TEST(WarpSyncChecker, MemberMasksNamingExitedThreadsAreReportedOnce) {
+  std::string ptx = test::ptxKernel(".reg .b32 %r; .reg .pred %p;",
+                                    "setp.ge.u32 %p, %tx, 20;\n"
+                                    "@%p exit;\n"
+                                    "shfl.sync.idx.b32 %r, %tx, 0, 31, 0xffffffff;\n"
+                                    "shfl.sync.idx.b32 %r, %r, 1, 31, 0x000fffff;");
+  Device device(sim::GpuConfig{}, DeviceOptions{4});
+  device.launchOptions().checkWarpSync = true;
+  auto module = device.loadModule(ptx, "mask.ptx");
+  uint64_t buffer = device.malloc(64);
+  sim::LaunchResult r = device.launch(*module, "k", {3}, {64}, 0, KernelArgs().add(buffer).add(buffer));
+  ASSERT_FALSE(r.error) << r.error.message;
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("the member mask 0xffffffff of shfl at PTX line"), std::string::npos) << r.warnings[0];
+  EXPECT_NE(r.warnings[0].find("names lanes 0xfff00000 of warp 0 in block (0,0,0), which have exited"),
+            std::string::npos)
+      << r.warnings[0];
+  EXPECT_EQ(r.stats.warpSyncHazards, 1u);
+}
+
+}  // namespace
+}  // namespace ptxsim

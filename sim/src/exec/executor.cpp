@@ -95,6 +95,7 @@ StepResult step(ExecContext& ctx) {
   ctx.mask = mask;
   ctx.synced = 0;
   if (pi.sync != SyncKind::None) {
+    if (ctx.grid.options.checkWarpSync) noteExitedMembers(ctx, pi);
     bool ready = warp.mode == SimtMode::Its ? readyToSynchronise(ctx, pi) : convergedForSynchronisation(ctx, pi);
     if (!ready) return ctx.aborted ? StepResult::Blocked : StepResult::Waited;
     active = ctx.active;

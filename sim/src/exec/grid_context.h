@@ -6,6 +6,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -56,6 +57,12 @@ struct GridContext {
   // does not depend on the number of host threads: CTAs above a failed one
   // stop early, those below run on.
   std::mutex errorMutex;
+  // --check=warp-sync findings of the executor itself (member masks naming
+  // exited threads), one per PTX line; the race checker adds its own.
+  std::mutex maskWarningsMutex;
+  // By PTX line: the first (lowest CTA, then warp) occurrence, whatever the
+  // host thread count.
+  std::map<uint32_t, std::pair<uint64_t, std::string>> maskWarnings;
   LaunchError error;
   std::atomic<uint64_t> failedCta{UINT64_MAX};
   std::atomic<uint64_t> warpInstructions{0};  // across CTAs, for the launch's instruction limit

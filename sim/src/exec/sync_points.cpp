@@ -128,6 +128,24 @@ bool readyToSynchronise(ExecContext& ctx, const PreparedInstruction& pi) {
   return true;
 }
 
+void noteExitedMembers(ExecContext& ctx, const PreparedInstruction& pi) {
+  if (pi.sync != SyncKind::Collective && pi.sync != SyncKind::WarpSync) return;
+  LaneMask members = memberUnion(ctx, pi);
+  LaneMask exited = members & ctx.warp->exited & ctx.warp->existing;
+  if (exited == 0) return;
+  uint32_t line = pi.source->where.line;
+  uint64_t order = (ctx.cta->linearId << 32) | ctx.warp->index;
+  std::lock_guard lock(ctx.grid.maskWarningsMutex);
+  auto it = ctx.grid.maskWarnings.find(line);
+  if (it != ctx.grid.maskWarnings.end() && it->second.first <= order) return;
+  ctx.grid.maskWarnings[line].first = order;
+  ctx.grid.maskWarnings[line].second =
+      "ptxsim: warp-sync hazard in kernel " + ctx.grid.kernel.kernel().function->name + ": the member mask " +
+      hex32(members) + " of " + nameOf(pi) + " at PTX line " + std::to_string(line) + " names lanes " + hex32(exited) +
+      " of warp " + std::to_string(ctx.warp->index) + " in block (" + std::to_string(ctx.cta->ctaid.x) + "," +
+      std::to_string(ctx.cta->ctaid.y) + "," + std::to_string(ctx.cta->ctaid.z) + "), which have exited";
+}
+
 bool convergedForSynchronisation(ExecContext& ctx, const PreparedInstruction& pi) {
   if (pi.sync != SyncKind::CtaBarrier) return true;  // collectives check their masks themselves
   LaneMask away = ctx.warp->live() & ~ctx.active;

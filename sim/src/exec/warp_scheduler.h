@@ -62,6 +62,11 @@ bool pickGroup(Warp& warp, bool& stuck);
 // The lanes of other groups released with it are added to ctx.synced.
 bool readyToSynchronise(ExecContext& ctx, const PreparedInstruction& pi);
 
+// --check=warp-sync: a .sync instruction whose member mask names threads
+// that have exited works as the ISA says (they are not waited for), but
+// compute-sanitizer's synccheck reports it, and so does this, once per line.
+void noteExitedMembers(ExecContext& ctx, const PreparedInstruction& pi);
+
 // Under the stack: checks that a synchronising instruction runs as the ISA
 // requires for sm_6x (a CTA barrier with the whole warp converged).
 bool convergedForSynchronisation(ExecContext& ctx, const PreparedInstruction& pi);
