@@ -159,6 +159,7 @@ Run halfAxpy(Device& device, LoadedModule& module) {
 void kernelThroughput(benchmark::State& state, const char* program, Workload workload) {
   const auto threads = static_cast<unsigned>(state.range(0));
   Device device(ptxsim::sim::GpuConfig{}, DeviceOptions{threads});
+  device.launchOptions().simt = state.range(1) == 0 ? ptxsim::sim::SimtMode::Stack : ptxsim::sim::SimtMode::Its;
   std::shared_ptr<LoadedModule> module;
   try {
     module = device.loadModuleFile(ptxPath(program));
@@ -193,9 +194,12 @@ void kernelThroughput(benchmark::State& state, const char* program, Workload wor
 }
 
 // Wall time, not the main thread's CPU time: the simulation runs on worker
-// threads. Argument: host threads (1, or 0 for every core).
+// threads. Arguments: host threads (1, or 0 for every core) and the SIMT
+// model (0: the reconvergence stack, 1: independent thread scheduling with
+// the converge schedule, the sm_90 default), so the cost of ITS shows.
 void configure(benchmark::internal::Benchmark* b) {
-  b->ArgName("threads")->Arg(1)->Arg(0)->UseRealTime()->Unit(benchmark::kMillisecond);
+  b->ArgNames({"threads", "simt"})->Args({1, 1})->Args({1, 0})->Args({0, 1})->UseRealTime();
+  b->Unit(benchmark::kMillisecond);
 }
 
 BENCHMARK_CAPTURE(kernelThroughput, vector_add_1M, "vector_add", vectorAdd)->Apply(configure);
