@@ -178,7 +178,7 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   const isa::Module& m = module.module();
   int index = kernelIndexOf(m, kernelName);
   result.stats.kernel = std::string(kernelName);
-  SimtMode simt = resolveSimtMode(options.simt, config_.smVersion);
+  SimtMode simt = resolveSimtMode(options.simt, config_.smVersion, m.target.sm);
   result.stats.simtMode = simt == SimtMode::Stack
                               ? std::string(nameOf(simt))
                               : std::string(nameOf(simt)) + "/" + std::string(nameOf(options.itsSchedule));

@@ -84,7 +84,7 @@ struct RunOutcome {
 // order of printf lines within a warp are the lockstep ones.
 inline bool runsInLockstep(Device& device) {
   const sim::LaunchOptions& o = device.launchOptions();
-  return sim::resolveSimtMode(o.simt, device.config().smVersion) == sim::SimtMode::Stack ||
+  return sim::resolveSimtMode(o.simt, device.config().smVersion, 90) == sim::SimtMode::Stack ||
          o.itsSchedule == sim::ItsSchedule::Converge;
 }
 

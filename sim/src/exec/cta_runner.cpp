@@ -17,7 +17,7 @@ void initCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
   const LaunchConfig& launch = ctx.grid.launch;
   const PreparedKernel& kernel = ctx.grid.kernel;
   const LaunchOptions& options = ctx.grid.options;
-  SimtMode mode = resolveSimtMode(options.simt, ctx.grid.config.smVersion);
+  SimtMode mode = resolveSimtMode(options.simt, ctx.grid.config.smVersion, kernel.module->target.sm);
   cta.linearId = linearId;
   uint64_t gx = launch.grid.x, gy = launch.grid.y;
   cta.ctaid = {static_cast<uint32_t>(linearId % gx), static_cast<uint32_t>(linearId / gx % gy),

@@ -29,10 +29,14 @@ std::string_view nameOf(ItsSchedule schedule);
 std::optional<SimtMode> parseSimtMode(std::string_view text);
 std::optional<ItsSchedule> parseItsSchedule(std::string_view text);
 
-// The mode a launch runs in: the requested one, or the preset's default.
-inline SimtMode resolveSimtMode(SimtMode requested, uint32_t smVersion) {
+// The mode a launch runs in: the requested one, or by default what the
+// CUDA programming guide says a program gets: pre-Volta scheduling on a
+// pre-Volta GPU, and for code compiled from PTX for a target below sm_70
+// (`ptxTarget`, the module's .target; 0 when unknown), ITS otherwise.
+inline SimtMode resolveSimtMode(SimtMode requested, uint32_t smVersion, uint32_t ptxTarget = 0) {
   if (requested != SimtMode::Default) return requested;
-  return smVersion >= 70 ? SimtMode::Its : SimtMode::Stack;
+  bool preVolta = smVersion < 70 || (ptxTarget != 0 && ptxTarget < 70);
+  return preVolta ? SimtMode::Stack : SimtMode::Its;
 }
 
 }  // namespace ptxsim::sim
