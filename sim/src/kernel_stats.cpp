@@ -1,5 +1,7 @@
 #include "ptxsim/sim/kernel_stats.h"
 
+#include <cstdio>
+
 #include <nlohmann/json.hpp>
 
 namespace ptxsim::sim {
@@ -17,6 +19,7 @@ void KernelStats::add(const KernelStats& o) {
   divergentBranches += o.divergentBranches;
   barriers += o.barriers;
   warpSyncHazards += o.warpSyncHazards;
+  for (unsigned e = 0; e < kProfileTriggers; ++e) profileTriggers[e] += o.profileTriggers[e];
 }
 
 std::string KernelStats::toJson() const {
@@ -40,6 +43,12 @@ std::string KernelStats::toJson() const {
   j["smsp__inst_executed_op_barrier.sum"] = barriers;
   j["ptxsim__warp_sync_hazards"] = warpSyncHazards;
   j["ptxsim__simt_mode"] = simtMode;
+  // The profiler's names for the __prof_trigger counters.
+  for (unsigned e = 0; e < kProfileTriggers; ++e) {
+    char name[24];
+    std::snprintf(name, sizeof name, "prof_trigger_%02u", e);
+    j[name] = profileTriggers[e];
+  }
   j["ptxsim__simulation_seconds"] = simulationSeconds;
   j["ptxsim__host_threads"] = hostThreads;
   return j.dump();

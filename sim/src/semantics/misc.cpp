@@ -90,7 +90,35 @@ bool selectCreatepolicy(const isa::Instruction&, PreparedInstruction& pi, Select
 
 }  // namespace
 
+// pmevent a / pmevent.mask a (__prof_trigger): raises performance-monitor
+// events, which the hardware counts once per warp instruction. aux: the
+// events' mask.
+void pmeventHandler(const PreparedInstruction& pi, ExecContext& ctx) {
+  if (ctx.mask == 0) return;
+  for (unsigned e = 0; e < kProfileTriggers; ++e) {
+    if (((pi.aux >> e) & 1) != 0) ++ctx.stats.profileTriggers[e];
+  }
+}
+
+bool selectPmevent(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext& sc, std::string& why) {
+  const isa::Operand& a = sc.function.operands[inst.firstOperand];
+  if (a.kind != isa::OperandKind::Immediate) {
+    why = "pmevent needs an immediate event number";
+    return false;
+  }
+  bool mask = inst.modifiers.has(isa::Mod::PmeventMask);
+  if (a.value < 0 || a.value > (mask ? 0xffff : 15)) {
+    why = "pmevent event " + std::to_string(a.value) + " out of range";
+    return false;
+  }
+  // Events 8..15 exist in the ISA but no profiler counter shows them.
+  pi.aux = mask ? static_cast<uint64_t>(a.value) : uint64_t{1} << a.value;
+  pi.handler = &pmeventHandler;
+  return true;
+}
+
 void registerMiscSemantics(SemanticsTable& table) {
+  table.add(Opcode::Pmevent, &selectPmevent);
   table.add(Opcode::Alloca, &selectStack);
   table.add(Opcode::Stacksave, &selectStack);
   table.add(Opcode::Stackrestore, &selectStack);

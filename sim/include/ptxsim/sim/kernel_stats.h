@@ -11,6 +11,8 @@
 
 namespace ptxsim::sim {
 
+inline constexpr unsigned kProfileTriggers = 8;
+
 struct KernelStats {
   std::string kernel;
   Dim3 grid;
@@ -30,7 +32,9 @@ struct KernelStats {
   uint64_t divergentBranches = 0;         // smsp__sass_branch_targets_threads_divergent.sum
   uint64_t barriers = 0;                  // smsp__inst_executed_op_barrier.sum
   uint64_t warpSyncHazards = 0;           // distinct hazards --check=warp-sync found
-  std::string simtMode;                   // "stack", or "its" and the schedule: "its/converge"
+  std::string simtMode;
+  // pmevent / __prof_trigger(n): prof_trigger_00 .. _07, once per warp.
+  std::array<uint64_t, kProfileTriggers> profileTriggers{};                   // "stack", or "its" and the schedule: "its/converge"
   double simulationSeconds = 0;           // host wall time spent simulating the launch
   unsigned hostThreads = 0;
 
