@@ -264,14 +264,23 @@ class StallWhileHoldingTheLock : public sim::StepObserver {
  public:
   explicit StallWhileHoldingTheLock(int fenceLine) : fenceLine_(fenceLine) {}
   void onStep(const sim::StepReport& report) override {
-    if (report.cta != 0 || static_cast<int>(report.instruction->where.line) != fenceLine_) return;
-    if (stalled_.exchange(true)) return;
+    if (report.cta != 0) {
+      if (stalling_) ++othersDuringStall_;
+      return;
+    }
+    if (static_cast<int>(report.instruction->where.line) != fenceLine_ || stalled_.exchange(true)) return;
+    stalling_ = true;
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    stalling_ = false;
   }
+  // Warp instructions other blocks ran while block 0 held the lock, stalled.
+  uint64_t othersDuringStall() const { return othersDuringStall_; }
 
  private:
   int fenceLine_;
   std::atomic<bool> stalled_{false};
+  std::atomic<bool> stalling_{false};
+  std::atomic<uint64_t> othersDuringStall_{0};
 };
 
 TEST(SimtSpinLock, CompletesWhileALockHoldersHostThreadIsStalled) {
@@ -282,6 +291,8 @@ TEST(SimtSpinLock, CompletesWhileALockHoldersHostThreadIsStalled) {
     StallWhileHoldingTheLock stall(*fence.begin());
     LockRun run = runLockedIncrement(mode, 4, 64, 4, &stall);
     expectLockCompleted(run, 4, 64);
+    EXPECT_GT(stall.othersDuringStall(), 0u)
+        << "no other block ran during the stall: the test proves nothing";
   }
 }
 
