@@ -75,9 +75,36 @@ void failStalled(ExecContext& ctx, CtaState& cta, const std::string& why) {
   ctx.aborted = true;
 }
 
+// Counts the CTA as running, and as repeating while it is, for as long as
+// runCta runs it.
+class LivelockVote {
+ public:
+  explicit LivelockVote(GridContext& grid) : grid_(grid) { grid_.runningCtas.fetch_add(1); }
+  ~LivelockVote() {
+    set(false);
+    grid_.runningCtas.fetch_sub(1);
+  }
+  void set(bool repeating) {
+    if (repeating == repeating_) return;
+    repeating_ = repeating;
+    if (repeating) {
+      grid_.repeatingCtas.fetch_add(1);
+    } else {
+      grid_.repeatingCtas.fetch_sub(1);
+    }
+  }
+  // Every running CTA repeats: none can change memory for the others.
+  bool unanimous() const { return repeating_ && grid_.repeatingCtas.load() == grid_.runningCtas.load(); }
+
+ private:
+  GridContext& grid_;
+  bool repeating_ = false;
+};
+
 }  // namespace
 
 void runCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
+  LivelockVote vote(ctx.grid);
   initCta(ctx, cta, linearId);
   ctx.cta = &cta;
   ctx.aborted = false;
@@ -122,7 +149,8 @@ void runCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
         ctx.grid.memoryWrites.fetch_add(cta.memoryWrites - publishedWrites, std::memory_order_relaxed) +
         (cta.memoryWrites - publishedWrites);
     publishedWrites = cta.memoryWrites;
-    if (monitor.livelocked(cta, roundInstructions, launchWrites)) {
+    vote.set(monitor.repeating(cta, roundInstructions, launchWrites));
+    if (vote.unanimous()) {
       failStalled(ctx, cta,
                   "the threads of the block repeat the same states without writing memory (a spin loop waiting "
                   "for a thread that cannot run, or for a wake-up that never comes)");

@@ -57,7 +57,7 @@ uint64_t stateHash(const CtaState& cta) {
 
 }  // namespace
 
-bool ProgressMonitor::livelocked(const CtaState& cta, uint64_t executed, uint64_t launchWrites) {
+bool ProgressMonitor::repeating(const CtaState& cta, uint64_t executed, uint64_t launchWrites) {
   if (cta.memoryWrites != lastWrites_ || launchWrites != lastLaunchWrites_) {
     lastWrites_ = cta.memoryWrites;
     lastLaunchWrites_ = launchWrites;
@@ -65,14 +65,16 @@ bool ProgressMonitor::livelocked(const CtaState& cta, uint64_t executed, uint64_
     power_ = 1;
     length_ = 0;
     haveSaved_ = false;
+    repeating_ = false;
     return false;
   }
   quiet_ += executed;
   // Sampling every kSampleRounds-th round still finds every cycle (its
   // period in samples divides its period in rounds) at a fraction of the cost.
+  if (repeating_) return true;
   if (quiet_ < kQuietInstructions || ++rounds_ % kSampleRounds != 0) return false;
   uint64_t h = stateHash(cta);
-  if (haveSaved_ && h == saved_) return true;
+  if (haveSaved_ && h == saved_) return repeating_ = true;
   if (++length_ >= power_) {
     saved_ = h;
     haveSaved_ = true;

@@ -21,8 +21,11 @@ class ProgressMonitor {
  public:
   // Called after each scheduling round with the instructions it executed
   // and the launch-wide count of memory-writing instructions published so
-  // far. True when the CTA is livelocked.
-  bool livelocked(const CtaState& cta, uint64_t executed, uint64_t launchWrites);
+  // far. True from the round the CTA's state is seen to repeat until memory
+  // changes: the CTA is livelocked unless another running CTA is not (one
+  // whose host thread is just slow may still release it), which
+  // cta_runner.cpp decides with the launch-wide counts.
+  bool repeating(const CtaState& cta, uint64_t executed, uint64_t launchWrites);
 
  private:
   // Instructions without a memory write before the state is watched.
@@ -35,6 +38,7 @@ class ProgressMonitor {
   uint64_t rounds_ = 0;
   uint64_t saved_ = 0;
   bool haveSaved_ = false;
+  bool repeating_ = false;
   uint64_t power_ = 1;
   uint64_t length_ = 0;
 };
