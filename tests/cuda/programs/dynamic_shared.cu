@@ -6,14 +6,7 @@
 #include <cstdio>
 #include <vector>
 
-#define CHECK(call)                                                                     \
-  do {                                                                                  \
-    cudaError_t e_ = (call);                                                            \
-    if (e_ != cudaSuccess) {                                                            \
-      std::printf("%s failed: %s\n", #call, cudaGetErrorName(e_));                      \
-      return 1;                                                                         \
-    }                                                                                   \
-  } while (0)
+#include "check.h"
 
 // Reverses each block's chunk through shared memory of blockDim.x ints.
 __global__ void reverseChunks(const int* in, int* out) {

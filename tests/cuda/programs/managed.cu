@@ -5,14 +5,7 @@
 
 #include <cstdio>
 
-#define CHECK(call)                                                \
-  do {                                                             \
-    cudaError_t e_ = (call);                                       \
-    if (e_ != cudaSuccess) {                                       \
-      std::printf("%s failed: %s\n", #call, cudaGetErrorName(e_)); \
-      return 1;                                                    \
-    }                                                              \
-  } while (0)
+#include "check.h"
 
 struct Node {
   int value;

@@ -8,14 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(call)                                                \
-  do {                                                             \
-    cudaError_t e_ = (call);                                       \
-    if (e_ != cudaSuccess) {                                       \
-      std::printf("%s failed: %s\n", #call, cudaGetErrorName(e_)); \
-      return 1;                                                    \
-    }                                                              \
-  } while (0)
+#include "check.h"
 
 __global__ void squareInPlace(int* data, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -11,14 +11,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                                     \
-  do {                                                                                  \
-    cudaError_t e_ = (call);                                                            \
-    if (e_ != cudaSuccess) {                                                            \
-      std::printf("%s failed: %s\n", #call, cudaGetErrorName(e_));                      \
-      return 1;                                                                         \
-    }                                                                                   \
-  } while (0)
+#include "check.h"
 
 __device__ const char* kWords[] = {"alpha", "beta", "gamma", "delta"};
 
