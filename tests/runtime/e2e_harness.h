@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/stats_counters.h"
 #include "../support/cuda_programs.h"
 #include "ptxsim/runtime/device.h"
 
@@ -40,30 +41,7 @@ inline sim::LaunchResult launchOrThrow(Device& device, sim::LoadedModule& module
   return result;
 }
 
-// Every counter of a launch's statistics (not the wall time or thread
-// count, which legitimately differ between runs).
-inline std::vector<uint64_t> counters(const sim::KernelStats& s) {
-  return {s.grid.x,
-          s.grid.y,
-          s.grid.z,
-          s.block.x,
-          s.block.y,
-          s.block.z,
-          s.dynamicSharedBytes,
-          s.staticSharedBytes,
-          s.registersPerThread,
-          s.warpInstructions,
-          s.threadInstructions,
-          s.threadInstructionsPredOn,
-          s.globalLoadInstructions,
-          s.globalStoreInstructions,
-          s.sharedLoadInstructions,
-          s.sharedStoreInstructions,
-          s.atomicInstructions,
-          s.branchInstructions,
-          s.divergentBranches,
-          s.barriers};
-}
+using test::counters;
 
 struct RunOutcome {
   std::vector<uint64_t> threadInstructions;

@@ -26,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "../support/stats_counters.h"
 #include "../support/cuda_programs.h"
 #include "ptxsim/runtime/device.h"
 
@@ -85,24 +86,7 @@ std::string expectedModeStat(const Mode& mode) {
   return "its/" + std::string(sim::nameOf(mode.schedule));
 }
 
-// Every counter of a launch's statistics (not the wall time or host thread
-// count, which legitimately differ between runs).
-std::vector<uint64_t> counters(const sim::KernelStats& s) {
-  return {s.warpInstructions,
-          s.threadInstructions,
-          s.threadInstructionsPredOn,
-          s.globalLoadInstructions,
-          s.globalStoreInstructions,
-          s.sharedLoadInstructions,
-          s.sharedStoreInstructions,
-          s.atomicInstructions,
-          s.branchInstructions,
-          s.divergentBranches,
-          s.barriers,
-          s.warpSyncHazards,
-          s.registersPerThread,
-          s.staticSharedBytes};
-}
+using test::counters;
 
 // The PTX text the tests load, line by line (index 0 is PTX line 1).
 std::vector<std::string> ptxLines(const std::string& program) {

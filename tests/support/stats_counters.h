@@ -1,0 +1,40 @@
+#pragma once
+
+// Every counter of a launch's statistics, and what identifies the launch
+// (not the wall time or host thread count, which legitimately differ
+// between runs): what tests compare to prove two runs did the same work.
+
+#include <cstdint>
+#include <vector>
+
+#include "ptxsim/sim/kernel_stats.h"
+
+namespace ptxsim::test {
+
+inline std::vector<uint64_t> counters(const sim::KernelStats& s) {
+  std::vector<uint64_t> c = {s.grid.x,
+                             s.grid.y,
+                             s.grid.z,
+                             s.block.x,
+                             s.block.y,
+                             s.block.z,
+                             s.dynamicSharedBytes,
+                             s.staticSharedBytes,
+                             s.registersPerThread,
+                             s.warpInstructions,
+                             s.threadInstructions,
+                             s.threadInstructionsPredOn,
+                             s.globalLoadInstructions,
+                             s.globalStoreInstructions,
+                             s.sharedLoadInstructions,
+                             s.sharedStoreInstructions,
+                             s.atomicInstructions,
+                             s.branchInstructions,
+                             s.divergentBranches,
+                             s.barriers,
+                             s.warpSyncHazards};
+  c.insert(c.end(), s.profileTriggers.begin(), s.profileTriggers.end());
+  return c;
+}
+
+}  // namespace ptxsim::test
