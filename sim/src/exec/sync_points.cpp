@@ -44,13 +44,17 @@ LaneMask presentAt(const Warp& warp, GroupWait wait, bool samePc) {
   return present;
 }
 
-// Merges the groups waiting with `wait` at the running group's PC into it.
-void gather(ExecContext& ctx, GroupWait wait) {
+// Merges the groups waiting with `wait` at the running group's PC that
+// hold lanes of `lanes` into it.
+void gather(ExecContext& ctx, GroupWait wait, LaneMask lanes) {
   Warp& warp = *ctx.warp;
   ThreadGroup& me = warp.groups[warp.current];
   for (uint32_t i = 0; i < warp.groups.size(); ++i) {
     ThreadGroup& g = warp.groups[i];
-    if (i == warp.current || g.mask == 0 || g.wait != wait || g.pc != me.pc || g.frame != me.frame) continue;
+    if (i == warp.current || g.mask == 0 || g.wait != wait || g.pc != me.pc || g.frame != me.frame ||
+        (g.mask & lanes) == 0) {
+      continue;
+    }
     absorbGroup(warp, warp.current, i);
   }
   me.wait = GroupWait::None;
@@ -81,7 +85,7 @@ bool readyToSynchronise(ExecContext& ctx, const PreparedInstruction& pi) {
         me.wait = GroupWait::Collective;
         return false;
       }
-      gather(ctx, GroupWait::Collective);
+      gather(ctx, GroupWait::Collective, needed);
       return true;
     }
     case SyncKind::WarpSync: {
@@ -119,7 +123,7 @@ bool readyToSynchronise(ExecContext& ctx, const PreparedInstruction& pi) {
         me.wait = GroupWait::Barrier;
         return false;
       }
-      gather(ctx, GroupWait::Barrier);
+      gather(ctx, GroupWait::Barrier, warp.live());
       // Groups waiting at other barrier.sync instructions arrive with it.
       ctx.synced |= presentAt(warp, GroupWait::Barrier, false) & ~me.mask;
       return true;
