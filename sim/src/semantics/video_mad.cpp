@@ -92,6 +92,17 @@ bool selectMad(const isa::Instruction& inst, PreparedInstruction& pi, SelectCont
     why = "vmad.po with a negated operand";
     return false;
   }
+  // Measured on an H100 (tests/cuda/semantics/video.cu): with both sources
+  // .s32, and with both .u32 and nothing negated, scaled or saturated, the
+  // pseudocode holds; the other forms give other values whose rule is not
+  // established (vmad.u32.u32.u32.sat of 0*1 + 0x80000000 gave 0).
+  bool allSigned = m.aSigned && m.bSigned;
+  bool plainUnsigned = !m.aSigned && !m.bSigned && !signedFinal(m) && m.shift == 0 && !m.sat;
+  if (!allSigned && !plainUnsigned) {
+    why = "vmad with a .u32 source and a signed result (a .s32 source or a negation), a scale or .sat: the H100's "
+          "results differ from the PTX ISA's pseudocode and are not modelled yet";
+    return false;
+  }
   storeMode(pi, m);
   pi.handler = &madHandler;
   return true;
