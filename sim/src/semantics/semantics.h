@@ -75,5 +75,6 @@ void registerSyncSemantics(SemanticsTable& table);
 void registerWarpCollectiveSemantics(SemanticsTable& table);
 void registerMiscSemantics(SemanticsTable& table);
 void registerAsyncCopySemantics(SemanticsTable& table);
+void registerSurfaceSemantics(SemanticsTable& table);
 
 }  // namespace ptxsim::sim::semantics

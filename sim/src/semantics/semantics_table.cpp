@@ -39,6 +39,7 @@ const SemanticsTable& semanticsTable() {
     registerWarpCollectiveSemantics(t);
     registerMiscSemantics(t);
     registerAsyncCopySemantics(t);
+    registerSurfaceSemantics(t);
     return t;
   }();
   return table;
