@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "checks/observer_chain.h"
+#include "checks/texture_coherence.h"
 #include "checks/warp_sync_checker.h"
 #include "exec/cta_runner.h"
 #include "exec/exec_context.h"
@@ -230,16 +231,22 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   // Checks observe the launch alongside the caller's observer, if any.
   std::unique_ptr<checks::WarpSyncChecker> warpSync;
   std::unique_ptr<checks::ObserverChain> chain;
+  std::unique_ptr<checks::TextureCoherenceChecker> coherence;
+  std::unique_ptr<checks::ObserverChain> checksChain;
   if (options.checkWarpSync) {
     warpSync = std::make_unique<checks::WarpSyncChecker>(m, fn.name, config.grid, config.block);
-    effective.observer = warpSync.get();
+    coherence = std::make_unique<checks::TextureCoherenceChecker>(fn.name, config.block, textures_.boundRanges());
+    checksChain = std::make_unique<checks::ObserverChain>(warpSync.get(), coherence.get());
+    effective.observer = checksChain.get();
     if (options.observer != nullptr) {
-      chain = std::make_unique<checks::ObserverChain>(options.observer, warpSync.get());
+      chain = std::make_unique<checks::ObserverChain>(options.observer, checksChain.get());
       effective.observer = chain.get();
     }
   }
 
   exec::GridContext grid(config_, store_, allocations_, *kernel, config, effective, heap_);
+  grid.textures = &textures_;
+  grid.textureCoherence = coherence.get();
   grid.localBytesPerThread = kernel->kernelLocalBytes + (usesStack(*kernel) ? config_.stackBytesPerThread : 0);
   grid.gridId = ++launches_;
   grid.launchTimeNs = grid.gridId * 1'000'000'000ull;
@@ -282,6 +289,7 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   if (warpSync != nullptr) {
     result.warnings = warpSync->hazards();
     for (auto& [line, first] : grid.maskWarnings) result.warnings.push_back(first.second);
+    for (std::string& w : coherence->hazards()) result.warnings.push_back(std::move(w));
     result.stats.warpSyncHazards = result.warnings.size();
   }
   result.stats.hostThreads = threads;

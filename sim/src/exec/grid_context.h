@@ -19,6 +19,10 @@
 
 namespace ptxsim::sim {
 class DeviceHeap;
+class TextureRegistry;
+namespace checks {
+class TextureCoherenceChecker;
+}
 }
 
 namespace ptxsim::sim::exec {
@@ -49,6 +53,12 @@ struct GridContext {
   const LaunchConfig& launch;
   const LaunchOptions& options;
   DeviceHeap& heap;
+  // Arrays, texture and surface objects: texture/surface handlers resolve
+  // the handles they read from registers here (never null during a launch).
+  const TextureRegistry* textures = nullptr;
+  // --check=warp-sync's texture coherence check; null when not checking.
+  // Texture reads report to it (semantics/texture_access.h).
+  checks::TextureCoherenceChecker* textureCoherence = nullptr;
   uint64_t localBytesPerThread = 0;
   uint64_t gridId = 1;
   uint64_t launchTimeNs = 0;  // %globaltimer's value at the launch

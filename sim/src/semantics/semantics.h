@@ -76,5 +76,6 @@ void registerWarpCollectiveSemantics(SemanticsTable& table);
 void registerMiscSemantics(SemanticsTable& table);
 void registerAsyncCopySemantics(SemanticsTable& table);
 void registerVideoSemantics(SemanticsTable& table);
+void registerSurfaceSemantics(SemanticsTable& table);
 
 }  // namespace ptxsim::sim::semantics

@@ -40,6 +40,7 @@ const SemanticsTable& semanticsTable() {
     registerMiscSemantics(t);
     registerAsyncCopySemantics(t);
     registerVideoSemantics(t);
+    registerSurfaceSemantics(t);
     return t;
   }();
   return table;

@@ -12,7 +12,9 @@
 
 namespace ptxsim::memory {
 
-enum class AllocationKind : uint8_t { Device, ModuleVariable, ModuleConstant, Heap, Managed, Host };
+// Array: the texels of a CUDA array (sim/texture_objects.h); programs reach
+// them only through texture and surface instructions and array copies.
+enum class AllocationKind : uint8_t { Device, ModuleVariable, ModuleConstant, Heap, Managed, Host, Array };
 
 struct Allocation {
   uint64_t base = 0;

@@ -18,6 +18,7 @@
 #include "ptxsim/sim/device_heap.h"
 #include "ptxsim/sim/gpu_config.h"
 #include "ptxsim/sim/launch.h"
+#include "ptxsim/sim/texture_objects.h"
 
 namespace ptxsim::sim {
 
@@ -67,6 +68,8 @@ class Gpu {
   GpuConfig& mutableConfig() { return config_; }
   memory::PageStore& store() { return store_; }
   memory::AllocationTable& allocations() { return allocations_; }
+  // CUDA arrays, texture objects and surface objects.
+  TextureRegistry& textures() { return textures_; }
 
   // Places the module's variables (with their initializers and
   // relocations) and checks that every instruction is supported. Null with
@@ -99,6 +102,7 @@ class Gpu {
   memory::PageStore store_;
   memory::AllocationTable allocations_;
   DeviceHeap heap_;
+  TextureRegistry textures_{allocations_, store_};
   uint64_t launches_ = 0;
 };
 
