@@ -92,6 +92,12 @@ bool FunctionLowerer::lowerOperands(P::InstructionStatementContext* statement, I
       continue;
     }
     if (!checkOperand(op, token, i, inst, operands[i])) ok = false;
+    if (op.select.kind != 0 && !(inst.opcode >= Opcode::Vadd && inst.opcode <= Opcode::Vset4)) {
+      ok = fail(locationOf(operands[i]), "only video instructions take a part selector (.b0, .h1, ...)");
+    }
+    if (op.minus && inst.opcode != Opcode::Vmad) {
+      ok = fail(locationOf(operands[i]), "only vmad negates a register operand");
+    }
     function().operands[slot] = op;
   }
   return ok;
@@ -188,6 +194,25 @@ bool FunctionLowerer::lowerName(antlr4::Token* token, OperandRole role, uint32_t
       out = {OperandKind::Register};
       out.index = entry->index;
       out.element = static_cast<int8_t>(element);
+      return true;
+    }
+  }
+  // %r.b0, %r.h10, %r.b3210: a video instruction's part selector (which
+  // instructions take one, and of what shape, is checked with the opcode).
+  if (size_t dot = name.rfind('.'); dot != std::string_view::npos && dot + 2 < name.size() &&
+                                     name.size() - dot - 2 <= 4 && (name[dot + 1] == 'b' || name[dot + 1] == 'h')) {
+    auto entry = scopes_.find(name.substr(0, dot));
+    std::string_view digits = name.substr(dot + 2);
+    bool allDigits = digits.find_first_not_of("01234567") == std::string_view::npos;
+    if (entry && entry->kind == NameKind::Register && allDigits &&
+        function().registers[entry->index].vectorWidth == 1) {
+      out = {OperandKind::Register};
+      out.index = entry->index;
+      out.select.kind = name[dot + 1];
+      out.select.count = static_cast<uint8_t>(digits.size());
+      for (size_t i = 0; i < digits.size(); ++i) {
+        out.select.digits[i] = static_cast<uint8_t>(digits[digits.size() - 1 - i] - '0');
+      }
       return true;
     }
   }
@@ -374,6 +399,21 @@ bool FunctionLowerer::lowerOperand(P::OperandContext* ctx, OperandRole role, uin
     return true;
   }
   auto* e = static_cast<P::ExprOperandContext*>(ctx);
+  // -%r (vmad's negated sources): a register, not a constant expression.
+  if (auto* unary = exactly<P::UnaryExprContext>(e->expr()); unary != nullptr && unary->MINUS() != nullptr) {
+    auto* primary = exactly<P::PrimaryExprContext>(unary->expr());
+    auto* p = primary != nullptr ? primary->primary() : nullptr;
+    if (p != nullptr && p->name() != nullptr && p->expr() == nullptr && e->PIPE() == nullptr) {
+      antlr4::Token* token = p->name()->getStart();
+      std::string_view text = grammar::tokenText(token);
+      auto entry = scopes_.find(text.substr(0, text.find('.')));
+      if (entry && entry->kind == NameKind::Register) {
+        if (!lowerName(token, role, slot, out)) return false;
+        out.minus = true;
+        return true;
+      }
+    }
+  }
   if (!lowerExpression(e->expr(), role, slot, out)) return false;
   if (e->PIPE() != nullptr) {
     antlr4::Token* second = e->name()->getStart();

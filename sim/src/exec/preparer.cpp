@@ -350,22 +350,16 @@ class FunctionPreparer {
       }
       case OperandKind::Vector:
       case OperandKind::AddressTuple: {
+        // [tex, {x, y}] is flattened to its scalars: tex, x, y.
         out.firstElement = static_cast<uint32_t>(out_->vectorRows.size());
-        out.elementCount = static_cast<uint8_t>(op.count);
         for (uint32_t e = 0; e < op.count; ++e) {
           const Operand& element = fn_.operands[op.index + e];
-          // [tex, {x, y}]: the coordinate vector's elements follow the handle in one flat list.
-          if (op.kind == OperandKind::AddressTuple && element.kind == OperandKind::Vector) {
-            for (uint32_t k = 0; k < element.count; ++k) {
-              uint32_t row = scalarRow(fn_.operands[element.index + k], inst, index, why);
-              if (row == kNoRow) return false;
-              out_->vectorRows.push_back(row);
-            }
-            continue;
+          bool nested = op.kind == OperandKind::AddressTuple && element.kind == OperandKind::Vector;
+          for (uint32_t k = 0; k < (nested ? element.count : 1u); ++k) {
+            uint32_t row = scalarRow(nested ? fn_.operands[element.index + k] : element, inst, index, why);
+            if (row == kNoRow) return false;
+            out_->vectorRows.push_back(row);
           }
-          uint32_t row = scalarRow(element, inst, index, why);
-          if (row == kNoRow) return false;
-          out_->vectorRows.push_back(row);
         }
         out.elementCount = static_cast<uint8_t>(out_->vectorRows.size() - out.firstElement);
         return true;

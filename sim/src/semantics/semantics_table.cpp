@@ -39,6 +39,8 @@ const SemanticsTable& semanticsTable() {
     registerWarpCollectiveSemantics(t);
     registerMiscSemantics(t);
     registerAsyncCopySemantics(t);
+    registerVideoSemantics(t);
+    registerSurfaceSemantics(t);
     registerTextureSemantics(t);
     return t;
   }();

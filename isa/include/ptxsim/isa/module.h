@@ -90,6 +90,15 @@ enum class SymbolScope : uint8_t {
   Absolute,     // Address only: `[1024]`
 };
 
+// A video instruction's part selector on a register operand, as written:
+// `%r.b1` `%r.h0` (scalar), `%r.h10` (2-way SIMD), `%r.b3210` (4-way SIMD).
+// The instruction decides what the digits mean; kind 0: no selector.
+struct VideoSelector {
+  char kind = 0;                    // 'b' (bytes) or 'h' (half-words)
+  uint8_t count = 0;                // digits written, 1 to 4
+  std::array<uint8_t, 4> digits{};  // digits[i]: the i-th digit from the right (element i's source)
+};
+
 struct Operand {
   OperandKind kind = OperandKind::None;
   bool negated = false;          // `!%p`
@@ -101,6 +110,8 @@ struct Operand {
   uint32_t secondIndex = kNone;  // `%r|%p`: the predicate register
   int64_t value = 0;
   DataType immediateType = DataType::None;  // F32 or F64 for FloatImmediate
+  bool minus = false;                       // `-%r`: a negated source of vmad
+  VideoSelector select{};                   // video instructions' `%r.b0`-style selector
 };
 
 struct Guard {
