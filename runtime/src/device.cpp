@@ -59,7 +59,8 @@ uint64_t Device::malloc(uint64_t bytes) {
   if (bytes > gpu_.config().globalMemoryBytes) {
     throw Error("malloc of " + std::to_string(bytes) + " bytes exceeds the device's memory");
   }
-  return gpu_.allocations().allocate(bytes, 256, memory::AllocationKind::Device).base;
+  // 512 bytes, as cudaMalloc on a GPU: its pointers meet textureAlignment, so they bind to textures.
+  return gpu_.allocations().allocate(bytes, 512, memory::AllocationKind::Device).base;
 }
 
 void Device::free(uint64_t address) {

@@ -184,8 +184,8 @@ TEST(TextureSampling, BilinearMatchesGpu) {
 }
 
 TEST(TextureSampling, TrilinearMatchesGpuOnRecordedPoints) {
-  // The H100 differs from this model where x's weight is 1/4 or 3/4 with odd-eighth y and
-  // odd-sixteenth z weights (not understood); the points below are where they agree.
+  // The H100 differs from exact product weights where two or more axes blend; the points below were
+  // recorded where they agree, and are now refused unless a single axis blends.
   VectorSource s(f32(), {2, 2, 2});
   const float v[8] = {0.1f, 0.7f, -0.3f, 0.9f, 1.3f, -2.1f, 0.55f, 3.3f};
   for (int i = 0; i < 8; ++i) s.setF(i % 2, (i / 2) % 2, i / 4, 0, 0, v[i]);
@@ -211,7 +211,16 @@ TEST(TextureSampling, TrilinearMatchesGpuOnRecordedPoints) {
     Request r;
     r.geometry = Geometry::Dim3;
     r.coord = {0.5f + c.i / 256.f, 0.5f + c.j / 256.f, 0.5f + c.k / 256.f};
-    EXPECT_EQ(sample(s, d, r).sample.bits[0], c.bits) << c.i << "," << c.j << "," << c.k;
+    // Blending along two or more axes is refused: texture_modes.cu showed the H100 quantizing the
+    // corner weights there (in 2D: the (i+1, j+1) weight rounded to 1/256).
+    const int blended = (c.i % 256 != 0) + (c.j % 256 != 0) + (c.k % 256 != 0);
+    const Result res = sample(s, d, r);
+    if (blended >= 2) {
+      EXPECT_TRUE(res.unsupported.has_value()) << c.i << "," << c.j << "," << c.k;
+    } else {
+      ASSERT_FALSE(res.unsupported) << *res.unsupported;
+      EXPECT_EQ(res.sample.bits[0], c.bits) << c.i << "," << c.j << "," << c.k;
+    }
   }
 }
 
@@ -525,7 +534,7 @@ TEST(TextureSampling, LayersAreSelectedNotFilteredAndElementReadsAreRaw) {
     EXPECT_FALSE(got.isFloat);
     EXPECT_EQ(static_cast<int32_t>(got.bits[0]), -16 + l);
     EXPECT_EQ(got.bits[1], 7u);
-    EXPECT_EQ(got.bits[3], 1u);  // a missing alpha reads as 1
+    EXPECT_EQ(got.bits[3], 0u);  // a missing alpha reads as 0 (H100: short2 reads as (x, y, 0, 0))
   }
   r.layer = 9;  // clamped to the last layer
   EXPECT_EQ(static_cast<int32_t>(sample(s, d, r).sample.bits[0]), -14);

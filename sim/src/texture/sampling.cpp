@@ -101,6 +101,7 @@ struct Footprint {
   std::array<Corner, 8> corners{};
   int count = 0;
   int weightShift = 0;
+  int blendedAxes = 0;  // axes whose weight is strictly between 0 and 1
 };
 
 struct Site {
@@ -143,15 +144,23 @@ Footprint linearFootprint(const TexelSource& src, const Site& s, const std::arra
     base[d] = static_cast<int64_t>(fl);
     w[d] = linearWeight256(b - fl);
     if (srgbWeights) w[d] = (w[d] + 8) / 16 * 16;
+    fp.blendedAxes += (w[d] != 0 && w[d] != 256) ? 1 : 0;
   }
-  fp.weightShift = 8 * s.dims;
+  // 2D corners weigh in units of 1/256 too: the (i+1, j+1) weight is wx * wy / 256 rounded half up and
+  // the others follow from it (measured on an H100 with float and 8-bit normalized textures, e.g.
+  // weights 26 and 77 blend 23, 24.25, 32.5, 34.5 into 26.0078125 where the exact product gives
+  // 26.007286).
+  const bool quantized2d = s.dims == 2;
+  const uint64_t w11 = (static_cast<uint64_t>(w[0]) * static_cast<uint64_t>(w[1]) + 128) >> 8;
+  const std::array<uint64_t, 4> corner2d{256 - w[0] - w[1] + w11, w[0] - w11, w[1] - w11, w11};
+  fp.weightShift = quantized2d ? 8 : 8 * s.dims;
   for (int k = 0; k < (1 << s.dims); ++k) {
-    uint64_t weight = 1;
+    uint64_t weight = quantized2d ? corner2d[k] : 1;
     std::array<int64_t, 3> idx{0, 0, 0};
     bool border = false;
     for (int d = 0; d < s.dims; ++d) {
       const int bit = (k >> d) & 1;
-      weight *= static_cast<uint64_t>(bit ? w[d] : 256 - w[d]);
+      if (!quantized2d) weight *= static_cast<uint64_t>(bit ? w[d] : 256 - w[d]);
       idx[d] = addressIndex(base[d] + bit, s.axes[d]);
       border |= idx[d] < 0;
     }
@@ -214,7 +223,9 @@ bool returnsFloat(const ChannelFormat& fmt, const SamplerDesc& desc) {
 
 // Converts a point-sampled (or gathered) texel or the border to the returned lane bits.
 uint32_t pointChannel(const Corner& c, const ChannelFormat& fmt, const SamplerDesc& desc, int ch) {
-  if (ch >= fmt.channels) return (ch == 3) ? (returnsFloat(fmt, desc) ? floatToBits(1.f) : 1u) : 0u;
+  // Channels the format lacks read as 0, alpha included (measured on an H100: a short2 texture read as
+  // normalized floats returns (x, y, 0, 0), point and linear).
+  if (ch >= fmt.channels) return 0u;
   if (returnsFloat(fmt, desc)) {
     if (c.border) return floatToBits(desc.border[ch]);
     if (fmt.kind == ChannelKind::Float && fmt.bits == 32) return c.raw[ch];
@@ -236,6 +247,27 @@ Sample finish(const Footprint& fp, const Footprint& srgbFp, const ChannelFormat&
       s.bits[ch] = pointChannel(fp.corners[0], fmt, desc, ch);
   }
   return s;
+}
+
+// Normalized-float reads of integer formats see the border colour converted to the format first:
+// clamped to the format's range and rounded to its nearest value (measured on an H100: a border of
+// -0.5, 0.25, 0.75 on uchar4 reads back as 0, 64/255, 191/255), so border corners become texels.
+Footprint withBorderTexels(Footprint fp, const ChannelFormat& fmt, const SamplerDesc& desc) {
+  if (fmt.kind == ChannelKind::Float || desc.read != ReadMode::NormalizedFloat || fmt.bits >= 32) return fp;
+  const bool sgn = fmt.kind == ChannelKind::Signed;
+  const double vmax = sgn ? (1 << (fmt.bits - 1)) - 1 : (1 << fmt.bits) - 1;
+  std::array<uint32_t, 4> raw{};
+  for (int ch = 0; ch < 4; ++ch) {
+    const double b = std::isnan(desc.border[ch]) ? 0.0 : std::clamp<double>(desc.border[ch], sgn ? -1.0 : 0.0, 1.0);
+    const auto v = static_cast<int64_t>(std::nearbyint(b * vmax));
+    raw[ch] = static_cast<uint32_t>(v) & ((1u << fmt.bits) - 1);
+  }
+  for (int k = 0; k < fp.count; ++k) {
+    if (!fp.corners[k].border) continue;
+    fp.corners[k].border = false;
+    fp.corners[k].raw = raw;
+  }
+  return fp;
 }
 
 struct CubeCoord {
@@ -303,9 +335,15 @@ Result sampleLevel(const TexelSource& src, const SamplerDesc& desc, const Reques
             "linear filtering of a 1D texture with border addressing: the H100 blends the border as a "
             "height-1 2D texture in a way not modelled"};
   const Placed p = place(src, desc, req, level);
-  const Footprint fp = linear ? linearFootprint(src, p.site, p.u) : pointFootprint(src, p.site, p.u);
+  const Footprint fp = withBorderTexels(
+      linear ? linearFootprint(src, p.site, p.u) : pointFootprint(src, p.site, p.u), fmt, desc);
+  if (linear && req.geometry == Geometry::Dim3 && fp.blendedAxes >= 2)
+    return {{},
+            "linear filtering of a 3D texture blending along two or more axes: the H100 quantizes the corner "
+            "weights in a way not modelled"};
   const bool srgb = linear && desc.srgb && fmt.kind == ChannelKind::Unsigned && fmt.bits == 8;
-  const Footprint srgbFp = srgb ? linearFootprint(src, p.site, p.u, false, true) : fp;
+  const Footprint srgbFp =
+      srgb ? withBorderTexels(linearFootprint(src, p.site, p.u, false, true), fmt, desc) : fp;
   return {finish(fp, srgbFp, fmt, desc, linear), std::nullopt};
 }
 
@@ -457,7 +495,7 @@ Result gather(const TexelSource& src, const SamplerDesc& desc, const Request& re
   const ChannelFormat fmt = src.format();
   if (req.geometry != Geometry::Dim2) return {{}, "tld4 gathers from 2D (and layered 2D) textures only"};
   const Placed p = place(src, desc, req, 0);
-  const Footprint fp = linearFootprint(src, p.site, p.u, /*readAll=*/true);
+  const Footprint fp = withBorderTexels(linearFootprint(src, p.site, p.u, /*readAll=*/true), fmt, desc);
   // linearFootprint orders corners k = (bit x) | (bit y) << 1: (i,j) (i+1,j) (i,j+1) (i+1,j+1).
   static constexpr std::array<int, 4> kOrder{2, 3, 1, 0};
   Result r;

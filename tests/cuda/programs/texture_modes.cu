@@ -5,8 +5,8 @@
 //
 // Left out on purpose (forms whose H100 results the simulator does not model
 // and refuses): linear filtering of a 1D texture with border addressing, 3D
-// linear filtering where x's weight is 1/4 or 3/4, cubemap linear filtering
-// and trilinear mipmapping.
+// linear filtering that blends along two or more axes, cubemap linear
+// filtering and trilinear mipmapping.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -235,17 +235,19 @@ int test3D() {
   copy.extent = make_cudaExtent(w, h, d);
   copy.kind = cudaMemcpyHostToDevice;
   CHECK(cudaMemcpy3D(&copy));
-  // Unnormalized points whose x weight is 0 or 1/2 (the model and the H100
-  // agree there for 3D linear filtering).
+  // Unnormalized points that blend along one axis at a time (the simulator
+  // refuses 3D linear filtering that blends along two or more: the H100
+  // quantizes those corner weights in a way it does not model).
   Points p{};
-  const float xs[] = {0.5f, 1.f, 1.5f, 2.f};
-  const float ys[] = {0.3f, 1.7f};
-  const float zs[] = {-0.5f, 0.9f, 1.2f, 3.f};
+  const float steps[] = {-0.3f, 0.5f, 0.8f, 1.1f, 1.5f, 1.77f, 2.2f, 3.4f};
   p.count = 32;
   for (int i = 0; i < 32; ++i) {
-    p.x[i] = xs[i % 4];
-    p.y[i] = ys[(i / 4) % 2];
-    p.z[i] = zs[i / 8];
+    const float t = steps[i % 8];
+    const float c[] = {0.5f, 1.5f, 2.5f, 1.5f};
+    const int axis = i / 8 == 3 ? 2 : i / 8;  // x, y, z, then z again at another texel
+    p.x[i] = axis == 0 ? t : c[i / 8];
+    p.y[i] = axis == 1 ? t : c[(i / 8 + 1) % 4];
+    p.z[i] = axis == 2 ? t * (2.f / 3.f) : (i / 8 == 0 ? 1.5f : 0.5f);
   }
   for (int linear = 0; linear < 2; ++linear) {
     cudaTextureObject_t tex = makeTexture(array, cudaAddressModeClamp,
