@@ -36,25 +36,6 @@ CompareMode modeOf(const PreparedInstruction& pi) {
   return m;
 }
 
-
-template <typename T>
-bool integerCompare(Mod op, T a, T b) {
-  using Un = std::make_unsigned_t<T>;
-  switch (op) {
-    case Mod::Eq: return a == b;
-    case Mod::Ne: return a != b;
-    case Mod::Lt: return a < b;
-    case Mod::Le: return a <= b;
-    case Mod::Gt: return a > b;
-    case Mod::Ge: return a >= b;
-    case Mod::CmpLo: return static_cast<Un>(a) < static_cast<Un>(b);
-    case Mod::Ls: return static_cast<Un>(a) <= static_cast<Un>(b);
-    case Mod::CmpHi: return static_cast<Un>(a) > static_cast<Un>(b);
-    case Mod::Hs: return static_cast<Un>(a) >= static_cast<Un>(b);
-    default: return false;
-  }
-}
-
 // A 16-bit half element as a double, .ftz applied for f16.
 double halfValue(uint64_t bits, bool bf16, bool ftz) {
   half::Mode m;
@@ -86,9 +67,9 @@ bool compareElement(const CompareMode& m, uint64_t a, uint64_t b) {
   if (isa::typeKind(m.source) == isa::TypeKind::Signed) {
     uint64_t top = uint64_t{1} << (bits - 1);
     auto sext = [&](uint64_t v) { return static_cast<int64_t>(((v & mask) ^ top) - top); };
-    return integerCompare<int64_t>(m.op, sext(a), sext(b));
+    return compare<int64_t>(m.op, sext(a), sext(b));
   }
-  return integerCompare<uint64_t>(m.op, a & mask, b & mask);
+  return compare<uint64_t>(m.op, a & mask, b & mask);
 }
 
 bool combine(Mod op, bool value, bool c) {
