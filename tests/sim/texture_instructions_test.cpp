@@ -107,14 +107,8 @@ class TextureTest : public ::testing::Test {
   // Two f32 values packed into one input word (x low, y high).
   static uint64_t xy(float x, float y) { return uint64_t{fbits(x)} | uint64_t{fbits(y)} << 32; }
 
-  std::string loadError(const std::string& decls, const std::string& body) {
-    try {
-      device.loadModule(ptxKernel(".reg .u64 %h; .reg .b32 %v<8>; .reg .f32 %f<16>; .reg .pred %p<4>;" + decls, body),
-                        "bad.ptx");
-    } catch (const std::exception& e) {
-      return e.what();
-    }
-    return "";
+  static std::string loadError(const std::string& decls, const std::string& body) {
+    return test::loadError(".reg .u64 %h; .reg .b32 %v<8>; .reg .f32 %f<16>; .reg .pred %p<4>;" + decls, body);
   }
 };
 

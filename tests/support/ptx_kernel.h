@@ -34,6 +34,23 @@ inline std::string ptxKernel(std::string_view declarations, std::string_view bod
   return text;
 }
 
+// The message loading `ptx` fails with, or "" if the module loads.
+inline std::string moduleLoadError(const std::string& ptx, std::string_view name = "test.ptx") {
+  try {
+    Device device(sim::GpuConfig{}, DeviceOptions{1});
+    device.loadModule(ptx, name);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// The same for a kernel ptxKernel makes from `declarations` and `body`.
+inline std::string loadError(std::string_view declarations, std::string_view body,
+                             std::string_view target = "sm_90") {
+  return moduleLoadError(ptxKernel(declarations, body, target));
+}
+
 struct KernelRun {
   std::vector<uint64_t> out;
   sim::LaunchResult result;

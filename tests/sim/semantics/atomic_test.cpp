@@ -507,13 +507,7 @@ TEST(Atomic, GenericAddressesOutsideGlobalAndSharedFault) {
 
 TEST(Atomic, FormsOutsideTheIsaFailToLoad) {
   auto load = [](const std::string& inst) {
-    std::string ptx = test::ptxKernel(".reg .b16 %h;\n.reg .b32 %r;\n.reg .b64 %d;\n.reg .b128 %q;", inst);
-    try {
-      test::runKernel(ptx, {}, 1, 1);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string();
+    return test::loadError(".reg .b16 %h;\n.reg .b32 %r;\n.reg .b64 %d;\n.reg .b128 %q;", inst);
   };
   EXPECT_NE(load("atom.global.add.s64 %d, [%out], %d;").find("unsupported instruction"), std::string::npos);
   EXPECT_NE(load("atom.global.inc.u64 %d, [%out], %d;").find("unsupported instruction"), std::string::npos);

@@ -28,15 +28,4 @@ inline std::vector<uint64_t> runPerInput(std::string_view declarations, std::str
   return results;
 }
 
-// The message a module that fails to load gives, or "" if it loads.
-inline std::string loadError(std::string_view declarations, std::string_view body, std::string_view target = "sm_90") {
-  try {
-    Device device(sim::GpuConfig{}, DeviceOptions{1});
-    device.loadModule(ptxKernel(declarations, body, target), "test.ptx");
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
-
 }  // namespace ptxsim::test
