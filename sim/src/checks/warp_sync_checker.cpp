@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "ptxsim/memory/generic_address.h"
+#include "../hex_text.h"
 
 namespace ptxsim::sim::checks {
 
@@ -44,12 +45,6 @@ const char* kindWord(AccessKind kind) {
     case AccessKind::Store: return "write";
     default: return "atomic";
   }
-}
-
-std::string hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
 }
 
 }  // namespace

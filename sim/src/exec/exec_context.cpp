@@ -1,4 +1,5 @@
 #include "exec_context.h"
+#include "../hex_text.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -28,12 +29,6 @@ const char* accessWord(AccessKind kind) {
     case AccessKind::None: break;
   }
   return "access";
-}
-
-std::string hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%" PRIx64, value);
-  return text;
 }
 
 }  // namespace

@@ -8,16 +8,11 @@
 
 #include "ptxsim/isa/instruction_table.h"
 #include "warp_scheduler.h"
+#include "../hex_text.h"
 
 namespace ptxsim::sim::exec {
 
 namespace {
-
-std::string hex32(uint32_t value) {
-  char text[16];
-  std::snprintf(text, sizeof text, "0x%08x", value);
-  return text;
-}
 
 std::string nameOf(const PreparedInstruction& pi) { return std::string(isa::mnemonicOf(pi.source->opcode)); }
 

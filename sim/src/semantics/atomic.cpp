@@ -20,6 +20,7 @@
 #include "atomic_ops.h"
 #include "lane_ops.h"
 #include "semantics.h"
+#include "../hex_text.h"
 
 namespace ptxsim::sim::semantics {
 
@@ -35,12 +36,6 @@ using isa::Opcode;
 namespace ops = atomic_ops;
 
 constexpr unsigned kMaxElements = 8;
-
-std::string hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%" PRIx64, value);
-  return text;
-}
 
 // The host bytes one lane's atomic updates, checked; null after a fault.
 // `shared` tells whether they are the CTA's shared memory (generic

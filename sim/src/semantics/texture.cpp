@@ -20,6 +20,7 @@
 #include "lane_ops.h"
 #include "semantics.h"
 #include "texture_access.h"
+#include "../hex_text.h"
 
 namespace ptxsim::sim::semantics {
 
@@ -94,12 +95,6 @@ TexGeometry resourceGeometry(const ResourceView& view) {
   if (a.flags.cubemap) return a.flags.layered ? TexGeometry::ACube : TexGeometry::Cube;
   if (a.flags.layered) return a.dimensions == 1 ? TexGeometry::A1 : TexGeometry::A2;
   return a.dimensions == 1 ? TexGeometry::D1 : a.dimensions == 2 ? TexGeometry::D2 : TexGeometry::D3;
-}
-
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
 }
 
 // The texture object of `lane`'s handle and whether the instruction may read it; fails the launch

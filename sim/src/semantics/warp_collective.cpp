@@ -20,6 +20,7 @@
 #include "lane_ops.h"
 #include "ptxsim/isa/instruction_table.h"
 #include "semantics.h"
+#include "../hex_text.h"
 
 namespace ptxsim::sim::semantics {
 
@@ -31,12 +32,6 @@ using isa::DataType;
 using isa::Mod;
 using isa::ModGroup;
 using isa::Opcode;
-
-std::string hex32(uint32_t value) {
-  char text[16];
-  std::snprintf(text, sizeof text, "0x%08x", value);
-  return text;
-}
 
 // Checks every executing lane's member mask (operand `operand`); false
 // after reporting the first violation.
