@@ -4,7 +4,8 @@
 # NAME.expected, the ground truth tests/sim/gpu_truth_test.cpp compares the
 # simulator against; then does the same for the API programs in
 # tests/cuda/programs (built with -cudart shared, a directory with -rdc=true;
-# standard output plus the exit code, as run_program_test.sh compares them).
+# standard output plus the exit code, as run_program_test.sh compares them;
+# each built as build_program.sh builds it).
 # Also records the GPU's name and driver beside them.
 # Usage: tests/gpu_truth/record.sh [OUT_DIR [PROGRAMS_OUT_DIR]]
 #   (default: the source folders). RECORD=programs records only the programs.
@@ -36,12 +37,7 @@ for source in "$programs"/*.cu "$programs"/*/; do
   [ -e "$source" ] || continue
   source="${source%/}"
   name="$(basename "$source" .cu)"
-  if [ -d "$source" ]; then
-    built=$("$nvcc" -cudart shared -arch=sm_90 -rdc=true -o "$work/$name" "$source"/*.cu && echo yes)
-  else
-    built=$("$nvcc" -cudart shared -arch=sm_90 -o "$work/$name" "$source" && echo yes)
-  fi
-  if [ "$built" != yes ]; then
+  if ! "$programs/build_program.sh" "$source" "$work/$name"; then
     echo "FAILED to build: $name" >&2
     status=1
     continue

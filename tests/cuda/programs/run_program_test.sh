@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One CUDA program of tests/cuda/programs, end to end: built with
-# `nvcc -cudart shared` (a directory: all its .cu files, with -rdc=true), run
+# `nvcc -cudart shared` by build_program.sh (a directory: all its .cu files,
+# with -rdc=true; compute60_*.cu: PTX for compute_60), run
 # under `ptxsim run`, its standard output and exit code compared with
 # NAME.expected, recorded on a real GPU by tests/gpu_truth/record.sh.
 # Usage: run_program_test.sh PTXSIM SOURCE WORK_DIR
@@ -20,11 +21,7 @@ if [ ! -f "$expected" ]; then
   exit 1
 fi
 mkdir -p "$work"
-if [ -d "$source" ]; then
-  "$nvcc" -cudart shared -arch=sm_90 -rdc=true -o "$work/$name" "$source"/*.cu || exit 1
-else
-  "$nvcc" -cudart shared -arch=sm_90 -o "$work/$name" "$source" || exit 1
-fi
+"$(dirname "$0")/build_program.sh" "$source" "$work/$name" || exit 1
 (cd "$work" && "$ptxsim" run -- "./$name" >"$name.out" 2>"$name.err")
 echo "exit code: $?" >>"$work/$name.out"
 if ! diff -u "$expected" "$work/$name.out"; then

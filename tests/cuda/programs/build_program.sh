@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds one CUDA program of tests/cuda/programs the way its tests and its GPU
+# recording expect: a directory is all its .cu files with -rdc=true; a file
+# named compute60_*.cu is built for compute_60 (build_compute60.sh); any other
+# file with `nvcc -cudart shared -arch=sm_90`.
+# Usage: build_program.sh SOURCE OUTPUT
+set -euo pipefail
+source=$1
+output=$2
+here="$(cd "$(dirname "$0")" && pwd)"
+nvcc="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
+if [ -d "$source" ]; then
+  "$nvcc" -cudart shared -arch=sm_90 -rdc=true -o "$output" "$source"/*.cu
+elif [[ "$(basename "$source")" == compute60_* ]]; then
+  "$here/build_compute60.sh" "$source" "$output"
+else
+  "$nvcc" -cudart shared -arch=sm_90 -o "$output" "$source"
+fi
