@@ -35,7 +35,8 @@ class TextureTest : public ::testing::Test {
   Device device{sim::GpuConfig{}, DeviceOptions{1}};
   sim::TextureRegistry& reg() { return device.gpu().textures(); }
 
-  uint64_t array(ElementFormat f, uint64_t w, uint64_t h, uint64_t d, sim::ArrayFlags flags = {}, uint32_t levels = 1) {
+  uint64_t array(ElementFormat f, uint64_t w, uint64_t h, uint64_t d, sim::ArrayFlags flags = {},
+                 uint32_t levels = 1) {
     ArrayShape s;
     s.format = f;
     s.width = w;
@@ -78,14 +79,14 @@ class TextureTest : public ::testing::Test {
 
   // Runs `body` with %h (the handle) and %a, %b, %c, %d (u32 views of in[1 + tid]'s low word... see
   // below); results are stored by the body at [%o].
-  KernelRun run(uint64_t handle, const std::vector<uint64_t>& lanes, const std::string& decls, const std::string& body,
-                unsigned threads, size_t outWords, bool checkWarpSync = false) {
-    const std::string ptx = ptxKernel(
-        ".reg .u64 %h, %o, %ia; .reg .b32 %v<8>; .reg .f32 %f<16>; .reg .pred %p<4>;" + decls,
-        "ld.global.u64 %h, [%in];\n"
-        "add.u64 %ia, %in, 8; add.u64 %ia, %ia, %tx8; ld.global.v2.b32 {%v0, %v1}, [%ia];\n"
-        "mul.wide.u32 %o, %tx, 16; add.u64 %o, %o, %out;\n" +
-            body);
+  KernelRun run(uint64_t handle, const std::vector<uint64_t>& lanes, const std::string& decls,
+                const std::string& body, unsigned threads, size_t outWords, bool checkWarpSync = false) {
+    const std::string ptx =
+        ptxKernel(".reg .u64 %h, %o, %ia; .reg .b32 %v<8>; .reg .f32 %f<16>; .reg .pred %p<4>;" + decls,
+                  "ld.global.u64 %h, [%in];\n"
+                  "add.u64 %ia, %in, 8; add.u64 %ia, %ia, %tx8; ld.global.v2.b32 {%v0, %v1}, [%ia];\n"
+                  "mul.wide.u32 %o, %tx, 16; add.u64 %o, %o, %out;\n" +
+                      body);
     auto module = device.loadModule(ptx, "tex.ptx");
     std::vector<uint64_t> in{handle};
     in.insert(in.end(), lanes.begin(), lanes.end());
@@ -108,7 +109,8 @@ class TextureTest : public ::testing::Test {
   static uint64_t xy(float x, float y) { return uint64_t{fbits(x)} | uint64_t{fbits(y)} << 32; }
 
   static std::string loadError(const std::string& decls, const std::string& body) {
-    return test::loadError(".reg .u64 %h; .reg .b32 %v<8>; .reg .f32 %f<16>; .reg .pred %p<4>;" + decls, body);
+    return test::loadError(".reg .u64 %h; .reg .b32 %v<8>; .reg .f32 %f<16>; .reg .pred %p<4>;" + decls,
+                           body);
   }
 };
 
@@ -127,7 +129,8 @@ TEST_F(TextureTest, Tex2dPointAndLinearOnFloatArray) {
   point.addressMode = {AddressMode::Clamp, AddressMode::Clamp, AddressMode::Clamp};
   TextureDesc linear = point;
   linear.filterMode = FilterMode::Linear;
-  const std::vector<uint64_t> at = {xy(1.5f, 0.5f), xy(0.2f, 1.9f), xy(1.f, 1.f), xy(0.75f, 0.5f), xy(-3.f, 7.f)};
+  const std::vector<uint64_t> at = {xy(1.5f, 0.5f), xy(0.2f, 1.9f), xy(1.f, 1.f), xy(0.75f, 0.5f),
+                                    xy(-3.f, 7.f)};
   const std::string body =
       "mov.b32 %f1, %v0; mov.b32 %f2, %v1;\n"
       "tex.2d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%h, {%f1, %f2}];\n"
@@ -209,8 +212,9 @@ TEST_F(TextureTest, Tex1dfetchOnLinearMemory) {
   t.resource.format = kS32;
   t.resource.sizeInBytes = 16;
   const uint64_t h = reg().createTexture(std::move(t));
-  const KernelRun r = run(h, {0, 1, 2, 3, 4, static_cast<uint32_t>(-1)}, "",
-                          "tex.1d.v4.s32.s32 {%v4, %v5, %v6, %v7}, [%h, {%v0}];\n" + std::string(kStore4), 6, 12);
+  const KernelRun r =
+      run(h, {0, 1, 2, 3, 4, static_cast<uint32_t>(-1)}, "",
+          "tex.1d.v4.s32.s32 {%v4, %v5, %v6, %v7}, [%h, {%v0}];\n" + std::string(kStore4), 6, 12);
   ASSERT_FALSE(r.result.error) << r.result.error.message;
   for (unsigned l = 0; l < 4; ++l)
     EXPECT_EQ(lane(r, l), (std::array<uint32_t, 4>{static_cast<uint32_t>(values[l]), 0, 0, 0})) << l;
@@ -255,10 +259,11 @@ TEST_F(TextureTest, LayeredThreeDimensionalAndCubemapGeometries) {
     for (int x = 0; x < 3; ++x) putF(*a1, l, x, 0, 0, 10.f * l + x);
   TextureDesc clamp;
   clamp.addressMode = {AddressMode::Clamp, AddressMode::Clamp, AddressMode::Clamp};
-  const std::string store = "mov.b32 %v4, %f4; mov.b32 %v5, %f5; mov.b32 %v6, %f6; mov.b32 %v7, %f7;\n" +
-                            std::string(kStore4);
-  KernelRun r = run(texture(l1, clamp), {uint64_t{fbits(2.5f)} << 32 | 1, uint64_t{fbits(0.5f)} << 32 | 7}, "",
-                    "mov.b32 %f1, %v1; tex.a1d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%h, {%v0, %f1}];\n" + store, 2, 4);
+  const std::string store =
+      "mov.b32 %v4, %f4; mov.b32 %v5, %f5; mov.b32 %v6, %f6; mov.b32 %v7, %f7;\n" + std::string(kStore4);
+  KernelRun r =
+      run(texture(l1, clamp), {uint64_t{fbits(2.5f)} << 32 | 1, uint64_t{fbits(0.5f)} << 32 | 7}, "",
+          "mov.b32 %f1, %v1; tex.a1d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%h, {%v0, %f1}];\n" + store, 2, 4);
   ASSERT_FALSE(r.result.error) << r.result.error.message;
   EXPECT_EQ(lane(r, 0)[0], fbits(12.f));
   EXPECT_EQ(lane(r, 1)[0], fbits(10.f));  // layer 7 clamps to the last layer
@@ -281,14 +286,16 @@ TEST_F(TextureTest, LayeredThreeDimensionalAndCubemapGeometries) {
   const auto ac = reg().array(cube);
   for (int f = 0; f < 6; ++f)
     for (int i = 0; i < 4; ++i) putF(*ac, f, i % 2, i / 2, 0, static_cast<float>(f));
-  const float dirs[6][3] = {{1, .2f, -.3f}, {-1, .1f, .1f}, {.2f, 1, .3f}, {.1f, -1, .2f}, {.3f, .2f, 1}, {.1f, .4f, -1}};
+  const float dirs[6][3] = {{1, .2f, -.3f}, {-1, .1f, .1f}, {.2f, 1, .3f},
+                            {.1f, -1, .2f}, {.3f, .2f, 1},  {.1f, .4f, -1}};
   std::vector<uint64_t> in;
   for (const auto& d : dirs) in.push_back(xy(d[0], d[1]));
   for (const auto& d : dirs) in.push_back(fbits(d[2]));
   TextureDesc norm = clamp;
   norm.normalizedCoords = true;
   r = run(texture(cube, norm), in, ".reg .u64 %za;",
-          "mov.b32 %f1, %v0; mov.b32 %f2, %v1; add.u64 %za, %ia, 48; ld.global.b32 %v2, [%za]; mov.b32 %f3, %v2;\n"
+          "mov.b32 %f1, %v0; mov.b32 %f2, %v1; add.u64 %za, %ia, 48; ld.global.b32 %v2, [%za]; mov.b32 %f3, "
+          "%v2;\n"
           "tex.cube.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%h, {%f1, %f2, %f3, %f3}];\n" +
               store,
           6, 12);
@@ -329,8 +336,8 @@ TEST_F(TextureTest, LevelAndGradientSelectMipLevels) {
   d.normalizedCoords = true;
   d.maxMipmapLevelClamp = 8.f;
   const uint64_t h = mipTexture(m, d);
-  const std::string store = "mov.b32 %v4, %f4; mov.b32 %v5, %f5; mov.b32 %v6, %f6; mov.b32 %v7, %f7;\n" +
-                            std::string(kStore4);
+  const std::string store =
+      "mov.b32 %v4, %f4; mov.b32 %v5, %f5; mov.b32 %v6, %f6; mov.b32 %v7, %f7;\n" + std::string(kStore4);
   // LOD 1.0 -> level 1; 1.5 rounds half up -> level 2; 0.49 -> level 0; 7 clamps to level 2.
   KernelRun r = run(h, {fbits(1.f), fbits(1.5f), fbits(0.49f), fbits(7.f)}, "",
                     "mov.b32 %f3, %v0; mov.f32 %f1, 0f3F000000;\n"
@@ -393,7 +400,8 @@ TEST_F(TextureTest, TxqSizesAsMeasuredOnH100) {
     EXPECT_EQ(lane(r, 0), c.want) << "handle " << c.handle;
   }
   // Level height of a mipmapped array (measured: level 1 of 16x12 is 8x6).
-  const KernelRun r = run(cases[6].handle, {1}, "", "txq.level.height.b32 %v4, [%h], %v0; st.global.b32 [%o], %v4;", 1, 2);
+  const KernelRun r =
+      run(cases[6].handle, {1}, "", "txq.level.height.b32 %v4, [%h], %v0; st.global.b32 [%o], %v4;", 1, 2);
   EXPECT_EQ(static_cast<uint32_t>(r.out[0]), 6u);
 }
 
@@ -410,7 +418,8 @@ TEST_F(TextureTest, IstypepIsFalseForTextureObjects) {
 }
 
 TEST_F(TextureTest, BadHandlesRefusalsAndMismatchesFailTheLaunch) {
-  const std::string body = "mov.f32 %f1, 0f3F000000; tex.2d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%h, {%f1, %f1}];";
+  const std::string body =
+      "mov.f32 %f1, 0f3F000000; tex.2d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%h, {%f1, %f1}];";
   KernelRun r = run(12345, {0}, "", body, 1, 2);
   EXPECT_EQ(r.result.error.kind, sim::LaunchErrorKind::IllegalAddress);
   EXPECT_NE(r.result.error.message.find("0x3039 is not a live texture object"), std::string::npos)
@@ -419,15 +428,21 @@ TEST_F(TextureTest, BadHandlesRefusalsAndMismatchesFailTheLaunch) {
   // A 3D array read with tex.2d.
   r = run(texture(array(kF32, 2, 2, 2), TextureDesc{}), {0}, "", body, 1, 2);
   EXPECT_EQ(r.result.error.kind, sim::LaunchErrorKind::Unsupported);
-  EXPECT_NE(r.result.error.message.find("tex.2d on a 3d texture"), std::string::npos) << r.result.error.message;
-  // The sampler refuses linear filtering of a 1D texture with border addressing.
-  TextureDesc border;
-  border.filterMode = FilterMode::Linear;
-  border.addressMode = {AddressMode::Border, AddressMode::Border, AddressMode::Border};
-  r = run(texture(array(kF32, 4, 0, 0), border), {0}, "",
-          "mov.f32 %f1, 0f3F000000; tex.1d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%h, {%f1}];", 1, 2);
+  EXPECT_NE(r.result.error.message.find("tex.2d on a 3d texture"), std::string::npos)
+      << r.result.error.message;
+  // The sampler refuses trilinear filtering of a mipmapped 3D texture (not modelled).
+  TextureDesc trilinear;
+  trilinear.filterMode = FilterMode::Linear;
+  trilinear.mipmapFilterMode = FilterMode::Linear;
+  trilinear.normalizedCoords = true;
+  trilinear.maxMipmapLevelClamp = 8.f;
+  r = run(mipTexture(array(kF32, 4, 4, 4, {}, 3), trilinear), {0}, "",
+          "mov.f32 %f1, 0f3F000000; mov.f32 %f2, 0f3F000000;\n"
+          "tex.level.3d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%h, {%f1, %f1, %f1, %f1}], %f2;",
+          1, 2);
   EXPECT_EQ(r.result.error.kind, sim::LaunchErrorKind::Unsupported);
-  EXPECT_NE(r.result.error.message.find("border"), std::string::npos) << r.result.error.message;
+  EXPECT_NE(r.result.error.message.find("trilinear filtering of a mipmapped 3D texture"), std::string::npos)
+      << r.result.error.message;
   // A destroyed texture is no longer live.
   const uint64_t h = texture(array(kF32, 2, 2, 0), TextureDesc{});
   ASSERT_TRUE(reg().destroyTexture(h));
@@ -438,18 +453,21 @@ TEST_F(TextureTest, BadHandlesRefusalsAndMismatchesFailTheLaunch) {
 TEST_F(TextureTest, FormsNotModelledAreRefusedAtLoad) {
   EXPECT_NE(loadError("", "txq.filter_mode.b32 %v0, [%h];").find("fails to launch"), std::string::npos);
   EXPECT_NE(loadError("", "txq.num_mipmap_levels.b32 %v0, [%h];").find("fails to launch"), std::string::npos);
-  EXPECT_NE(loadError("", "tex.2d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%h, %h, {%f1, %f1}];").find("explicit sampler"),
-            std::string::npos);
-  EXPECT_NE(loadError("", "tex.2d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%h, {%f1, %f1}], {%v0, %v1};")
-                .find("offset"),
-            std::string::npos);
-  EXPECT_NE(loadError("", "tex.2d.v4.f32.s32 {%f4, %f5, %f6, %f7}, [%h, {%v0, %v1}];").find("integer coordinates"),
-            std::string::npos);
+  EXPECT_NE(
+      loadError("", "tex.2d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%h, %h, {%f1, %f1}];").find("explicit sampler"),
+      std::string::npos);
+  EXPECT_NE(
+      loadError("", "tex.2d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%h, {%f1, %f1}], {%v0, %v1};").find("offset"),
+      std::string::npos);
+  EXPECT_NE(
+      loadError("", "tex.2d.v4.f32.s32 {%f4, %f5, %f6, %f7}, [%h, {%v0, %v1}];").find("integer coordinates"),
+      std::string::npos);
   EXPECT_NE(loadError(".reg .f16 %hf<4>;", "tex.2d.v4.f16.f32 {%hf0, %hf1, %hf2, %hf3}, [%h, {%f1, %f1}];")
                 .find(".f16"),
             std::string::npos);
-  EXPECT_NE(loadError("", "tld4.r.3d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%h, {%f1, %f1, %f1, %f1}];").find(".2d"),
-            std::string::npos);
+  EXPECT_NE(
+      loadError("", "tld4.r.3d.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%h, {%f1, %f1, %f1, %f1}];").find(".2d"),
+      std::string::npos);
 }
 
 TEST_F(TextureTest, WarpSyncCheckReportsATextureReadOfMemoryTheKernelWrote) {
@@ -462,10 +480,12 @@ TEST_F(TextureTest, WarpSyncCheckReportsATextureReadOfMemoryTheKernelWrote) {
   t.resource.format = kS32;
   t.resource.sizeInBytes = 16;
   const uint64_t h = reg().createTexture(std::move(t));
-  const std::string body = "setp.eq.u32 %p1, %tx, 0; @%p1 st.global.b32 [%wa], %tx; bar.sync 0;\n"
-                           "mov.b32 %v2, 0; tex.1d.v4.s32.s32 {%v4, %v5, %v6, %v7}, [%h, {%v2}];\n" +
-                           std::string(kStore4);
-  const KernelRun r = run(h, {buffer, buffer}, ".reg .u64 %wa;", "ld.global.u64 %wa, [%in+8];\n" + body, 2, 4, true);
+  const std::string body =
+      "setp.eq.u32 %p1, %tx, 0; @%p1 st.global.b32 [%wa], %tx; bar.sync 0;\n"
+      "mov.b32 %v2, 0; tex.1d.v4.s32.s32 {%v4, %v5, %v6, %v7}, [%h, {%v2}];\n" +
+      std::string(kStore4);
+  const KernelRun r =
+      run(h, {buffer, buffer}, ".reg .u64 %wa;", "ld.global.u64 %wa, [%in+8];\n" + body, 2, 4, true);
   ASSERT_FALSE(r.result.error) << r.result.error.message;
   bool found = false;
   for (const std::string& w : r.result.warnings) found |= w.find("texture-coherence") != std::string::npos;

@@ -10,61 +10,10 @@
 #include <vector>
 
 #include "../../sim/src/texture/sampling.h"
+#include "texture_vector_source.h"
 
 namespace ptxsim::sim::texture {
 namespace {
-
-// Texels in a vector: levels of (w>>l, h>>l, d>>l) texels, `slices` slices each.
-class VectorSource : public TexelSource {
- public:
-  VectorSource(ChannelFormat f, Extent e, int levels = 1, int slices = 1)
-      : f_(f), e_(e), levels_(levels), slices_(slices) {
-    for (int l = 0; l < levels; ++l) {
-      const Extent x = extent(l);
-      offsets_.push_back(data_.size());
-      data_.resize(data_.size() + static_cast<size_t>(x.width) * x.height * x.depth * slices * 4);
-    }
-  }
-  ChannelFormat format() const override { return f_; }
-  Extent extent(int l) const override {
-    return {std::max(1, e_.width >> l), std::max(1, e_.height >> l), std::max(1, e_.depth >> l)};
-  }
-  int levels() const override { return levels_; }
-  int slices() const override { return slices_; }
-  std::array<uint32_t, 4> texel(int x, int y, int z, int s, int l) const override {
-    std::array<uint32_t, 4> r{};
-    for (int c = 0; c < 4; ++c) r[c] = data_[index(x, y, z, s, l) + c];
-    return r;
-  }
-  void set(int x, int y, int z, int s, int l, std::array<uint32_t, 4> v) {
-    for (int c = 0; c < 4; ++c) data_[index(x, y, z, s, l) + c] = v[c];
-  }
-  void setF(int x, int y, int z, int s, int l, float v) {
-    set(x, y, z, s, l, {std::bit_cast<uint32_t>(v), 0, 0, 0});
-  }
-
- private:
-  size_t index(int x, int y, int z, int s, int l) const {
-    const Extent e = extent(l);
-    return offsets_[l] + ((((static_cast<size_t>(s) * e.depth + z) * e.height + y) * e.width + x) * 4);
-  }
-  ChannelFormat f_;
-  Extent e_;
-  int levels_, slices_;
-  std::vector<size_t> offsets_;
-  std::vector<uint32_t> data_;
-};
-
-ChannelFormat f32() { return {ChannelKind::Float, 32, 1}; }
-
-SamplerDesc desc(FilterMode f, AddressMode a, bool norm, ReadMode rm = ReadMode::ElementType) {
-  SamplerDesc d;
-  d.address = {a, a, a};
-  d.filter = f;
-  d.read = rm;
-  d.normalizedCoords = norm;
-  return d;
-}
 
 uint32_t fetch1(const TexelSource& s, const SamplerDesc& d, float x) {
   Request r;
@@ -183,9 +132,9 @@ TEST(TextureSampling, BilinearMatchesGpu) {
   }
 }
 
-TEST(TextureSampling, TrilinearMatchesGpuOnRecordedPoints) {
-  // The H100 differs from exact product weights where two or more axes blend; the points below were
-  // recorded where they agree, and are now refused unless a single axis blends.
+TEST(TextureSampling, ThreeDimensionalLinearMatchesGpu) {
+  // Points blending along one, two and three axes (the texture_weights_probe replay test covers
+  // every weight).
   VectorSource s(f32(), {2, 2, 2});
   const float v[8] = {0.1f, 0.7f, -0.3f, 0.9f, 1.3f, -2.1f, 0.55f, 3.3f};
   for (int i = 0; i < 8; ++i) s.setF(i % 2, (i / 2) % 2, i / 4, 0, 0, v[i]);
@@ -211,16 +160,9 @@ TEST(TextureSampling, TrilinearMatchesGpuOnRecordedPoints) {
     Request r;
     r.geometry = Geometry::Dim3;
     r.coord = {0.5f + c.i / 256.f, 0.5f + c.j / 256.f, 0.5f + c.k / 256.f};
-    // Blending along two or more axes is refused: texture_modes.cu showed the H100 quantizing the
-    // corner weights there (in 2D: the (i+1, j+1) weight rounded to 1/256).
-    const int blended = (c.i % 256 != 0) + (c.j % 256 != 0) + (c.k % 256 != 0);
     const Result res = sample(s, d, r);
-    if (blended >= 2) {
-      EXPECT_TRUE(res.unsupported.has_value()) << c.i << "," << c.j << "," << c.k;
-    } else {
-      ASSERT_FALSE(res.unsupported) << *res.unsupported;
-      EXPECT_EQ(res.sample.bits[0], c.bits) << c.i << "," << c.j << "," << c.k;
-    }
+    ASSERT_FALSE(res.unsupported) << *res.unsupported;
+    EXPECT_EQ(res.sample.bits[0], c.bits) << c.i << "," << c.j << "," << c.k;
   }
 }
 
@@ -364,6 +306,18 @@ TEST(TextureSampling, AddressModesMatchGpu) {
       {"Je", 2, 0, "0 0 4 4 0 0 1 2 3 4 4 4 0 0 0 0"},
       {"Je", 2, 1, "0 0 4 4 0 0.5 1.5 2.5 3.5 4 4 4 0 0 0 0"},
       {"Je", 3, 0, "0 0 -7 -7 -7 0 1 2 3 4 -7 -7 0 -7 -7 -7"},
+      // Border and linear: a 1D texture blends as 2D of height 1 at y = 0, half with the border.
+      {"Jn", 3, 1,
+       "-7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 "
+       "-7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -6.34375 -5.46875 -4.59375 -3.71875 -3.40625 "
+       "-3.28125 -3.15625 -3.03125 -2.90625 -2.78125 -2.65625 -2.53125 -2.40625 -2.28125 -2.15625 "
+       "-2.03125 -1.90625 -1.78125 -1.65625 -1.53125 -2.53125 -3.90625 -5.28125 -6.65625 -7 -7 -7 -7 -7 "
+       "-7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7"},
+      {"Ju", 3, 1,
+       "-7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -7 -6.15234 -5.27734 -4.40234 -3.52734 -3.37891 -3.25391 -3.12891 "
+       "-3.00391 -2.87891 -2.75391 -2.62891 -2.50391 -2.37891 -2.25391 -2.12891 -2.00391 -1.87891 "
+       "-1.75391 -1.62891 -1.50391 -2.83203 -4.20703 -5.58203 -6.95703 -7 -7 -7 -7 -7 -7 -7 -7"},
+      {"Je", 3, 1, "-5.25 -5.25 -4.25 -7 -7 -3.25 -2.75 -2.25 -1.75 -4.25 -4.25 -7 -5.25 -5.25 -7 -7"},
   };
   const std::vector<float> edges = {0.f,   -0.f,   1.f,   -1.f,        2.f,         0.2f,
                                     0.4f,  0.6f,   0.8f,  0.99999994f, 1.00000012f, -0.99999994f,
@@ -385,12 +339,6 @@ TEST(TextureSampling, AddressModesMatchGpu) {
           << kind << " mode " << row.mode << " filter " << row.filter << " x=" << x;
     }
   }
-  // Linear filtering of a 1D texture under border addressing is refused: the H100 blends the border
-  // colour in as if the texture were 2D of height 1.
-  SamplerDesc d = desc(FilterMode::Linear, AddressMode::Border, true);
-  Request r;
-  r.geometry = Geometry::Dim1;
-  EXPECT_TRUE(sample(s, d, r).unsupported.has_value());
 }
 
 TEST(TextureSampling, NormalizedCoordinatesTruncateBeforeScaling) {
@@ -459,6 +407,18 @@ TEST(TextureSampling, MipLevelsMatchGpu) {
       {"LG", 1, 0, 1,
        "73.47656 73.47656 73.47656 73.47656 96.92969 115.1367 143.25 166.8906 227.9297 227.9297 227.9297 "
        "81.5"},
+      // Trilinear: linear within and between levels, one footprint (footprint.h).
+      {"L", 1, 1, 0,
+       "44.90625 44.90625 59.74609 81.39062 82.31641 82.89062 97.19141 119.6836 145.6797 163.3711 "
+       "253.5273 298.9062 300 300 300 119.6836 119.6836 128.2227 142.1875"},
+      {"LG", 1, 1, 0,
+       "44.90625 44.90625 44.90625 49.25 78.24219 95.46484 119.6836 142.9219 207.0938 300 300 63.59375"},
+      {"L", 1, 1, 1,
+       "74.73828 74.73828 78.46875 100.1133 100.9609 101.5781 115.918 141.5273 167.4805 185.2148 "
+       "225.6289 225.6289 225.6289 225.6289 225.6289 141.5273 141.5273 150.0625 164.0664"},
+      {"LG", 1, 1, 1,
+       "74.73828 74.73828 74.73828 74.73828 96.88281 114.1484 141.5273 164.7266 225.6289 225.6289 "
+       "225.6289 82.31641"},
   };
   for (const Row& row : rows) {
     SamplerDesc d = desc(row.filter ? FilterMode::Linear : FilterMode::Point, AddressMode::Clamp, true);
@@ -469,10 +429,6 @@ TEST(TextureSampling, MipLevelsMatchGpu) {
     const bool grad = std::string(row.kind) == "LG";
     const std::vector<double> want = parse(row.values);
     for (size_t i = 0; i < want.size(); ++i) {
-      // The H100's LOD from gradients is an approximation of log2; only power-of-two footprints
-      // (exact LODs) are compared when the mip filter is linear.
-      if (grad && (i == 11 || (row.mipFilter && !(i <= 2 || i == 6 || i == 8 || i == 9 || i == 10))))
-        continue;
       Request r;
       r.coord = {0.3f, 0.6f, 0};
       if (grad) {
@@ -489,14 +445,6 @@ TEST(TextureSampling, MipLevelsMatchGpu) {
           << row.kind << " mf" << row.mipFilter << " f" << row.filter << " b" << row.bias << " i" << i;
     }
   }
-  // Trilinear (linear in and between levels) is refused: the H100's combined weights differ.
-  SamplerDesc d = desc(FilterMode::Linear, AddressMode::Clamp, true);
-  d.mipFilter = FilterMode::Linear;
-  d.maxMipClamp = 3.f;
-  Request r;
-  r.lod.kind = Lod::Kind::Level;
-  r.lod.level = 0.3f;
-  EXPECT_TRUE(sample(s, d, r).unsupported.has_value());
 }
 
 TEST(TextureSampling, CubemapFacesMatchGpu) {
@@ -515,10 +463,18 @@ TEST(TextureSampling, CubemapFacesMatchGpu) {
     r.coord = {xs[i], ys[i], zs[i]};
     EXPECT_EQ(std::bit_cast<float>(sample(s, d, r).sample.bits[0]), gpu[i]) << i;
   }
-  Request r;
-  r.geometry = Geometry::Cube;
-  r.coord = {1, 0, 0};
-  EXPECT_TRUE(sample(s, desc(FilterMode::Linear, AddressMode::Clamp, true), r).unsupported.has_value());
+  // Linear: bilinear within the face, clamped at its edges (measured; texture_weights_probe's VC rows
+  // cover edges and corners of layered cubemaps too).
+  const std::vector<double> linear = parse(
+      "10.88281 110.0859 213.1172 321.0859 421.0859 519.8828 218 403 400 530 500 433 416.5 11.875 13 "
+      "124.9922");
+  const SamplerDesc l = desc(FilterMode::Linear, AddressMode::Clamp, true);
+  for (int i = 0; i < 16; ++i) {
+    Request r;
+    r.geometry = Geometry::Cube;
+    r.coord = {xs[i], ys[i], zs[i]};
+    EXPECT_NEAR(std::bit_cast<float>(sample(s, l, r).sample.bits[0]), linear[i], 5e-7 * linear[i]) << i;
+  }
 }
 
 TEST(TextureSampling, LayersAreSelectedNotFilteredAndElementReadsAreRaw) {

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "footprint.h"
+#include "lod.h"
+
 namespace ptxsim::sim::texture {
 namespace {
 
@@ -51,126 +54,6 @@ float flushDenormal(float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::
 
 bool srgbApplies(const ChannelFormat& fmt, bool srgb, int channel) {
   return srgb && fmt.kind == ChannelKind::Unsigned && fmt.bits == 8 && channel < 3;
-}
-
-// Addressing of one dimension.
-struct Axis {
-  int size;
-  AddressMode mode;
-  bool normalized;
-};
-
-// The coordinate in texel units after the coordinate-level part of the address mode.
-double texelCoordinate(float x, const Axis& a) {
-  if (!a.normalized) return static_cast<double>(x);  // wrap and mirror act as clamp (measured)
-  double q = quantizeNormalized(x);
-  if (a.mode == AddressMode::Wrap) {
-    q -= std::floor(q);
-  } else if (a.mode == AddressMode::Mirror) {
-    const double fl = std::floor(q);
-    const double fr = q - fl;
-    q = (std::fmod(std::fabs(fl), 2.0) == 0.0) ? fr : 1.0 - fr;
-  }
-  return q * a.size;
-}
-
-// The texel index after the index-level part of the address mode, or -1 for the border.
-int64_t addressIndex(int64_t i, const Axis& a) {
-  const int64_t n = a.size;
-  switch (a.normalized ? a.mode
-                       : (a.mode == AddressMode::Border ? AddressMode::Border : AddressMode::Clamp)) {
-    case AddressMode::Wrap: return ((i % n) + n) % n;
-    case AddressMode::Mirror:
-      if (i < 0) i = -1 - i;
-      if (i >= n) i = 2 * n - 1 - i;
-      return std::clamp<int64_t>(i, 0, n - 1);
-    case AddressMode::Clamp: return std::clamp<int64_t>(i, 0, n - 1);
-    case AddressMode::Border: return (i < 0 || i >= n) ? -1 : i;
-  }
-  return -1;
-}
-
-// One texel of a footprint with its integer weight (units of 2^-weightShift), or the border.
-struct Corner {
-  uint64_t weight;
-  bool border;
-  std::array<uint32_t, 4> raw;
-};
-
-struct Footprint {
-  std::array<Corner, 8> corners{};
-  int count = 0;
-  int weightShift = 0;
-  int blendedAxes = 0;  // axes whose weight is strictly between 0 and 1
-};
-
-struct Site {
-  int dims;
-  std::array<Axis, 3> axes;
-  int slice;
-  int level;
-};
-
-// Texel coordinates far outside any texture address the same texels as +-2^40 and stay in int64.
-double bounded(double u) { return std::isnan(u) ? 0.0 : std::clamp(u, -0x1p40, 0x1p40); }
-
-Footprint pointFootprint(const TexelSource& src, const Site& s, const std::array<double, 3>& u) {
-  Footprint fp;
-  std::array<int64_t, 3> idx{0, 0, 0};
-  bool border = false;
-  for (int d = 0; d < s.dims; ++d) {
-    idx[d] = addressIndex(static_cast<int64_t>(std::floor(bounded(u[d]))), s.axes[d]);
-    border |= idx[d] < 0;
-  }
-  Corner c{1, border, {}};
-  if (!border)
-    c.raw = src.texel(static_cast<int>(idx[0]), static_cast<int>(idx[1]), static_cast<int>(idx[2]), s.slice,
-                      s.level);
-  fp.corners[0] = c;
-  fp.count = 1;
-  return fp;
-}
-
-// srgbWeights: sRGB channels are filtered with weights rounded to multiples of 1/16 (measured: a
-// fraction of 0.8 weighs 208/256).
-Footprint linearFootprint(const TexelSource& src, const Site& s, const std::array<double, 3>& u,
-                          bool readAll = false, bool srgbWeights = false) {
-  Footprint fp;
-  std::array<int64_t, 3> base{0, 0, 0};
-  std::array<int, 3> w{0, 0, 0};
-  for (int d = 0; d < s.dims; ++d) {
-    const double b = bounded(u[d]) - 0.5;
-    const double fl = std::floor(b);
-    base[d] = static_cast<int64_t>(fl);
-    w[d] = linearWeight256(b - fl);
-    if (srgbWeights) w[d] = (w[d] + 8) / 16 * 16;
-    fp.blendedAxes += (w[d] != 0 && w[d] != 256) ? 1 : 0;
-  }
-  // 2D corners weigh in units of 1/256 too: the (i+1, j+1) weight is wx * wy / 256 rounded half up and
-  // the others follow from it (measured on an H100 with float and 8-bit normalized textures, e.g.
-  // weights 26 and 77 blend 23, 24.25, 32.5, 34.5 into 26.0078125 where the exact product gives
-  // 26.007286).
-  const bool quantized2d = s.dims == 2;
-  const uint64_t w11 = (static_cast<uint64_t>(w[0]) * static_cast<uint64_t>(w[1]) + 128) >> 8;
-  const std::array<uint64_t, 4> corner2d{256 - w[0] - w[1] + w11, w[0] - w11, w[1] - w11, w11};
-  fp.weightShift = quantized2d ? 8 : 8 * s.dims;
-  for (int k = 0; k < (1 << s.dims); ++k) {
-    uint64_t weight = quantized2d ? corner2d[k] : 1;
-    std::array<int64_t, 3> idx{0, 0, 0};
-    bool border = false;
-    for (int d = 0; d < s.dims; ++d) {
-      const int bit = (k >> d) & 1;
-      if (!quantized2d) weight *= static_cast<uint64_t>(bit ? w[d] : 256 - w[d]);
-      idx[d] = addressIndex(base[d] + bit, s.axes[d]);
-      border |= idx[d] < 0;
-    }
-    Corner c{weight, border, {}};
-    if (!border && (weight != 0 || readAll))
-      c.raw = src.texel(static_cast<int>(idx[0]), static_cast<int>(idx[1]), static_cast<int>(idx[2]), s.slice,
-                        s.level);
-    fp.corners[fp.count++] = c;
-  }
-  return fp;
 }
 
 // One channel of a filtered footprint as a float (normalized-float or float formats).
@@ -258,7 +141,8 @@ Footprint withBorderTexels(Footprint fp, const ChannelFormat& fmt, const Sampler
   const double vmax = sgn ? (1 << (fmt.bits - 1)) - 1 : (1 << fmt.bits) - 1;
   std::array<uint32_t, 4> raw{};
   for (int ch = 0; ch < 4; ++ch) {
-    const double b = std::isnan(desc.border[ch]) ? 0.0 : std::clamp<double>(desc.border[ch], sgn ? -1.0 : 0.0, 1.0);
+    const double b =
+        std::isnan(desc.border[ch]) ? 0.0 : std::clamp<double>(desc.border[ch], sgn ? -1.0 : 0.0, 1.0);
     const auto v = static_cast<int64_t>(std::nearbyint(b * vmax));
     raw[ch] = static_cast<uint32_t>(v) & ((1u << fmt.bits) - 1);
   }
@@ -293,22 +177,19 @@ CubeCoord cubeFace(float x, float y, float z) {
 
 int dimsOf(Geometry g) { return g == Geometry::Dim1 ? 1 : (g == Geometry::Dim3 ? 3 : 2); }
 
-// The site (axes, slice) of one level, and the texel-space coordinates.
-struct Placed {
-  Site site;
-  std::array<double, 3> u{0, 0, 0};
-};
-
-Placed place(const TexelSource& src, const SamplerDesc& desc, const Request& req, int level) {
-  Placed p;
+// The site (axes, slice) of one level and the texel-space coordinates.  A 1D texture is placed as
+// a 2D texture of height 1 at y = 0 with the y address mode (see footprint.h).
+LinearLevel place(const TexelSource& src, const SamplerDesc& desc, const Request& req, int level) {
+  LinearLevel p;
   const Extent e = src.extent(level);
-  const std::array<int, 3> size{e.width, e.height, e.depth};
-  p.site.dims = dimsOf(req.geometry);
+  const std::array<int, 3> size{e.width, req.geometry == Geometry::Dim1 ? 1 : e.height, e.depth};
+  p.site.dims = req.geometry == Geometry::Dim3 ? 3 : 2;
   p.site.level = level;
   const int layers =
       req.geometry == Geometry::Cube ? std::max(1, src.slices() / 6) : std::max(1, src.slices());
   const int layer = req.layered ? std::clamp(req.layer, 0, layers - 1) : 0;
   std::array<float, 3> c = req.coord;
+  if (req.geometry == Geometry::Dim1) c[1] = 0.f;
   bool normalized = desc.normalizedCoords;
   p.site.slice = layer;
   if (req.geometry == Geometry::Cube) {
@@ -318,50 +199,56 @@ Placed place(const TexelSource& src, const SamplerDesc& desc, const Request& req
     p.site.slice = cc.face + 6 * layer;
   }
   for (int d = 0; d < 3; ++d) {
-    const AddressMode m = req.geometry == Geometry::Cube ? AddressMode::Clamp : desc.address[d];
+    // Cubemaps clamp at face edges; a layered 1D texture is not blended along y (its layer
+    // takes the y slot; measured: no blend with a border y mode).
+    const bool clamped =
+        req.geometry == Geometry::Cube || (d == 1 && req.geometry == Geometry::Dim1 && req.layered);
+    const AddressMode m = clamped ? AddressMode::Clamp : desc.address[d];
     p.site.axes[d] = Axis{size[d], m, normalized};
     if (d < p.site.dims) p.u[d] = texelCoordinate(c[d], p.site.axes[d]);
   }
   return p;
 }
 
-Result sampleLevel(const TexelSource& src, const SamplerDesc& desc, const Request& req, int level) {
-  const ChannelFormat fmt = src.format();
-  const bool linear = desc.filter == FilterMode::Linear && returnsFloat(fmt, desc);
-  if (linear && req.geometry == Geometry::Cube)
-    return {{}, "linear filtering of cubemaps: the H100's weights across and within faces are not modelled"};
-  if (linear && req.geometry == Geometry::Dim1 && desc.address[0] == AddressMode::Border)
-    return {{},
-            "linear filtering of a 1D texture with border addressing: the H100 blends the border as a "
-            "height-1 2D texture in a way not modelled"};
-  const Placed p = place(src, desc, req, level);
-  const Footprint fp = withBorderTexels(
-      linear ? linearFootprint(src, p.site, p.u) : pointFootprint(src, p.site, p.u), fmt, desc);
-  if (linear && req.geometry == Geometry::Dim3 && fp.blendedAxes >= 2)
-    return {{},
-            "linear filtering of a 3D texture blending along two or more axes: the H100 quantizes the corner "
-            "weights in a way not modelled"};
-  const bool srgb = linear && desc.srgb && fmt.kind == ChannelKind::Unsigned && fmt.bits == 8;
-  const Footprint srgbFp =
-      srgb ? withBorderTexels(linearFootprint(src, p.site, p.u, false, true), fmt, desc) : fp;
-  return {finish(fp, srgbFp, fmt, desc, linear), std::nullopt};
+bool filtersLinearly(const ChannelFormat& fmt, const SamplerDesc& desc) {
+  return desc.filter == FilterMode::Linear && returnsFloat(fmt, desc);
 }
 
-// The level of detail before clamping: explicit, or log2 of the larger gradient in texels.
+// A point or linear fetch from `level`; with `upper`, blended with the next level weighing
+// mipWeight / 256 in one footprint (trilinear filtering, see footprint.h).
+Result fetchLevels(const TexelSource& src, const SamplerDesc& desc, const Request& req, int level,
+                   int mipWeight = 0) {
+  const ChannelFormat fmt = src.format();
+  const bool linear = filtersLinearly(fmt, desc);
+  const LinearLevel p = place(src, desc, req, level);
+  if (!linear)
+    return {finish(withBorderTexels(pointFootprint(src, p.site, p.u), fmt, desc), {}, fmt, desc, false), {}};
+  LinearLevel upper;
+  if (mipWeight != 0) upper = place(src, desc, req, level + 1);
+  const LinearLevel* next = mipWeight != 0 ? &upper : nullptr;
+  const Footprint fp = withBorderTexels(linearFootprint(src, p, false, next, mipWeight), fmt, desc);
+  const bool srgb = desc.srgb && fmt.kind == ChannelKind::Unsigned && fmt.bits == 8;
+  const Footprint srgbFp =
+      srgb ? withBorderTexels(linearFootprint(src, p, true, next, mipWeight), fmt, desc) : fp;
+  return {finish(fp, srgbFp, fmt, desc, true), std::nullopt};
+}
+
+// The level of detail before clamping: explicit, or from the gradients in texels (lod.h).
 float rawLod(const TexelSource& src, const Request& req) {
   if (req.lod.kind == Lod::Kind::Level) return req.lod.level;
   if (req.lod.kind == Lod::Kind::Base) return 0.f;
   const Extent e = src.extent(0);
   const std::array<double, 3> size{static_cast<double>(e.width), static_cast<double>(e.height),
                                    static_cast<double>(e.depth)};
+  std::array<double, 3> dPdx{0, 0, 0}, dPdy{0, 0, 0};
   const int dims = dimsOf(req.geometry);
-  double lx = 0, ly = 0;
   for (int d = 0; d < dims; ++d) {
-    lx += std::pow(req.lod.dPdx[d] * size[d], 2);
-    ly += std::pow(req.lod.dPdy[d] * size[d], 2);
+    dPdx[d] = req.lod.dPdx[d] * size[d];
+    dPdy[d] = req.lod.dPdy[d] * size[d];
   }
-  const double rho = std::sqrt(std::max(lx, ly));
-  return rho == 0 ? -INFINITY : static_cast<float>(std::log2(rho));
+  const int32_t lod = gradientLodx256(dPdx, dPdy, dims);
+  if (lod == kLodMinusInfinity) return -INFINITY;
+  return static_cast<float>(lod) / 256.f;
 }
 
 }  // namespace
@@ -464,24 +351,26 @@ float roundSumTiesAway(const uint64_t* weights, const float* values, int n, int 
 
 Result sample(const TexelSource& src, const SamplerDesc& desc, const Request& req) {
   const int levels = std::max(1, src.levels());
-  if (req.lod.kind == Lod::Kind::Base || levels == 1) return sampleLevel(src, desc, req, 0);
+  if (req.lod.kind == Lod::Kind::Base || levels == 1) return fetchLevels(src, desc, req, 0);
   float lod = rawLod(src, req) + desc.mipBias;
   lod = std::clamp(lod, desc.minMipClamp, std::max(desc.minMipClamp, desc.maxMipClamp));
   lod = std::clamp(lod, 0.f, static_cast<float>(levels - 1));
   if (desc.mipFilter == FilterMode::Point) {
     const int level = std::min(levels - 1, static_cast<int>(std::floor(lod + 0.5f)));
-    return sampleLevel(src, desc, req, level);
+    return fetchLevels(src, desc, req, level);
   }
   const int l0 = static_cast<int>(std::floor(lod));
   const int f = static_cast<int>(std::floor((lod - static_cast<float>(l0)) * 256.f));  // truncated (measured)
-  Result r0 = sampleLevel(src, desc, req, l0);
-  if (r0.unsupported || f == 0 || l0 + 1 >= levels || !r0.sample.isFloat) return r0;
-  if (desc.filter == FilterMode::Linear)
-    return {{},
-            "trilinear filtering (linear filter and linear mipmap filter): the H100's combined weights are "
-            "not modelled"};
-  const Result r1 = sampleLevel(src, desc, req, l0 + 1);
-  if (r1.unsupported) return r1;
+  if (f == 0 || l0 + 1 >= levels) return fetchLevels(src, desc, req, l0);
+  const ChannelFormat fmt = src.format();
+  if (filtersLinearly(fmt, desc)) {
+    if (req.geometry == Geometry::Dim3)
+      return {{}, "trilinear filtering of a mipmapped 3D texture (linear filter and linear mipmap filter)"};
+    return fetchLevels(src, desc, req, l0, f);
+  }
+  const Result r0 = fetchLevels(src, desc, req, l0);
+  if (!r0.sample.isFloat) return r0;
+  const Result r1 = fetchLevels(src, desc, req, l0 + 1);
   Result out = r0;
   for (int ch = 0; ch < 4; ++ch) {
     const std::array<uint64_t, 2> w{static_cast<uint64_t>(256 - f), static_cast<uint64_t>(f)};
@@ -494,9 +383,8 @@ Result sample(const TexelSource& src, const SamplerDesc& desc, const Request& re
 Result gather(const TexelSource& src, const SamplerDesc& desc, const Request& req, int component) {
   const ChannelFormat fmt = src.format();
   if (req.geometry != Geometry::Dim2) return {{}, "tld4 gathers from 2D (and layered 2D) textures only"};
-  const Placed p = place(src, desc, req, 0);
-  const Footprint fp = withBorderTexels(linearFootprint(src, p.site, p.u, /*readAll=*/true), fmt, desc);
-  // linearFootprint orders corners k = (bit x) | (bit y) << 1: (i,j) (i+1,j) (i,j+1) (i+1,j+1).
+  const Footprint fp = withBorderTexels(gatherFootprint(src, place(src, desc, req, 0)), fmt, desc);
+  // The footprint's corners are k = (bit x) | (bit y) << 1: (i,j) (i+1,j) (i,j+1) (i+1,j+1).
   static constexpr std::array<int, 4> kOrder{2, 3, 1, 0};
   Result r;
   r.sample.isFloat = returnsFloat(fmt, desc);
