@@ -2,11 +2,8 @@
 // linear filtering, normalized and unnormalized coordinates, element-type and
 // normalized-float reads, on 1D, 2D, 3D and layered arrays. Each result is
 // printed as %.6f and as its bits in hex.
-//
-// Left out on purpose (forms whose H100 results the simulator does not model
-// and refuses): linear filtering of a 1D texture with border addressing, 3D
-// linear filtering that blends along two or more axes, cubemap linear
-// filtering and trilinear mipmapping.
+// Linear filtering of 3D textures along several axes, of cubemaps and between
+// mipmap levels is in texture_filtering.cu.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -117,7 +114,6 @@ int test1D() {
   for (int normalized = 0; normalized < 2; ++normalized) {
     for (cudaTextureAddressMode m : modes) {
       for (int linear = 0; linear < 2; ++linear) {
-        if (linear && m == cudaAddressModeBorder) continue;  // refused by the simulator
         cudaTextureObject_t tex = makeTexture(array, m, linear ? cudaFilterModeLinear : cudaFilterModePoint,
                                               normalized, cudaReadModeElementType);
         if (tex == 0) {
