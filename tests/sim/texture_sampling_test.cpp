@@ -455,26 +455,21 @@ TEST(TextureSampling, CubemapFacesMatchGpu) {
   const float xs[] = {1, -1, 0.3f, 0.3f, 0.3f, 0.3f, 1, 1, -1, 1, 0.5f, 0.5f, 0, 0.999f, 2, -2};
   const float ys[] = {0.3f, 0.3f, 1, -1, -0.2f, -0.2f, 1, 1, 1, -1, 0.5f, -0.5f, 0, 0.2f, 0.5f, -0.7f};
   const float zs[] = {-0.2f, -0.2f, -0.2f, -0.2f, 1, -1, 0, 1, 1, -1, -0.5f, 0.5f, 0, 0.3f, -1.9f, 1.5f};
-  const float gpu[] = {12, 111, 212, 322, 422, 521, 223, 403, 400, 530, 500, 433, 422, 11, 13, 123};
-  const SamplerDesc d = desc(FilterMode::Point, AddressMode::Clamp, true);
-  for (int i = 0; i < 16; ++i) {
+  auto fetchCube = [&](FilterMode f, int i) {
     Request r;
     r.geometry = Geometry::Cube;
     r.coord = {xs[i], ys[i], zs[i]};
-    EXPECT_EQ(std::bit_cast<float>(sample(s, d, r).sample.bits[0]), gpu[i]) << i;
-  }
+    return std::bit_cast<float>(sample(s, desc(f, AddressMode::Clamp, true), r).sample.bits[0]);
+  };
+  const float gpu[] = {12, 111, 212, 322, 422, 521, 223, 403, 400, 530, 500, 433, 422, 11, 13, 123};
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(fetchCube(FilterMode::Point, i), gpu[i]) << i;
   // Linear: bilinear within the face, clamped at its edges (measured; texture_weights_probe's VC rows
   // cover edges and corners of layered cubemaps too).
   const std::vector<double> linear = parse(
       "10.88281 110.0859 213.1172 321.0859 421.0859 519.8828 218 403 400 530 500 433 416.5 11.875 13 "
       "124.9922");
-  const SamplerDesc l = desc(FilterMode::Linear, AddressMode::Clamp, true);
-  for (int i = 0; i < 16; ++i) {
-    Request r;
-    r.geometry = Geometry::Cube;
-    r.coord = {xs[i], ys[i], zs[i]};
-    EXPECT_NEAR(std::bit_cast<float>(sample(s, l, r).sample.bits[0]), linear[i], 5e-7 * linear[i]) << i;
-  }
+  for (int i = 0; i < 16; ++i)
+    EXPECT_NEAR(fetchCube(FilterMode::Linear, i), linear[i], 5e-7 * linear[i]) << i;
 }
 
 TEST(TextureSampling, LayersAreSelectedNotFilteredAndElementReadsAreRaw) {

@@ -10,12 +10,7 @@
 #include <vector>
 
 #include "check.h"
-
-unsigned bits(float f) {
-  unsigned u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
+#include "texel_print.h"
 
 __global__ void fetchInt(cudaTextureObject_t tex, int n, int* out) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "check.h"
+#include "texel_print.h"
 
 constexpr int kPoints = 32;
 
@@ -41,12 +42,6 @@ __global__ void sample(cudaTextureObject_t tex, Fetch f, Points p, float4* out) 
   out[i] = v;
 }
 
-unsigned bits(float f) {
-  unsigned u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-
 int run(const char* title, cudaTextureObject_t tex, Fetch f, const Points& p, int channels) {
   float4* d = nullptr;
   CHECK(cudaMalloc(&d, sizeof(float4) * kPoints));
@@ -55,13 +50,7 @@ int run(const char* title, cudaTextureObject_t tex, Fetch f, const Points& p, in
   std::vector<float4> h(kPoints);
   CHECK(cudaMemcpy(h.data(), d, sizeof(float4) * kPoints, cudaMemcpyDeviceToHost));
   CHECK(cudaFree(d));
-  std::printf("%s\n", title);
-  for (int i = 0; i < kPoints; ++i) {
-    const float c[4] = {h[i].x, h[i].y, h[i].z, h[i].w};
-    std::printf("  %2d:", i);
-    for (int k = 0; k < channels; ++k) std::printf(" %.6f(%08x)", c[k], bits(c[k]));
-    std::printf("\n");
-  }
+  printTexels(title, h, kPoints, channels);
   return 0;
 }
 

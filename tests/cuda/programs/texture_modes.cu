@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "check.h"
+#include "texel_print.h"
 
 constexpr int kMaxPoints = 32;
 
@@ -39,12 +40,6 @@ __global__ void sampleFloat(cudaTextureObject_t tex, Geometry g, Points p, float
 __global__ void sampleInt(cudaTextureObject_t tex, Points p, int4* out) {
   int i = threadIdx.x;
   if (i < p.count) out[i] = tex2D<int4>(tex, p.x[i], p.y[i]);
-}
-
-unsigned bits(float f) {
-  unsigned u;
-  std::memcpy(&u, &f, 4);
-  return u;
 }
 
 const char* modeName(cudaTextureAddressMode m) {
@@ -84,13 +79,7 @@ int run(const char* title, cudaTextureObject_t tex, Geometry g, const Points& p,
   std::vector<float4> h(kMaxPoints);
   CHECK(cudaMemcpy(h.data(), d, sizeof(float4) * kMaxPoints, cudaMemcpyDeviceToHost));
   CHECK(cudaFree(d));
-  std::printf("%s\n", title);
-  for (int i = 0; i < p.count; ++i) {
-    const float c[4] = {h[i].x, h[i].y, h[i].z, h[i].w};
-    std::printf("  %2d:", i);
-    for (int k = 0; k < channels; ++k) std::printf(" %.6f(%08x)", c[k], bits(c[k]));
-    std::printf("\n");
-  }
+  printTexels(title, h, p.count, channels);
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "check.h"
+#include "texel_print.h"
 
 __global__ void resize(cudaTextureObject_t tex, int width, int height, uchar4* out, float4* raw) {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -24,12 +25,6 @@ __global__ void resize(cudaTextureObject_t tex, int width, int height, uchar4* o
                                    static_cast<unsigned char>(__float2int_rn(c.y * 255.f)),
                                    static_cast<unsigned char>(__float2int_rn(c.z * 255.f)),
                                    static_cast<unsigned char>(__float2int_rn(c.w * 255.f)));
-}
-
-unsigned bits(float f) {
-  unsigned u;
-  std::memcpy(&u, &f, 4);
-  return u;
 }
 
 int resizeTo(cudaTextureObject_t tex, int width, int height) {

@@ -16,20 +16,8 @@
 #include <cstring>
 #include <vector>
 
-#define CK(x)                                                                 \
-  do {                                                                        \
-    cudaError_t err_ = (x);                                                   \
-    if (err_ != cudaSuccess) {                                                \
-      printf("ERR %s line %d: %s\n", #x, __LINE__, cudaGetErrorString(err_)); \
-      return 1;                                                               \
-    }                                                                         \
-  } while (0)
+#include "probe_util.h"
 
-static unsigned fb(float f) {
-  unsigned u;
-  memcpy(&u, &f, 4);
-  return u;
-}
 
 struct Lcg {
   uint64_t s = 0x2545f4914f6cdd1dull;
