@@ -45,9 +45,10 @@ Corner readCorner(const TexelSource& src, const Site& s, const std::array<int64_
     idx[d] = addressIndex(index[d], s.axes[d]);
     c.border |= idx[d] < 0;
   }
-  if (!c.border && (weight != 0 || readAll))
+  if (!c.border && (weight != 0 || readAll)) {
     c.raw = src.texel(static_cast<int>(idx[0]), static_cast<int>(idx[1]), static_cast<int>(idx[2]), s.slice,
                       s.level);
+  }
   return c;
 }
 

@@ -364,11 +364,12 @@ Result sample(const TexelSource& src, const SamplerDesc& desc, const Request& re
   if (f == 0 || l0 + 1 >= levels) return fetchLevels(src, desc, req, l0);
   const ChannelFormat fmt = src.format();
   if (filtersLinearly(fmt, desc)) {
-    if (req.geometry == Geometry::Dim3)
+    if (req.geometry == Geometry::Dim3) {
       return {{}, "trilinear filtering of a mipmapped 3D texture (linear filter and linear mipmap filter)"};
+    }
     return fetchLevels(src, desc, req, l0, f);
   }
-  const Result r0 = fetchLevels(src, desc, req, l0);
+  Result r0 = fetchLevels(src, desc, req, l0);
   if (!r0.sample.isFloat) return r0;
   const Result r1 = fetchLevels(src, desc, req, l0 + 1);
   Result out = r0;
