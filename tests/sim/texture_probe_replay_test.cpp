@@ -226,6 +226,14 @@ TEST(TextureProbeReplay, GradientLevelOfDetail) {
   const VectorSource volume = levelsHoldingTheirIndex({64, 64, 64}, 7);
   const LodAgreement three = compareLods(volume, Geometry::Dim3, rows.at("G3"));
   EXPECT_LE(three.worst, 22);
+  // Cubemap gradients: refused (the GC rows fit no projection tried).
+  VectorSource cube(f32(), {64, 64, 1}, 7, 6);
+  Request r;
+  r.geometry = Geometry::Cube;
+  r.coord = {1.f, 0.2f, 0.3f};
+  r.lod.kind = Lod::Kind::Gradient;
+  r.lod.dPdx = {0.01f, 0.f, 0.f};
+  EXPECT_TRUE(sample(cube, desc(FilterMode::Point, AddressMode::Clamp, true), r).unsupported.has_value());
 }
 
 }  // namespace

@@ -6,7 +6,9 @@
 //    L(v) approximates |v| as its largest component plus 11/32 of the others (gradients in texels).
 //    For 1D and 2D gradients this is within 2/256 of the H100's level of detail on every probed
 //    gradient and equal to it on most (see texture_sampling_test.cpp for the figures); for 3D
-//    gradients the H100 departs from it by up to 22/256 in a way not modelled.
+//    gradients the H100 departs from it by up to 22/256 in a way not modelled;
+//  - cubemap gradients (of the direction) are projected onto the face in a way not modelled either
+//    (the probe's GC rows): the sampler refuses them.
 #pragma once
 
 #include <array>

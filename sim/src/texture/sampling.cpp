@@ -352,6 +352,10 @@ float roundSumTiesAway(const uint64_t* weights, const float* values, int n, int 
 Result sample(const TexelSource& src, const SamplerDesc& desc, const Request& req) {
   const int levels = std::max(1, src.levels());
   if (req.lod.kind == Lod::Kind::Base || levels == 1) return fetchLevels(src, desc, req, 0);
+  if (req.lod.kind == Lod::Kind::Gradient && req.geometry == Geometry::Cube) {
+    return {{},
+            "the level of detail of cubemap gradients (the H100's projection onto the face is not modelled)"};
+  }
   float lod = rawLod(src, req) + desc.mipBias;
   lod = std::clamp(lod, desc.minMipClamp, std::max(desc.minMipClamp, desc.maxMipClamp));
   lod = std::clamp(lod, 0.f, static_cast<float>(levels - 1));

@@ -8,7 +8,8 @@
 //  I   isotropic 2D gradients dPdx = (r, 0), dPdy = (0, r): the hardware's log2, r in [1, 2) densely
 //      and sparser in higher octaves;
 //  A   2D gradients (a, b), (c, d): how the two vectors' lengths are measured and combined;
-//  G1  1D gradients a, c;   G3  3D gradients (a, b, c), (d, e, f).
+//  G1  1D gradients a, c;   G3  3D gradients (a, b, c), (d, e, f);
+//  GC  cubemap gradients of the direction (x, y, z) at that direction (64-texel faces).
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -17,7 +18,6 @@
 #include <vector>
 
 #include "probe_util.h"
-
 
 struct Lcg {
   uint64_t s = 0x2545f4914f6cdd1dull;
@@ -37,13 +37,23 @@ __global__ void lod1(cudaTextureObject_t t, const Grad* g, float* o, int n) {
 }
 __global__ void lod2(cudaTextureObject_t t, const Grad* g, float* o, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) o[i] = tex2DGrad<float>(t, 0.5f, 0.5f, make_float2(g[i].dx[0], g[i].dx[1]), make_float2(g[i].dy[0], g[i].dy[1]));
+  if (i < n)
+    o[i] = tex2DGrad<float>(t, 0.5f, 0.5f, make_float2(g[i].dx[0], g[i].dx[1]),
+                            make_float2(g[i].dy[0], g[i].dy[1]));
 }
 __global__ void lod3(cudaTextureObject_t t, const Grad* g, float* o, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     o[i] = tex3DGrad<float>(t, 0.5f, 0.5f, 0.5f, make_float4(g[i].dx[0], g[i].dx[1], g[i].dx[2], 0.f),
                             make_float4(g[i].dy[0], g[i].dy[1], g[i].dy[2], 0.f));
+}
+
+__global__ void lodCube(cudaTextureObject_t t, const float4* dir, const Grad* g, float* o, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    o[i] = texCubemapGrad<float>(t, dir[i].x, dir[i].y, dir[i].z,
+                                 make_float4(g[i].dx[0], g[i].dx[1], g[i].dx[2], 0.f),
+                                 make_float4(g[i].dy[0], g[i].dy[1], g[i].dy[2], 0.f));
 }
 
 // A mipmapped float texture of `dims` dimensions, `size` texels a side, whose level L holds L.
@@ -105,6 +115,69 @@ static int run(K kernel, cudaTextureObject_t t, const char* tag, int size, const
   return 0;
 }
 
+// Cubemap gradients: a mipmapped cubemap of 64-texel faces whose level L holds L, at directions
+// inside faces and near their edges, with gradients of the direction (unscaled: they are not texels).
+static int probeCube(Lcg& rng) {
+  cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
+  cudaMipmappedArray_t mm;
+  CK(cudaMallocMipmappedArray(&mm, &cd, make_cudaExtent(64, 64, 6), 7, cudaArrayCubemap));
+  for (int l = 0; l < 7; ++l) {
+    cudaArray_t lv;
+    CK(cudaGetMipmappedArrayLevel(&lv, mm, l));
+    const int s = 64 >> l;
+    std::vector<float> v(static_cast<size_t>(s) * s * 6, static_cast<float>(l));
+    cudaMemcpy3DParms p{};
+    p.srcPtr = make_cudaPitchedPtr(v.data(), s * sizeof(float), s, s);
+    p.dstArray = lv;
+    p.extent = make_cudaExtent(s, s, 6);
+    p.kind = cudaMemcpyHostToDevice;
+    CK(cudaMemcpy3D(&p));
+  }
+  cudaResourceDesc r{};
+  r.resType = cudaResourceTypeMipmappedArray;
+  r.res.mipmap.mipmap = mm;
+  cudaTextureDesc d{};
+  for (auto& m : d.addressMode) m = cudaAddressModeClamp;
+  d.filterMode = cudaFilterModePoint;
+  d.mipmapFilterMode = cudaFilterModeLinear;
+  d.normalizedCoords = 1;
+  d.maxMipmapLevelClamp = 16.f;
+  cudaTextureObject_t t;
+  CK(cudaCreateTextureObject(&t, &r, &d, nullptr));
+  const int n = 1500;
+  std::vector<float4> dirs(n);
+  std::vector<Grad> g(n);
+  for (int i = 0; i < n; ++i) {
+    float dir[3] = {rng.unit() * 2 - 1, rng.unit() * 2 - 1, rng.unit() * 2 - 1};
+    const int major = i % 3;
+    dir[major] = (i % 6 < 3 ? 1.f : -1.f) * (0.5f + rng.unit());
+    dirs[i] = make_float4(dir[0], dir[1], dir[2], 0.f);
+    const float scale = 0.002f + 0.2f * rng.unit();
+    for (int c = 0; c < 3; ++c) {
+      const float a = rng.unit() * 2 - 1, b = rng.unit() * 2 - 1;
+      g[i].dx[c] = scale * a;
+      g[i].dy[c] = scale * b;
+    }
+  }
+  float4* dd;
+  Grad* dg;
+  float* dout;
+  CK(cudaMalloc(&dd, n * sizeof(float4)));
+  CK(cudaMalloc(&dg, n * sizeof(Grad)));
+  CK(cudaMalloc(&dout, n * sizeof(float)));
+  CK(cudaMemcpy(dd, dirs.data(), n * sizeof(float4), cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(dg, g.data(), n * sizeof(Grad), cudaMemcpyHostToDevice));
+  lodCube<<<(n + 127) / 128, 128>>>(t, dd, dg, dout, n);
+  CK(cudaDeviceSynchronize());
+  std::vector<float> out(n);
+  CK(cudaMemcpy(out.data(), dout, n * sizeof(float), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; ++i)
+    printf("GC %08x %08x %08x %08x %08x %08x %08x %08x %08x %08x\n", fb(dirs[i].x), fb(dirs[i].y),
+           fb(dirs[i].z), fb(g[i].dx[0]), fb(g[i].dx[1]), fb(g[i].dx[2]), fb(g[i].dy[0]), fb(g[i].dy[1]),
+           fb(g[i].dy[2]), fb(out[i]));
+  return 0;
+}
+
 int main() {
   cudaTextureObject_t t1, t2, t3;
   if (levelTexture(1, 256, 9, &t1) || levelTexture(2, 256, 9, &t2) || levelTexture(3, 64, 7, &t3)) return 1;
@@ -130,7 +203,8 @@ int main() {
   }
   for (int k = 0; k < 3000; ++k) {
     const float s = 1.f + 15.f * rng.unit();
-    const float a = rng.unit() * 2 - 1, b = rng.unit() * 2 - 1, c = rng.unit() * 2 - 1, d = rng.unit() * 2 - 1;
+    const float a = rng.unit() * 2 - 1, b = rng.unit() * 2 - 1, c = rng.unit() * 2 - 1,
+                d = rng.unit() * 2 - 1;
     aniso.push_back({{s * a, s * b, 0}, {s * c, s * d, 0}});
   }
   if (run(lod2, t2, "A", 256, aniso)) return 1;
@@ -151,5 +225,6 @@ int main() {
     }
     g3.push_back(g);
   }
-  return run(lod3, t3, "G3", 64, g3);
+  if (run(lod3, t3, "G3", 64, g3)) return 1;
+  return probeCube(rng);
 }
