@@ -106,6 +106,8 @@ TEST(TextureSampling, LerpIsExactSumRoundedTiesAway) {
   for (int m = 0; m <= 256; ++m)
     EXPECT_EQ(fetch1(s, d, 0.5f + m / 256.f), std::stoul(row[m], nullptr, 16)) << "m=" << m;
   EXPECT_EQ(fetch1(line({1.0f, 1.00000012f}), d, 1.0f), 0x3f800001u);  // a tie, away from zero
+  // Texels 2^24 apart in magnitude (past what a double sums exactly): 0.5 + 2^-25 is a tie, away.
+  EXPECT_EQ(fetch1(line({1.0f, 0x1p-24f}), d, 1.0f), 0x3f000001u);
   EXPECT_EQ(fetch1(line({-3.3f, 5.5f}), d, 0.75f), 0xbf8ccccdu);
   EXPECT_EQ(fetch1(line({1e-40f, 3e-40f}), d, 0.5f), 0u);  // denormal texels flush
   EXPECT_EQ(fetch1(line({3.4e38f, 3.4e38f}), d, 0.75f), 0x7f7fc99eu);

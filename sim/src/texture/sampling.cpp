@@ -2,9 +2,11 @@
 #include "sampling.h"
 
 #include <algorithm>
+#include <climits>
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "footprint.h"
 #include "lod.h"
@@ -251,6 +253,40 @@ float rawLod(const TexelSource& src, const Request& req) {
   return static_cast<float>(lod) / 256.f;
 }
 
+// roundSumTiesAway's sum where a double holds it exactly, which is nearly always: a weight below
+// 2^10 times a float's 24-bit significand takes at most 34 bits, and up to eight such products
+// whose exponents lie within 16 of each other fit in a double's 53.  Otherwise nothing.
+std::optional<float> roundSumInDouble(const uint64_t* weights, const float* values, int n, int weightShift) {
+  constexpr int kMaxTerms = 8, kMaxSpread = 16;
+  if (n > kMaxTerms) return std::nullopt;
+  int low = INT_MAX, high = INT_MIN;
+  double sum = 0;
+  for (int k = 0; k < n; ++k) {
+    if (weights[k] == 0 || values[k] == 0.f) continue;
+    if (!std::isfinite(values[k]) || weights[k] >= 1024) return std::nullopt;
+    int e = 0;
+    std::frexp(values[k], &e);
+    low = std::min(low, e);
+    high = std::max(high, e);
+    sum += static_cast<double>(weights[k]) * static_cast<double>(values[k]);
+  }
+  if (high - low > kMaxSpread) return std::nullopt;
+  if (sum == 0) return 0.f;
+  const bool negative = sum < 0;
+  const auto b = std::bit_cast<uint64_t>(std::ldexp(std::fabs(sum), -weightShift));
+  int exponent = static_cast<int>(b >> 52) - 1023;
+  const uint64_t significand = (b & ((uint64_t{1} << 52) - 1)) | (uint64_t{1} << 52);
+  uint64_t rounded = (significand >> 29) + ((significand >> 28) & 1);  // 24 bits, ties away from zero
+  if (rounded == (uint64_t{1} << 24)) {
+    rounded >>= 1;
+    ++exponent;
+  }
+  if (exponent < -126) return negative ? -0.f : 0.f;  // the filter flushes denormal results
+  if (exponent > 127) return negative ? -INFINITY : INFINITY;
+  const float magnitude = std::ldexp(static_cast<float>(rounded), exponent - 23);
+  return negative ? -magnitude : magnitude;
+}
+
 }  // namespace
 
 uint32_t srgbTableBits(uint8_t v) { return kSrgb[v]; }
@@ -283,6 +319,7 @@ float convertChannel(uint32_t raw, const ChannelFormat& fmt, ReadMode mode, bool
 // Exact sum of weights[k] * 2^-weightShift * values[k], rounded to float to nearest with ties away from
 // zero.  A fixed-point accumulator (LSB 2^-256) holds every product exactly.
 float roundSumTiesAway(const uint64_t* weights, const float* values, int n, int weightShift) {
+  if (const std::optional<float> fast = roundSumInDouble(weights, values, n, weightShift)) return *fast;
   bool posInf = false, negInf = false, nan = false;
   constexpr int kLimbs = 8;  // 512 bits, two's complement, bit 0 = 2^-256
   std::array<uint64_t, kLimbs> acc{};
