@@ -80,6 +80,33 @@ cudaError_t fill(void* devPtr, int value, size_t count) {
   return cudaSuccess;
 }
 
+// Rows of `width` bytes, `pitch` apart, in `depth` slices `slicePitch` apart (cudaMemset2D/3D).
+// A width beyond the pitch is accepted, as CUDA 13 accepts it (measured on an H100): rows overlap.
+cudaError_t fillBox(void* devPtr, size_t pitch, size_t slicePitch, int value, size_t width, size_t height,
+                    size_t depth) {
+  for (size_t z = 0; z < depth; ++z) {
+    for (size_t y = 0; y < height; ++y) {
+      cudaError_t e = fill(static_cast<char*>(devPtr) + z * slicePitch + y * pitch, value, width);
+      if (e != cudaSuccess) return e;
+    }
+  }
+  return cudaSuccess;
+}
+
+// cudaMallocPitch and cudaMalloc3D: rows aligned as the H100's driver aligns them (a
+// textureAlignment-sized pitch).
+cudaError_t allocatePitched(void** devPtr, size_t* pitch, size_t width, size_t rows) {
+  if (devPtr == nullptr || pitch == nullptr) return cudaErrorInvalidValue;
+  size_t rowPitch = (std::max<size_t>(width, 1) + 511) / 512 * 512;
+  try {
+    *devPtr = reinterpret_cast<void*>(shimState().device().malloc(rowPitch * rows));
+  } catch (const ptxsim::Error&) {
+    return cudaErrorMemoryAllocation;
+  }
+  *pitch = rowPitch;
+  return cudaSuccess;
+}
+
 cudaError_t copy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                    cudaMemcpyKind kind) {
   if (width > dpitch || width > spitch) return cudaErrorInvalidPitchValue;
@@ -171,15 +198,17 @@ CUDART_EXPORT cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned
 
 CUDART_EXPORT cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height) {
   std::lock_guard lock(shimState().mutex());
-  if (devPtr == nullptr || pitch == nullptr) return result(cudaErrorInvalidValue);
-  // Rows aligned as the H100's driver aligns them (textureAlignment-sized pitch).
-  size_t rowPitch = (std::max<size_t>(width, 1) + 511) / 512 * 512;
-  try {
-    *devPtr = reinterpret_cast<void*>(shimState().device().malloc(rowPitch * height));
-  } catch (const ptxsim::Error&) {
-    return result(cudaErrorMemoryAllocation);
-  }
-  *pitch = rowPitch;
+  return result(allocatePitched(devPtr, pitch, width, height));
+}
+
+CUDART_EXPORT cudaError_t cudaMalloc3D(cudaPitchedPtr* pitchedDevPtr, cudaExtent extent) {
+  std::lock_guard lock(shimState().mutex());
+  if (pitchedDevPtr == nullptr) return result(cudaErrorInvalidValue);
+  void* p = nullptr;
+  size_t pitch = 0;
+  cudaError_t e = allocatePitched(&p, &pitch, extent.width, extent.height * extent.depth);
+  if (e != cudaSuccess) return result(e);
+  *pitchedDevPtr = cudaPitchedPtr{p, pitch, extent.width, extent.height};
   return cudaSuccess;
 }
 
@@ -217,6 +246,32 @@ CUDART_EXPORT cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count,
   (void)stream;
   std::lock_guard lock(shimState().mutex());
   return result(fill(devPtr, value, count));
+}
+
+CUDART_EXPORT cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
+  std::lock_guard lock(shimState().mutex());
+  return result(fillBox(devPtr, pitch, pitch * height, value, width, height, 1));
+}
+
+CUDART_EXPORT cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
+                                            cudaStream_t stream) {
+  (void)stream;
+  std::lock_guard lock(shimState().mutex());
+  return result(fillBox(devPtr, pitch, pitch * height, value, width, height, 1));
+}
+
+CUDART_EXPORT cudaError_t cudaMemset3D(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent) {
+  std::lock_guard lock(shimState().mutex());
+  const cudaPitchedPtr& p = pitchedDevPtr;
+  return result(fillBox(p.ptr, p.pitch, p.pitch * p.ysize, value, extent.width, extent.height, extent.depth));
+}
+
+CUDART_EXPORT cudaError_t cudaMemset3DAsync(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent,
+                                            cudaStream_t stream) {
+  (void)stream;
+  std::lock_guard lock(shimState().mutex());
+  const cudaPitchedPtr& p = pitchedDevPtr;
+  return result(fillBox(p.ptr, p.pitch, p.pitch * p.ysize, value, extent.width, extent.height, extent.depth));
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
