@@ -120,12 +120,9 @@ Footprint pointFootprint(const TexelSource& src, const Site& site, const std::ar
 Footprint linearFootprint(const TexelSource& src, const LinearLevel& level, bool srgbWeights,
                           const LinearLevel* upper, int mipWeight) {
   Footprint fp;
-  if (upper == nullptr || mipWeight == 0) {
-    addLevel(fp, src, level, 256, srgbWeights);
-    return fp;
-  }
-  addLevel(fp, src, level, 256 - mipWeight, srgbWeights);
-  addLevel(fp, src, *upper, mipWeight, srgbWeights);
+  const bool blendsLevels = upper != nullptr && mipWeight != 0;
+  addLevel(fp, src, level, blendsLevels ? 256 - mipWeight : 256, srgbWeights);
+  if (blendsLevels) addLevel(fp, src, *upper, mipWeight, srgbWeights);
   return fp;
 }
 

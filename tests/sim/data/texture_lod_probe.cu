@@ -56,22 +56,24 @@ __global__ void lodCube(cudaTextureObject_t t, const float4* dir, const Grad* g,
                                  make_float4(g[i].dy[0], g[i].dy[1], g[i].dy[2], 0.f));
 }
 
-// A mipmapped float texture of `dims` dimensions, `size` texels a side, whose level L holds L.
-static int levelTexture(int dims, int size, int levels, cudaTextureObject_t* tex) {
+// A mipmapped float texture of `dims` dimensions (a cubemap: 2 with 6 faces), `size` texels a side,
+// whose level L holds L.
+static int levelTexture(int dims, int size, int levels, cudaTextureObject_t* tex, bool cubemap = false) {
   cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
   cudaMipmappedArray_t mm;
-  const cudaExtent e = make_cudaExtent(size, dims > 1 ? size : 0, dims > 2 ? size : 0);
-  CK(cudaMallocMipmappedArray(&mm, &cd, e, levels));
+  auto depthAt = [&](int s) { return cubemap ? 6 : (dims > 2 ? s : 1); };
+  const cudaExtent e = make_cudaExtent(size, dims > 1 ? size : 0, cubemap ? 6 : (dims > 2 ? size : 0));
+  CK(cudaMallocMipmappedArray(&mm, &cd, e, levels, cubemap ? cudaArrayCubemap : 0));
   for (int l = 0; l < levels; ++l) {
     cudaArray_t lv;
     CK(cudaGetMipmappedArrayLevel(&lv, mm, l));
     const int s = size >> l;
-    const size_t count = static_cast<size_t>(s) * (dims > 1 ? s : 1) * (dims > 2 ? s : 1);
+    const size_t count = static_cast<size_t>(s) * (dims > 1 ? s : 1) * depthAt(s);
     std::vector<float> v(count, static_cast<float>(l));
     cudaMemcpy3DParms p{};
     p.srcPtr = make_cudaPitchedPtr(v.data(), s * sizeof(float), s, dims > 1 ? s : 1);
     p.dstArray = lv;
-    p.extent = make_cudaExtent(s, dims > 1 ? s : 1, dims > 2 ? s : 1);
+    p.extent = make_cudaExtent(s, dims > 1 ? s : 1, depthAt(s));
     p.kind = cudaMemcpyHostToDevice;
     CK(cudaMemcpy3D(&p));
   }
@@ -118,32 +120,8 @@ static int run(K kernel, cudaTextureObject_t t, const char* tag, int size, const
 // Cubemap gradients: a mipmapped cubemap of 64-texel faces whose level L holds L, at directions
 // inside faces and near their edges, with gradients of the direction (unscaled: they are not texels).
 static int probeCube(Lcg& rng) {
-  cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
-  cudaMipmappedArray_t mm;
-  CK(cudaMallocMipmappedArray(&mm, &cd, make_cudaExtent(64, 64, 6), 7, cudaArrayCubemap));
-  for (int l = 0; l < 7; ++l) {
-    cudaArray_t lv;
-    CK(cudaGetMipmappedArrayLevel(&lv, mm, l));
-    const int s = 64 >> l;
-    std::vector<float> v(static_cast<size_t>(s) * s * 6, static_cast<float>(l));
-    cudaMemcpy3DParms p{};
-    p.srcPtr = make_cudaPitchedPtr(v.data(), s * sizeof(float), s, s);
-    p.dstArray = lv;
-    p.extent = make_cudaExtent(s, s, 6);
-    p.kind = cudaMemcpyHostToDevice;
-    CK(cudaMemcpy3D(&p));
-  }
-  cudaResourceDesc r{};
-  r.resType = cudaResourceTypeMipmappedArray;
-  r.res.mipmap.mipmap = mm;
-  cudaTextureDesc d{};
-  for (auto& m : d.addressMode) m = cudaAddressModeClamp;
-  d.filterMode = cudaFilterModePoint;
-  d.mipmapFilterMode = cudaFilterModeLinear;
-  d.normalizedCoords = 1;
-  d.maxMipmapLevelClamp = 16.f;
   cudaTextureObject_t t;
-  CK(cudaCreateTextureObject(&t, &r, &d, nullptr));
+  if (levelTexture(2, 64, 7, &t, true)) return 1;
   const int n = 1500;
   std::vector<float4> dirs(n);
   std::vector<Grad> g(n);
