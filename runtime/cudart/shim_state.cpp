@@ -95,6 +95,7 @@ void ShimState::reset() {
   hostAllocationFlags.clear();
   registeredHost.clear();
   deviceFlags = 0;
+  deviceCacheConfig = cudaFuncCachePreferNone;
   maxDynamicShared.clear();
   device_.reset();
   for (auto& record : fatbins_) {
@@ -318,6 +319,9 @@ cudaError_t toCudaError(sim::LaunchErrorKind kind) {
     case K::IllegalAddress: return cudaErrorIllegalAddress;
     case K::MisalignedAddress: return cudaErrorMisalignedAddress;
     case K::IllegalInstruction: return cudaErrorIllegalInstruction;
+    // What an H100 reports for each (tests/cuda/programs/faults.expected).
+    case K::Trap: return cudaErrorLaunchFailure;
+    case K::InvalidPc: return cudaErrorInvalidPc;
     case K::Breakpoint: return cudaErrorLaunchFailure;
     case K::Assert: return cudaErrorAssert;
     case K::Unsupported: return cudaErrorNotSupported;

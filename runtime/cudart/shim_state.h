@@ -130,6 +130,7 @@ class ShimState {
   };
   std::map<void*, RegisteredHostRange> registeredHost;
   unsigned deviceFlags = 0;  // cudaSetDeviceFlags
+  cudaFuncCache deviceCacheConfig = cudaFuncCachePreferNone;  // cudaDeviceSetCacheConfig
 
   // cudaDeviceSetLimit values.
   size_t stackLimit = 1024;

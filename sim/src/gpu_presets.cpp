@@ -16,9 +16,12 @@ std::string trim(std::string_view s) {
   return b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
 }
 
+// Decimal, or hexadecimal with a 0x prefix (PCI ids read better so).
 template <typename T>
 bool parseNumber(const std::string& text, T& out) {
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  const char* begin = text.data() + (hex ? 2 : 0);
+  auto [end, ec] = std::from_chars(begin, text.data() + text.size(), out, hex ? 16 : 10);
   return ec == std::errc() && end == text.data() + text.size();
 }
 
@@ -27,6 +30,10 @@ using Setter = std::function<bool(GpuConfig&, const std::string&)>;
 template <typename T>
 Setter number(T GpuConfig::*field) {
   return [field](GpuConfig& c, const std::string& v) { return parseNumber(v, c.*field); };
+}
+template <typename T>
+Setter description(T DeviceDescription::*field) {
+  return [field](GpuConfig& c, const std::string& v) { return parseNumber(v, c.description.*field); };
 }
 
 const std::map<std::string, Setter>& setters() {
@@ -47,6 +54,18 @@ const std::map<std::string, Setter>& setters() {
       {"stack_bytes_per_thread", number(&GpuConfig::stackBytesPerThread)},
       {"malloc_heap_bytes", number(&GpuConfig::mallocHeapBytes)},
       {"printf_fifo_bytes", number(&GpuConfig::printfFifoBytes)},
+      {"memory_clock_rate_khz", description(&DeviceDescription::memoryClockRateKhz)},
+      {"memory_bus_width_bits", description(&DeviceDescription::memoryBusWidthBits)},
+      {"l2_cache_bytes", description(&DeviceDescription::l2CacheBytes)},
+      {"persisting_l2_max_bytes", description(&DeviceDescription::persistingL2MaxBytes)},
+      {"async_engine_count", description(&DeviceDescription::asyncEngineCount)},
+      {"ecc_enabled", description(&DeviceDescription::eccEnabled)},
+      {"single_to_double_perf_ratio", description(&DeviceDescription::singleToDoublePerfRatio)},
+      {"pci_domain", description(&DeviceDescription::pciDomain)},
+      {"pci_bus", description(&DeviceDescription::pciBus)},
+      {"pci_device", description(&DeviceDescription::pciDevice)},
+      {"pci_device_id", description(&DeviceDescription::pciDeviceId)},
+      {"pci_subsystem_id", description(&DeviceDescription::pciSubsystemId)},
       {"max_threads_per_block",
        [](GpuConfig& c, const std::string& v) { return parseNumber(v, c.limits.maxThreadsPerBlock); }},
   };

@@ -234,7 +234,7 @@ TEST(ControlFlow, NestedDivergenceWithLoopsBreakAndEarlyExit) {
 TEST(ControlFlow, TrapFailsTheLaunchWithItsLocation) {
   std::string ptx = test::ptxKernel(".reg .pred %p;", "setp.eq.u32 %p, %tx, 3;\n@%p trap;");
   test::KernelRun run = test::runKernel(ptx, {}, 1);
-  ASSERT_EQ(run.result.error.kind, sim::LaunchErrorKind::IllegalInstruction);
+  ASSERT_EQ(run.result.error.kind, sim::LaunchErrorKind::Trap);
   EXPECT_NE(run.result.error.message.find("trap in kernel k, block (0,0,0), thread (3,0,0), PTX line 14"),
             std::string::npos)
       << run.result.error.message;

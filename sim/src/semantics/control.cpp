@@ -112,7 +112,7 @@ void callHandler(const PreparedInstruction& pi, ExecContext& ctx) {
     if (callee == UINT32_MAX || kernel.functions[callee] == nullptr) {
       char text[32];
       std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(address[firstLane]));
-      ctx.fail(LaunchErrorKind::IllegalInstruction, std::string("indirect call to ") + text + ", not a defined function",
+      ctx.fail(LaunchErrorKind::InvalidPc, std::string("indirect call to ") + text + ", not a defined function",
                firstLane);
       return;
     }
@@ -211,7 +211,7 @@ bool selectExit(const isa::Instruction&, PreparedInstruction& pi, SelectContext&
 
 void trapHandler(const PreparedInstruction&, ExecContext& ctx) {
   if (ctx.mask == 0) return;
-  ctx.fail(LaunchErrorKind::IllegalInstruction, "trap", static_cast<unsigned>(std::countr_zero(ctx.mask)));
+  ctx.fail(LaunchErrorKind::Trap, "trap", static_cast<unsigned>(std::countr_zero(ctx.mask)));
 }
 
 void brkptHandler(const PreparedInstruction&, ExecContext& ctx) {

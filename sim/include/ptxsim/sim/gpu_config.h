@@ -11,6 +11,28 @@
 
 namespace ptxsim::sim {
 
+// What the device reports about itself that the simulation does not use:
+// the memory system's figures and the PCI identity, answered by device
+// queries (cudaDeviceGetAttribute, cudaGetDeviceProperties). Defaults are
+// what the H100 80GB HBM3 answered (tests/cuda/programs/device_attributes).
+struct DeviceDescription {
+  uint32_t memoryClockRateKhz = 2619000;
+  uint32_t memoryBusWidthBits = 5120;
+  uint32_t l2CacheBytes = 50u << 20;
+  uint32_t persistingL2MaxBytes = 32768000;  // cudaLimitPersistingL2CacheSize's maximum
+  uint32_t asyncEngineCount = 3;              // copy engines that overlap with kernels
+  uint32_t eccEnabled = 1;
+  uint32_t singleToDoublePerfRatio = 2;  // FP32 to FP64 throughput
+  // The PCI slot (domain:bus:device) of the GPU the preset was recorded
+  // on, and the chip's PCI device and subsystem ids (vendor 0x10de in the
+  // low 16 bits).
+  uint32_t pciDomain = 0;
+  uint32_t pciBus = 0;
+  uint32_t pciDevice = 6;
+  uint32_t pciDeviceId = 0x233010de;
+  uint32_t pciSubsystemId = 0x16c110de;
+};
+
 struct GpuConfig {
   std::string name = "NVIDIA H100 80GB HBM3";  // what the simulated device reports as its name
   uint32_t smVersion = 90;           // the PTX target the device runs natively
@@ -31,6 +53,7 @@ struct GpuConfig {
   uint64_t stackBytesPerThread = 1024;
   uint64_t mallocHeapBytes = uint64_t{8} << 20;  // cudaLimitMallocHeapSize
   uint64_t printfFifoBytes = 8650752;  // cudaLimitPrintfFifoSize, as CUDA 13 sets it on an H100
+  DeviceDescription description;
 };
 
 }  // namespace ptxsim::sim

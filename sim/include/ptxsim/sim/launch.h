@@ -52,7 +52,9 @@ enum class LaunchErrorKind : uint8_t {
   OutOfResources,         // cudaErrorLaunchOutOfResources (too much shared memory)
   IllegalAddress,         // cudaErrorIllegalAddress (out of bounds, freed)
   MisalignedAddress,      // cudaErrorMisalignedAddress
-  IllegalInstruction,     // cudaErrorIllegalInstruction (trap)
+  IllegalInstruction,     // cudaErrorIllegalInstruction (bad barrier, brx.idx, .sync mask misuse)
+  Trap,                   // cudaErrorLaunchFailure: trap, as an H100 reports it
+  InvalidPc,              // cudaErrorInvalidPc: a call through a pointer to no function
   Breakpoint,             // cudaErrorLaunchFailure for brkpt without a debugger
   Assert,                 // cudaErrorAssert
   Unsupported,            // cudaErrorNotSupported: an instruction the simulator lacks
