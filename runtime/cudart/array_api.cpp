@@ -394,6 +394,14 @@ CUDART_EXPORT cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, 
   return result(linearArrayCopy(src, wOffset, hOffset, dst, count, kind, false));
 }
 
+CUDART_EXPORT cudaError_t cudaMemcpyFromArrayAsync(void* dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
+                                                   size_t count, cudaMemcpyKind kind, cudaStream_t) {
+  std::lock_guard lock(shimState().mutex());
+  if (count == 0) return cudaSuccess;
+  if (dst == nullptr) return result(cudaErrorInvalidValue);
+  return result(linearArrayCopy(src, wOffset, hOffset, dst, count, kind, false));
+}
+
 CUDART_EXPORT cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
                                                  cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
                                                  size_t count, cudaMemcpyKind kind) {

@@ -2,7 +2,9 @@
 # Builds one CUDA program of tests/cuda/programs the way its tests and its GPU
 # recording expect: a directory is all its .cu files with -rdc=true; a file
 # named compute60_*.cu is built for compute_60 (build_compute60.sh); any other
-# file with `nvcc -cudart shared -arch=sm_90`.
+# file with `nvcc -cudart shared -arch=sm_90`, plus any flags a line
+# `// nvcc flags: ...` in the source names (for programs that test what a
+# flag changes, such as --default-stream per-thread).
 # Usage: build_program.sh SOURCE OUTPUT
 set -euo pipefail
 source=$1
@@ -14,5 +16,6 @@ if [ -d "$source" ]; then
 elif [[ "$(basename "$source")" == compute60_* ]]; then
   "$here/build_compute60.sh" "$source" "$output"
 else
-  "$nvcc" -cudart shared -arch=sm_90 -o "$output" "$source"
+  read -r -a extra <<<"$(sed -n 's|^// nvcc flags: ||p' "$source")"
+  "$nvcc" -cudart shared -arch=sm_90 "${extra[@]}" -o "$output" "$source"
 fi
