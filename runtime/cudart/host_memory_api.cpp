@@ -136,3 +136,40 @@ CUDART_EXPORT cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMe
   }
   return result(checkHintRange(devPtr, count, location));
 }
+
+// Attaching managed memory to a stream only limits which stream's work may
+// touch it on devices without concurrent managed access; the H100 (and the
+// functional model) needs no such limit, so the call validates and returns.
+// Managed memory only, the whole allocation (length 0 or its size).
+CUDART_EXPORT cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr, size_t length,
+                                                   unsigned int flags) {
+  std::lock_guard lock(shimState().mutex());
+  (void)stream;
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle) {
+    return result(cudaErrorInvalidValue);
+  }
+  const ptxsim::memory::Allocation* a = shimState().device().allocationAt(address(devPtr));
+  if (a == nullptr || a->kind != ptxsim::memory::AllocationKind::Managed || a->base != address(devPtr) ||
+      (length != 0 && length != a->size)) {
+    return result(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void* devPtr, size_t length,
+                                                        unsigned int flags) {
+  return cudaStreamAttachMemAsync(stream == nullptr ? cudaStreamPerThread : stream, devPtr, length, flags);
+}
+
+// Persisting L2 lines are a cache hint; nothing is cached functionally.
+CUDART_EXPORT cudaError_t cudaCtxResetPersistingL2Cache() { return cudaSuccess; }
+
+// Writes of GPUDirect RDMA peers: there are none in the simulated system.
+CUDART_EXPORT cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTarget target,
+                                                             cudaFlushGPUDirectRDMAWritesScope scope) {
+  if (target != cudaFlushGPUDirectRDMAWritesTargetCurrentDevice ||
+      (scope != cudaFlushGPUDirectRDMAWritesToOwner && scope != cudaFlushGPUDirectRDMAWritesToAllDevices)) {
+    return result(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
