@@ -8,6 +8,7 @@
 
 #include "array_format.h"
 #include "export.h"
+#include "memory_ops.h"
 
 using ptxsim::cudart::arrayOf;
 using ptxsim::cudart::handleOf;
@@ -241,6 +242,12 @@ cudaError_t copy3D(const cudaMemcpy3DParms* p) {
 
 }  // namespace
 
+namespace ptxsim::cudart {
+
+cudaError_t copyMemory3D(const cudaMemcpy3DParms* params) { return copy3D(params); }
+
+}  // namespace ptxsim::cudart
+
 CUDART_EXPORT cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f) {
   return {x, y, z, w, f};
 }
@@ -435,7 +442,10 @@ CUDART_EXPORT cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
   return result(copy3D(p));
 }
 
-CUDART_EXPORT cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t) {
-  std::lock_guard lock(shimState().mutex());
-  return result(copy3D(p));
+CUDART_EXPORT cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
+  std::unique_lock lock(shimState().mutex());
+  if (p == nullptr) return result(cudaErrorInvalidValue);
+  ptxsim::cudart::CopyOperation copy;
+  copy.params = *p;
+  return result(ptxsim::cudart::issue(stream, copy, lock));
 }

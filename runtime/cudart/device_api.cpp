@@ -28,7 +28,10 @@ CUDART_EXPORT cudaError_t cudaGetDevice(int* device) {
 
 CUDART_EXPORT cudaError_t cudaDeviceSynchronize() {
   std::lock_guard lock(shimState().mutex());
+  // Work being captured has not been issued: waiting for it is refused.
+  if (cudaError_t e = shimState().streamOrder().unsafeCallDuringCapture(); e != cudaSuccess) return result(e);
   shimState().device().synchronize();
+  shimState().streamOrder().pools().releaseUnused();
   return shimState().sticky();
 }
 

@@ -30,9 +30,14 @@ CUDART_EXPORT cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockD
 
 namespace {
 
+// Every launch is a stream operation: run now, or recorded while the stream captures.
 cudaError_t launch(const void* func, dim3 grid, dim3 block, void** args, size_t sharedMem, cudaStream_t stream) {
-  std::lock_guard lock(shimState().mutex());
-  return result(shimState().launch(func, grid, block, args, sharedMem, stream));
+  std::unique_lock lock(shimState().mutex());
+  if (shimState().sticky() != cudaSuccess) return shimState().sticky();
+  ptxsim::cudart::KernelOperation kernel;
+  cudaError_t e = ptxsim::cudart::makeKernelOperation(func, grid, block, sharedMem, args, kernel);
+  if (e != cudaSuccess) return result(e);
+  return result(ptxsim::cudart::issue(stream, std::move(kernel), lock));
 }
 
 }  // namespace
@@ -44,7 +49,8 @@ CUDART_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, 
 
 CUDART_EXPORT cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
                                                   size_t sharedMem, cudaStream_t stream) {
-  return launch(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem, stream);
+  return launch(reinterpret_cast<const void*>(kernel), gridDim, blockDim, args, sharedMem,
+                ptxsim::cudart::perThread(stream));
 }
 
 CUDART_EXPORT cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
@@ -54,7 +60,7 @@ CUDART_EXPORT cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 
 
 CUDART_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
                                                 size_t sharedMem, cudaStream_t stream) {
-  return launch(func, gridDim, blockDim, args, sharedMem, stream);
+  return launch(func, gridDim, blockDim, args, sharedMem, ptxsim::cudart::perThread(stream));
 }
 
 // Every CTA of a cooperative launch is resident at once on the hardware;

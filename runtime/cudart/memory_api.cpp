@@ -4,8 +4,12 @@
 #include <cstring>
 
 #include "export.h"
+#include "memory_ops.h"
 #include "shim_state.h"
 
+using ptxsim::cudart::issue;
+using ptxsim::cudart::linearCopy;
+using ptxsim::cudart::perThread;
 using ptxsim::cudart::result;
 using ptxsim::cudart::shimState;
 
@@ -130,11 +134,45 @@ cudaError_t symbolCopy(const void* symbol, size_t offset, size_t count, void* ho
                   : copy(host, target, count, kind == cudaMemcpyDefault ? cudaMemcpyDefault : kind);
 }
 
+// The device address of `count` bytes at `offset` in a symbol.
+cudaError_t symbolRange(const void* symbol, size_t offset, size_t count, void*& out) {
+  uint64_t base = 0;
+  size_t size = 0;
+  cudaError_t e = shimState().symbolAddress(symbol, base, size);
+  if (e != cudaSuccess) return e;
+  if (offset + count > size) return cudaErrorInvalidValue;
+  out = reinterpret_cast<void*>(base + offset);
+  return cudaSuccess;
+}
+
+// A fill of `height` rows of `width` bytes, `pitch` apart.
+ptxsim::cudart::MemsetOperation fillOperation(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
+  ptxsim::cudart::MemsetOperation m;
+  m.params.dst = devPtr;
+  m.params.pitch = pitch;
+  m.params.value = static_cast<unsigned>(value);
+  m.params.elementSize = 1;
+  m.params.width = width;
+  m.params.height = height;
+  return m;
+}
+
 }  // namespace
+
+namespace ptxsim::cudart {
+
+cudaError_t copyMemory(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  return copy(dst, src, count, kind);
+}
+
+cudaError_t fillMemory(void* devPtr, int value, size_t count) { return fill(devPtr, value, count); }
+
+}  // namespace ptxsim::cudart
 
 CUDART_EXPORT cudaError_t cudaMalloc(void** devPtr, size_t size) {
   std::lock_guard lock(shimState().mutex());
   if (devPtr == nullptr) return result(cudaErrorInvalidValue);
+  if (cudaError_t e = shimState().streamOrder().unsafeCallDuringCapture(); e != cudaSuccess) return result(e);
   if (shimState().sticky() != cudaSuccess) return shimState().sticky();
   try {
     *devPtr = reinterpret_cast<void*>(shimState().device().malloc(size));
@@ -149,6 +187,9 @@ CUDART_EXPORT cudaError_t cudaFree(void* devPtr) {
   std::lock_guard lock(shimState().mutex());
   if (devPtr == nullptr) return cudaSuccess;
   ptxsim::cudart::ShimState& s = shimState();
+  if (cudaError_t e = s.streamOrder().unsafeCallDuringCapture(); e != cudaSuccess) return result(e);
+  // Stream-ordered allocations may be freed with cudaFree too.
+  if (s.streamOrder().pools().owner(devPtr) != nullptr) return result(s.streamOrder().pools().free(s.device(), devPtr));
   if (s.hostAllocations().count(devPtr) != 0) {  // managed memory is freed with cudaFree
     s.device().forgetHostMemory(devPtr);
     s.hostAllocations().erase(devPtr);
@@ -213,15 +254,20 @@ CUDART_EXPORT cudaError_t cudaMalloc3D(cudaPitchedPtr* pitchedDevPtr, cudaExtent
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  std::lock_guard lock(shimState().mutex());
-  return result(copy(dst, src, count, kind));
+  std::unique_lock lock(shimState().mutex());
+  return result(issue(cudaStreamLegacy, linearCopy(dst, src, count, kind), lock));
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                                           cudaStream_t stream) {
-  (void)stream;
-  std::lock_guard lock(shimState().mutex());
-  return result(copy(dst, src, count, kind));
+  std::unique_lock lock(shimState().mutex());
+  return result(issue(stream, linearCopy(dst, src, count, kind), lock));
+}
+
+CUDART_EXPORT cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                                               cudaStream_t stream) {
+  std::unique_lock lock(shimState().mutex());
+  return result(issue(perThread(stream), linearCopy(dst, src, count, kind), lock));
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
@@ -232,20 +278,29 @@ CUDART_EXPORT cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src
 
 CUDART_EXPORT cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                             size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
-  (void)stream;
-  std::lock_guard lock(shimState().mutex());
-  return result(copy2D(dst, dpitch, src, spitch, width, height, kind));
+  std::unique_lock lock(shimState().mutex());
+  if (width > dpitch || width > spitch) return result(cudaErrorInvalidPitchValue);
+  ptxsim::cudart::CopyOperation c;
+  c.params.srcPtr = cudaPitchedPtr{const_cast<void*>(src), spitch, width, height};
+  c.params.dstPtr = cudaPitchedPtr{dst, dpitch, width, height};
+  c.params.extent = cudaExtent{width, height, 1};
+  c.params.kind = kind;
+  return result(issue(stream, c, lock));
 }
 
 CUDART_EXPORT cudaError_t cudaMemset(void* devPtr, int value, size_t count) {
-  std::lock_guard lock(shimState().mutex());
-  return result(fill(devPtr, value, count));
+  std::unique_lock lock(shimState().mutex());
+  return result(issue(cudaStreamLegacy, fillOperation(devPtr, 0, value, count, 1), lock));
 }
 
 CUDART_EXPORT cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream) {
-  (void)stream;
-  std::lock_guard lock(shimState().mutex());
-  return result(fill(devPtr, value, count));
+  std::unique_lock lock(shimState().mutex());
+  return result(issue(stream, fillOperation(devPtr, 0, value, count, 1), lock));
+}
+
+CUDART_EXPORT cudaError_t cudaMemsetAsync_ptsz(void* devPtr, int value, size_t count, cudaStream_t stream) {
+  std::unique_lock lock(shimState().mutex());
+  return result(issue(perThread(stream), fillOperation(devPtr, 0, value, count, 1), lock));
 }
 
 CUDART_EXPORT cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
@@ -255,9 +310,8 @@ CUDART_EXPORT cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, si
 
 CUDART_EXPORT cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
                                             cudaStream_t stream) {
-  (void)stream;
-  std::lock_guard lock(shimState().mutex());
-  return result(fillBox(devPtr, pitch, pitch * height, value, width, height, 1));
+  std::unique_lock lock(shimState().mutex());
+  return result(issue(stream, fillOperation(devPtr, pitch, value, width, height), lock));
 }
 
 CUDART_EXPORT cudaError_t cudaMemset3D(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent) {
@@ -268,10 +322,16 @@ CUDART_EXPORT cudaError_t cudaMemset3D(cudaPitchedPtr pitchedDevPtr, int value, 
 
 CUDART_EXPORT cudaError_t cudaMemset3DAsync(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent,
                                             cudaStream_t stream) {
-  (void)stream;
-  std::lock_guard lock(shimState().mutex());
+  std::unique_lock lock(shimState().mutex());
   const cudaPitchedPtr& p = pitchedDevPtr;
-  return result(fillBox(p.ptr, p.pitch, p.pitch * p.ysize, value, extent.width, extent.height, extent.depth));
+  // One 2D fill a slice (one for all when the slices follow each other).
+  bool contiguous = extent.height == p.ysize || extent.depth <= 1;
+  size_t slices = contiguous ? 1 : extent.depth, rows = contiguous ? extent.height * std::max<size_t>(extent.depth, 1) : extent.height;
+  for (size_t z = 0; z < slices; ++z) {
+    cudaError_t e = issue(stream, fillOperation(static_cast<char*>(p.ptr) + z * p.pitch * p.ysize, p.pitch, value, extent.width, rows), lock);
+    if (e != cudaSuccess) return result(e);
+  }
+  return cudaSuccess;
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
@@ -288,16 +348,20 @@ CUDART_EXPORT cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, si
 
 CUDART_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
                                                   cudaMemcpyKind kind, cudaStream_t stream) {
-  (void)stream;
-  std::lock_guard lock(shimState().mutex());
-  return result(symbolCopy(symbol, offset, count, const_cast<void*>(src), true, kind));
+  std::unique_lock lock(shimState().mutex());
+  void* target = nullptr;
+  cudaError_t e = symbolRange(symbol, offset, count, target);
+  if (e != cudaSuccess) return result(e);
+  return result(issue(stream, linearCopy(target, src, count, kind), lock));
 }
 
 CUDART_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
                                                     cudaMemcpyKind kind, cudaStream_t stream) {
-  (void)stream;
-  std::lock_guard lock(shimState().mutex());
-  return result(symbolCopy(symbol, offset, count, dst, false, kind));
+  std::unique_lock lock(shimState().mutex());
+  void* source = nullptr;
+  cudaError_t e = symbolRange(symbol, offset, count, source);
+  if (e != cudaSuccess) return result(e);
+  return result(issue(stream, linearCopy(dst, source, count, kind), lock));
 }
 
 CUDART_EXPORT cudaError_t cudaGetSymbolAddress(void** devPtr, const void* symbol) {

@@ -43,7 +43,7 @@ ShimState& shimState() {
   return state;
 }
 
-ShimState::ShimState() : statsPath_(environment("PTXSIM_STATS")) {}
+ShimState::ShimState() : streamOrder_(std::make_unique<StreamOrderState>()), statsPath_(environment("PTXSIM_STATS")) {}
 
 ShimState::~ShimState() {
   if (device_ == nullptr) return;
@@ -97,6 +97,7 @@ void ShimState::reset() {
   deviceFlags = 0;
   deviceCacheConfig = cudaFuncCachePreferNone;
   maxDynamicShared.clear();
+  streamOrder_->pools().reset();
   device_.reset();
   for (auto& record : fatbins_) {
     record->module.reset();
@@ -226,6 +227,19 @@ cudaError_t ShimState::symbolAddress(const void* hostVariable, uint64_t& address
   uint64_t bytes = 0;
   if (!module->variable(v->name, address, bytes)) return cudaErrorInvalidSymbol;
   size = static_cast<size_t>(bytes);
+  return cudaSuccess;
+}
+
+cudaError_t ShimState::kernelParameterSizes(const void* hostFunction, std::vector<size_t>& sizes) {
+  const KernelRecord* k = kernel(hostFunction);
+  if (k == nullptr) return cudaErrorInvalidDeviceFunction;
+  cudaError_t error = cudaSuccess;
+  sim::LoadedModule* module = moduleOf(*k->fatbin, error);
+  if (module == nullptr) return error;
+  const isa::Function* fn = module->module().findFunction(k->name);
+  if (fn == nullptr || !fn->isKernel) return cudaErrorInvalidDeviceFunction;
+  sizes.clear();
+  for (const auto& param : fn->params) sizes.push_back(param.size);
   return cudaSuccess;
 }
 

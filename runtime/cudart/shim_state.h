@@ -19,6 +19,7 @@
 
 #include "ptxsim/runtime/device.h"
 #include "ptxsim/runtime/fatbin.h"
+#include "stream_order.h"
 
 namespace ptxsim::cudart {
 
@@ -50,10 +51,6 @@ struct CallConfiguration {
   cudaStream_t stream = nullptr;
 };
 
-struct StreamRecord {
-  unsigned flags = 0;
-};
-
 struct EventRecord {
   unsigned flags = 0;
   bool recorded = false;
@@ -82,6 +79,9 @@ class ShimState {
   // first use); null with the error recorded when it cannot be loaded.
   sim::LoadedModule* moduleOf(FatbinRecord& record, cudaError_t& error);
   const KernelRecord* kernel(const void* hostFunction) const;
+  // The byte size of each of a kernel's parameters (a launch copies that
+  // much from each argument pointer).
+  cudaError_t kernelParameterSizes(const void* hostFunction, std::vector<size_t>& sizes);
   const VariableRecord* variable(const void* hostVariable) const;
   // A symbol's device address and size; cudaErrorInvalidSymbol if unknown.
   cudaError_t symbolAddress(const void* hostVariable, uint64_t& address, size_t& size);
@@ -112,8 +112,8 @@ class ShimState {
   cudaError_t peekLastError() const;
 
   // Streams and events (all work completes when issued, so streams are
-  // ordered trivially).
-  std::set<cudaStream_t>& streams() { return streams_; }
+  // ordered trivially); capture, graphs and memory pools (stream_order.h).
+  StreamOrderState& streamOrder() { return *streamOrder_; }
   std::map<cudaEvent_t, EventRecord>& events() { return events_; }
   // The functional model's clock for events, in nanoseconds (README).
   uint64_t simulatedNanoseconds() const { return simulatedNanoseconds_; }
@@ -152,7 +152,7 @@ class ShimState {
   std::map<const void*, KernelRecord> kernels_;
   std::map<const void*, VariableRecord> variables_;
   std::vector<CallConfiguration> configurations_;
-  std::set<cudaStream_t> streams_;
+  std::unique_ptr<StreamOrderState> streamOrder_;
   std::map<cudaEvent_t, EventRecord> events_;
   std::map<void*, size_t> hostAllocations_;
   cudaError_t lastError_ = cudaSuccess;

@@ -1,6 +1,6 @@
-// Streams and events. Every operation completes when it is issued, so any
-// order CUDA allows is honoured: work in one stream runs in issue order,
-// and waiting on a stream or event never blocks. Events carry the
+// Events. Every operation completes when it is issued, so any order CUDA
+// allows is honoured and waiting on an event never blocks; during stream
+// capture, records and waits carry dependencies (stream_order.h). Events carry the
 // functional model's clock (ShimState::simulatedNanoseconds, see README).
 
 #include "export.h"
@@ -11,53 +11,20 @@ using ptxsim::cudart::shimState;
 
 namespace {
 
-bool knownStream(cudaStream_t stream) {
-  return stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread ||
-         shimState().streams().count(stream) != 0;
-}
+// An event last recorded in a capturing stream has no completion to wait
+// for or query.
+bool capturedEvent(cudaEvent_t event) { return shimState().streamOrder().eventCaptures().count(event) != 0; }
 
 }  // namespace
 
-CUDART_EXPORT cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
-  std::lock_guard lock(shimState().mutex());
-  if (stream == nullptr || (flags & ~1u) != 0) return result(cudaErrorInvalidValue);
-  *stream = reinterpret_cast<cudaStream_t>(new ptxsim::cudart::StreamRecord{flags});
-  shimState().streams().insert(*stream);
-  return cudaSuccess;
-}
-
-CUDART_EXPORT cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, 0); }
-
-CUDART_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority) {
-  (void)priority;
-  return cudaStreamCreateWithFlags(stream, flags);
-}
-
-CUDART_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t stream) {
-  std::lock_guard lock(shimState().mutex());
-  if (shimState().streams().erase(stream) == 0) return result(cudaErrorInvalidResourceHandle);
-  delete reinterpret_cast<ptxsim::cudart::StreamRecord*>(stream);
-  return cudaSuccess;
-}
-
-CUDART_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
-  std::lock_guard lock(shimState().mutex());
-  if (!knownStream(stream)) return result(cudaErrorInvalidResourceHandle);
-  shimState().device().synchronize();
-  return shimState().sticky();
-}
-
-CUDART_EXPORT cudaError_t cudaStreamQuery(cudaStream_t stream) {
-  std::lock_guard lock(shimState().mutex());
-  if (!knownStream(stream)) return result(cudaErrorInvalidResourceHandle);
-  return shimState().sticky();
-}
-
 CUDART_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-  std::lock_guard lock(shimState().mutex());
-  (void)flags;
-  if (!knownStream(stream) || shimState().events().count(event) == 0) return result(cudaErrorInvalidResourceHandle);
-  return cudaSuccess;
+  std::unique_lock lock(shimState().mutex());
+  return result(ptxsim::cudart::waitEvent(stream, event, flags, lock));
+}
+
+CUDART_EXPORT cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  std::unique_lock lock(shimState().mutex());
+  return result(ptxsim::cudart::waitEvent(ptxsim::cudart::perThread(stream), event, flags, lock));
 }
 
 CUDART_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
@@ -73,34 +40,44 @@ CUDART_EXPORT cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEvent
 CUDART_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t event) {
   std::lock_guard lock(shimState().mutex());
   if (shimState().events().erase(event) == 0) return result(cudaErrorInvalidResourceHandle);
+  shimState().streamOrder().eventCaptures().erase(event);
   delete reinterpret_cast<char*>(event);
   return cudaSuccess;
 }
 
 CUDART_EXPORT cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
-  std::lock_guard lock(shimState().mutex());
-  auto it = shimState().events().find(event);
-  if (it == shimState().events().end() || !knownStream(stream)) return result(cudaErrorInvalidResourceHandle);
-  it->second.recorded = true;
-  it->second.simulatedNanoseconds = shimState().simulatedNanoseconds();
-  return cudaSuccess;
+  std::unique_lock lock(shimState().mutex());
+  return result(ptxsim::cudart::recordEvent(stream, event, 0, lock));
+}
+
+CUDART_EXPORT cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream) {
+  std::unique_lock lock(shimState().mutex());
+  return result(ptxsim::cudart::recordEvent(ptxsim::cudart::perThread(stream), event, 0, lock));
 }
 
 CUDART_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
-  (void)flags;
-  return cudaEventRecord(event, stream);
+  std::unique_lock lock(shimState().mutex());
+  return result(ptxsim::cudart::recordEvent(stream, event, flags, lock));
+}
+
+CUDART_EXPORT cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
+  std::unique_lock lock(shimState().mutex());
+  return result(ptxsim::cudart::recordEvent(ptxsim::cudart::perThread(stream), event, flags, lock));
 }
 
 CUDART_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   std::lock_guard lock(shimState().mutex());
   if (shimState().events().count(event) == 0) return result(cudaErrorInvalidResourceHandle);
+  if (capturedEvent(event)) return result(cudaErrorCapturedEvent);
   shimState().device().synchronize();
+  shimState().streamOrder().pools().releaseUnused();
   return shimState().sticky();
 }
 
 CUDART_EXPORT cudaError_t cudaEventQuery(cudaEvent_t event) {
   std::lock_guard lock(shimState().mutex());
   if (shimState().events().count(event) == 0) return result(cudaErrorInvalidResourceHandle);
+  if (capturedEvent(event)) return result(cudaErrorCapturedEvent);
   return shimState().sticky();
 }
 

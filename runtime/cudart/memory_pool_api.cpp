@@ -1,0 +1,204 @@
+// Stream-ordered allocation (cudaMallocAsync, cudaFreeAsync) and memory
+// pools (memory_pool.h). Work completes when it is issued, so an allocation
+// is usable and a free takes effect in stream order at once.
+
+#include <cstdio>
+
+#include "export.h"
+#include "shim_state.h"
+
+using namespace ptxsim::cudart;
+
+namespace {
+
+MemoryPools& pools() { return shimState().streamOrder().pools(); }
+
+// Checks the stream: allocations in a capturing stream would become graph
+// memory nodes, which are not modelled yet.
+cudaError_t streamForAllocation(cudaStream_t stream, const char* call) {
+  StreamOrderState& state = shimState().streamOrder();
+  StreamRecord* s = state.stream(stream);
+  if (s == nullptr) return cudaErrorInvalidResourceHandle;
+  if (cudaError_t e = state.implicitCaptureDependency(s); e != cudaSuccess) return e;
+  if (s->capture != nullptr) {
+    std::fprintf(stderr, "ptxsim: %s in a capturing stream (a graph memory node) is not supported yet\n", call);
+    return cudaErrorNotSupported;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t mallocFromPool(void** ptr, size_t size, MemoryPool* pool, cudaStream_t stream, const char* call) {
+  std::lock_guard lock(shimState().mutex());
+  if (ptr == nullptr || pool == nullptr) return result(cudaErrorInvalidValue);
+  if (shimState().sticky() != cudaSuccess) return shimState().sticky();
+  if (cudaError_t e = streamForAllocation(stream, call); e != cudaSuccess) return result(e);
+  return result(pools().allocate(shimState().device(), *pool, size, ptr));
+}
+
+cudaError_t freeAsync(void* ptr, cudaStream_t stream) {
+  std::lock_guard lock(shimState().mutex());
+  if (ptr == nullptr) return result(cudaErrorInvalidValue);
+  if (cudaError_t e = streamForAllocation(stream, "cudaFreeAsync"); e != cudaSuccess) return result(e);
+  return result(pools().free(shimState().device(), ptr));
+}
+
+bool validDevice(const cudaMemLocation& location) {
+  return location.type == cudaMemLocationTypeDevice && location.id == 0;
+}
+
+}  // namespace
+
+CUDART_EXPORT cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream) {
+  return mallocFromPool(ptr, size, pools().currentPool(), stream, "cudaMallocAsync");
+}
+
+CUDART_EXPORT cudaError_t cudaMallocAsync_ptsz(void** ptr, size_t size, cudaStream_t stream) {
+  return mallocFromPool(ptr, size, pools().currentPool(), perThread(stream), "cudaMallocAsync");
+}
+
+CUDART_EXPORT cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream) {
+  MemoryPool* p = nullptr;
+  {
+    std::lock_guard lock(shimState().mutex());
+    p = pools().pool(pool);
+  }
+  return mallocFromPool(ptr, size, p, stream, "cudaMallocFromPoolAsync");
+}
+
+CUDART_EXPORT cudaError_t cudaMallocFromPoolAsync_ptsz(void** ptr, size_t size, cudaMemPool_t pool,
+                                                       cudaStream_t stream) {
+  MemoryPool* p = nullptr;
+  {
+    std::lock_guard lock(shimState().mutex());
+    p = pools().pool(pool);
+  }
+  return mallocFromPool(ptr, size, p, perThread(stream), "cudaMallocFromPoolAsync");
+}
+
+CUDART_EXPORT cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) { return freeAsync(ptr, stream); }
+
+CUDART_EXPORT cudaError_t cudaFreeAsync_ptsz(void* ptr, cudaStream_t stream) {
+  return freeAsync(ptr, perThread(stream));
+}
+
+CUDART_EXPORT cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int device) {
+  std::lock_guard lock(shimState().mutex());
+  if (pool == nullptr) return result(cudaErrorInvalidValue);
+  if (device != 0) return result(cudaErrorInvalidDevice);
+  *pool = reinterpret_cast<cudaMemPool_t>(pools().defaultPool());
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* pool, int device) {
+  std::lock_guard lock(shimState().mutex());
+  if (pool == nullptr) return result(cudaErrorInvalidValue);
+  if (device != 0) return result(cudaErrorInvalidDevice);
+  *pool = reinterpret_cast<cudaMemPool_t>(pools().currentPool());
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool) {
+  std::lock_guard lock(shimState().mutex());
+  if (device != 0) return result(cudaErrorInvalidDevice);
+  MemoryPool* p = pools().pool(pool);
+  if (p == nullptr) return result(cudaErrorInvalidValue);
+  pools().setCurrentPool(p);
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaMemPoolCreate(cudaMemPool_t* pool, const cudaMemPoolProps* props) {
+  std::lock_guard lock(shimState().mutex());
+  if (pool == nullptr || props == nullptr) return result(cudaErrorInvalidValue);
+  if (props->allocType != cudaMemAllocationTypePinned) return result(cudaErrorInvalidValue);
+  if (props->location.type != cudaMemLocationTypeDevice) {
+    std::fprintf(stderr, "ptxsim: cudaMemPoolCreate: pools of host memory are not supported yet\n");
+    return result(cudaErrorNotSupported);
+  }
+  if (props->location.id != 0) return result(cudaErrorInvalidDevice);
+  if (props->handleTypes != cudaMemHandleTypeNone) {
+    std::fprintf(stderr, "ptxsim: cudaMemPoolCreate: shareable (inter-process) pools are not supported\n");
+    return result(cudaErrorNotSupported);
+  }
+  *pool = reinterpret_cast<cudaMemPool_t>(pools().create(*props));
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool) {
+  std::lock_guard lock(shimState().mutex());
+  MemoryPool* p = pools().pool(pool);
+  if (p == nullptr) return result(cudaErrorInvalidValue);
+  return result(pools().destroy(p));
+}
+
+CUDART_EXPORT cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void* value) {
+  std::lock_guard lock(shimState().mutex());
+  MemoryPool* p = pools().pool(pool);
+  if (p == nullptr || value == nullptr) return result(cudaErrorInvalidValue);
+  auto flag = [&](int& field) { field = *static_cast<int*>(value) != 0 ? 1 : 0; };
+  auto resetHigh = [&](uint64_t& high, uint64_t current) {
+    // Only 0 is accepted: it resets the watermark to the current value.
+    if (*static_cast<uint64_t*>(value) != 0) return cudaErrorInvalidValue;
+    high = current;
+    return cudaSuccess;
+  };
+  switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies: flag(p->reuseFollowEventDependencies); break;
+    case cudaMemPoolReuseAllowOpportunistic: flag(p->reuseAllowOpportunistic); break;
+    case cudaMemPoolReuseAllowInternalDependencies: flag(p->reuseAllowInternalDependencies); break;
+    case cudaMemPoolAttrReleaseThreshold: p->releaseThreshold = *static_cast<uint64_t*>(value); break;
+    case cudaMemPoolAttrReservedMemHigh: return result(resetHigh(p->reservedHigh, p->reservedBytes));
+    case cudaMemPoolAttrUsedMemHigh: return result(resetHigh(p->usedHigh, p->usedBytes));
+    default: return result(cudaErrorInvalidValue);  // the current values are read-only
+  }
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void* value) {
+  std::lock_guard lock(shimState().mutex());
+  MemoryPool* p = pools().pool(pool);
+  if (p == nullptr || value == nullptr) return result(cudaErrorInvalidValue);
+  auto* asInt = static_cast<int*>(value);
+  auto* asBytes = static_cast<uint64_t*>(value);
+  switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies: *asInt = p->reuseFollowEventDependencies; break;
+    case cudaMemPoolReuseAllowOpportunistic: *asInt = p->reuseAllowOpportunistic; break;
+    case cudaMemPoolReuseAllowInternalDependencies: *asInt = p->reuseAllowInternalDependencies; break;
+    case cudaMemPoolAttrReleaseThreshold: *asBytes = p->releaseThreshold; break;
+    case cudaMemPoolAttrReservedMemCurrent: *asBytes = p->reservedBytes; break;
+    case cudaMemPoolAttrReservedMemHigh: *asBytes = p->reservedHigh; break;
+    case cudaMemPoolAttrUsedMemCurrent: *asBytes = p->usedBytes; break;
+    case cudaMemPoolAttrUsedMemHigh: *asBytes = p->usedHigh; break;
+    default: return result(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t minBytesToKeep) {
+  std::lock_guard lock(shimState().mutex());
+  MemoryPool* p = pools().pool(pool);
+  if (p == nullptr) return result(cudaErrorInvalidValue);
+  pools().trim(*p, minBytesToKeep);
+  return cudaSuccess;
+}
+
+// One device: its own pools are always readable and writable by it.
+CUDART_EXPORT cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool, const cudaMemAccessDesc* descList, size_t count) {
+  std::lock_guard lock(shimState().mutex());
+  MemoryPool* p = pools().pool(pool);
+  if (p == nullptr || (descList == nullptr && count != 0)) return result(cudaErrorInvalidValue);
+  for (size_t i = 0; i < count; ++i) {
+    if (!validDevice(descList[i].location)) return result(cudaErrorInvalidDevice);
+    if (descList[i].flags != cudaMemAccessFlagsProtReadWrite) return result(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaMemPoolGetAccess(cudaMemAccessFlags* flags, cudaMemPool_t pool,
+                                               cudaMemLocation* location) {
+  std::lock_guard lock(shimState().mutex());
+  MemoryPool* p = pools().pool(pool);
+  if (p == nullptr || flags == nullptr || location == nullptr) return result(cudaErrorInvalidValue);
+  if (!validDevice(*location)) return result(cudaErrorInvalidDevice);
+  *flags = cudaMemAccessFlagsProtReadWrite;
+  return cudaSuccess;
+}
