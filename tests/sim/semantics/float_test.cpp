@@ -470,15 +470,19 @@ TEST(FloatMisc, MinMaxVariants) {
 TEST(FloatMisc, SignOperations) {
   Inputs in = {{0x80000001u, 0x3f800000u, 0}, {0xffc00000u, 0x7fc00001u, 0}, {0x00000001u, 0xbf800000u, 0}};
   using V = std::vector<uint64_t>;
-  EXPECT_EQ(runOp("abs.f32", false, 1, in), (V{0x00000001u, 0x7fc00000u, 0x00000001u}));
-  EXPECT_EQ(runOp("abs.ftz.f32", false, 1, in), (V{0u, 0x7fc00000u, 0u}));
-  EXPECT_EQ(runOp("neg.f32", false, 1, in), (V{0x00000001u, 0x7fc00000u, 0x80000001u}));
-  EXPECT_EQ(runOp("neg.ftz.f32", false, 1, in), (V{0u, 0x7fc00000u, 0x80000000u}));
+  // A NaN gives what f32 arithmetic gives, the canonical NaN; f64 keeps the
+  // NaN's sign and payload and sets its quiet bit (float_absneg.cu, H100).
+  EXPECT_EQ(runOp("abs.f32", false, 1, in), (V{0x00000001u, 0x7fffffffu, 0x00000001u}));
+  EXPECT_EQ(runOp("abs.ftz.f32", false, 1, in), (V{0u, 0x7fffffffu, 0u}));
+  EXPECT_EQ(runOp("neg.f32", false, 1, in), (V{0x00000001u, 0x7fffffffu, 0x80000001u}));
+  EXPECT_EQ(runOp("neg.ftz.f32", false, 1, in), (V{0u, 0x7fffffffu, 0x80000000u}));
   EXPECT_EQ(runOp("copysign.f32", false, 2, in), (V{0xbf800000u, 0xffc00001u, 0x3f800000u}));
-  Inputs d = {{0x8000000000000001ull, bits(1.0), 0}, {0x7ff8000000000001ull, bits(-2.0), 0}};
-  EXPECT_EQ(runOp("abs.f64", true, 1, d), (V{1u, 0x7ff8000000000001ull}));
-  EXPECT_EQ(runOp("neg.f64", true, 1, d), (V{1u, 0xfff8000000000001ull}));
-  EXPECT_EQ(runOp("copysign.f64", true, 2, d), (V{bits(-1.0), bits(2.0)}));
+  Inputs d = {{0x8000000000000001ull, bits(1.0), 0},
+              {0x7ff8000000000001ull, bits(-2.0), 0},
+              {0xfff0000000000003ull, 0, 0}};
+  EXPECT_EQ(runOp("abs.f64", true, 1, d), (V{1u, 0x7ff8000000000001ull, 0xfff8000000000003ull}));
+  EXPECT_EQ(runOp("neg.f64", true, 1, d), (V{1u, 0x7ff8000000000001ull, 0xfff8000000000003ull}));
+  EXPECT_EQ(runOp("copysign.f64", true, 2, d), (V{bits(-1.0), bits(2.0), 0x8000000000000000ull}));
 }
 
 TEST(FloatMisc, Testp) {
