@@ -28,6 +28,8 @@ constexpr std::array<TypeInfo, kTypeCount> kTypes = {{
     {".s16", K::Signed, 16},
     {".s32", K::Signed, 32},
     {".s64", K::Signed, 64},
+    {".u16x2", K::Unsigned, 32},
+    {".s16x2", K::Signed, 32},
     {".f16", K::Float, 16},
     {".f16x2", K::Float, 32},
     {".bf16", K::Float, 16},
@@ -60,6 +62,7 @@ constexpr std::array<TypeInfo, kTypeCount> kTypes = {{
 constexpr bool tableIsInEnumOrder() {
   // Spot checks that the rows line up with the enumerators.
   return kTypes[static_cast<unsigned>(T::B128)].name == ".b128" &&
+         kTypes[static_cast<unsigned>(T::S16x2)].name == ".s16x2" &&
          kTypes[static_cast<unsigned>(T::F64)].name == ".f64" &&
          kTypes[static_cast<unsigned>(T::UE8M0x2)].name == ".ue8m0x2" &&
          kTypes[static_cast<unsigned>(T::Pred)].name == ".pred" &&

@@ -115,6 +115,7 @@ inline constexpr TypeSet kInt32And64{U32, U64, S32, S64};
 inline constexpr TypeSet kInt16To64{U16, U32, U64, S16, S32, S64};
 inline constexpr TypeSet kSigned16To64{S16, S32, S64};
 inline constexpr TypeSet kInt8To64{U8, U16, U32, U64, S8, S16, S32, S64};
+inline constexpr TypeSet kPacked16{U16x2, S16x2};
 inline constexpr TypeSet kF16{F16, F16x2};
 inline constexpr TypeSet kBF16{BF16, BF16x2};
 inline constexpr TypeSet kF32{F32};

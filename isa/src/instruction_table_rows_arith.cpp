@@ -26,6 +26,9 @@ constexpr InstructionSpec kRows[] = {
     // Integer arithmetic. Integer rows take no rounding; .sat applies to
     // .s32 and .cc to 32/64-bit types, which the table does not separate.
     row(Op::Add, {kInt16To64}, {Saturate, Carry}, {}, "d,s,s", 10, 10, U::IntAlu),
+    // The packed halves (PTX 8.0, sm_90): add, min, max, and .relu on the
+    // signed min/max; there is no sub on them (ptxas rejects it).
+    row(Op::Add, {kPacked16}, {}, {}, "d,s,s", 80, 90, U::IntAlu),
     row(Op::Add, {kF32}, {Rounding, Ftz, Saturate}, {}, "d,s,s", 10, 10, U::Fp32),
     row(Op::Add, {kF64}, {Rounding}, {}, "d,s,s", 10, 13, U::Fp64),
     row(Op::Add, {kF16}, {Rounding, Ftz, Saturate}, {}, "d,s,s", 42, 53, U::Fp16),
@@ -62,10 +65,12 @@ constexpr InstructionSpec kRows[] = {
     row(Op::Neg, {kF64}, {}, {}, "d,s", 10, 13, U::Fp64),
     row(Op::Neg, {kF16}, {Ftz}, {}, "d,s", 60, 53, U::Fp16),
     row(Op::Neg, {kBF16}, {}, {}, "d,s", 70, 80, U::Fp16),
-    // min/max: a third source is PTX 8.8; .relu on .s32 is sm_90; .NaN,
+    // min/max: a third source is PTX 8.8; .relu on .s32 and .s16x2 is sm_90; .NaN,
     // .xorsign.abs and the half types are sm_80/sm_86.
     row(Op::Min, {kInt16To64}, {}, {}, "d,s,s,s?", 10, 10, U::IntAlu),
     row(Op::Min, {TypeSet{S32}}, {Relu}, {}, "d,s,s,s?", 80, 90, U::IntAlu),
+    row(Op::Min, {TypeSet{U16x2}}, {}, {}, "d,s,s", 80, 90, U::IntAlu),
+    row(Op::Min, {TypeSet{S16x2}}, {Relu}, {}, "d,s,s", 80, 90, U::IntAlu),
     row(Op::Min, {kF32}, {Ftz}, {}, "d,s,s,s?", 10, 10, U::Fp32),
     row(Op::Min, {kF32}, {Ftz, NaNMode, XorSign, AbsMode}, {}, "d,s,s,s?", 70, 80, U::Fp32),
     row(Op::Min, {kF64}, {}, {}, "d,s,s", 10, 13, U::Fp64),
@@ -73,6 +78,8 @@ constexpr InstructionSpec kRows[] = {
     row(Op::Min, {kBF16}, {NaNMode, XorSign, AbsMode}, {}, "d,s,s,s?", 70, 80, U::Fp16),
     row(Op::Max, {kInt16To64}, {}, {}, "d,s,s,s?", 10, 10, U::IntAlu),
     row(Op::Max, {TypeSet{S32}}, {Relu}, {}, "d,s,s,s?", 80, 90, U::IntAlu),
+    row(Op::Max, {TypeSet{U16x2}}, {}, {}, "d,s,s", 80, 90, U::IntAlu),
+    row(Op::Max, {TypeSet{S16x2}}, {Relu}, {}, "d,s,s", 80, 90, U::IntAlu),
     row(Op::Max, {kF32}, {Ftz}, {}, "d,s,s,s?", 10, 10, U::Fp32),
     row(Op::Max, {kF32}, {Ftz, NaNMode, XorSign, AbsMode}, {}, "d,s,s,s?", 70, 80, U::Fp32),
     row(Op::Max, {kF64}, {}, {}, "d,s,s", 10, 13, U::Fp64),

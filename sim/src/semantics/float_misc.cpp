@@ -1,8 +1,12 @@
 // f32 and f64 sign, selection and classification: abs, neg, copysign,
 // min, max (.NaN, .xorsign.abs, .ftz, a third source), testp.
 //
-// abs, neg and copysign only change the sign bit, NaN payloads included
-// (as an H100 does); .ftz first reads a subnormal as a zero of its sign.
+// abs and neg change the sign bit of numbers; .ftz first reads a subnormal
+// as a zero of its sign. A NaN operand gives the NaN an arithmetic
+// instruction gives (measured on an H100 by float_absneg.cu): the
+// canonical 0x7fffffff for f32, with or without .ftz; for f64 the operand
+// quieted, its sign and payload kept (neg.f64 of 0x7ff0000000000001 is
+// 0x7ff8000000000001). copysign only moves the sign bit, NaNs included.
 
 #include <cmath>
 
@@ -20,23 +24,20 @@ using isa::Mod;
 using isa::ModGroup;
 using isa::Opcode;
 
-template <typename T>
-void absHandler(const PreparedInstruction& pi, ExecContext& ctx) {
+// abs (kNeg false) and neg.
+template <typename T, bool kNeg>
+void signHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   FloatMode m = FloatMode::unpack(pi.aux);
   uint64_t* d = ctx.row(pi.ops[0].row);
   const uint64_t* a = ctx.row(pi.ops[1].row);
   forLanes(ctx.mask, [&](unsigned l) {
-    d[l] = toBits<T>(fp::fromBitsOf<T>(fp::bitsOf(m.in(fromBits<T>(a[l]))) & ~fp::signMask<T>()));
-  });
-}
-
-template <typename T>
-void negHandler(const PreparedInstruction& pi, ExecContext& ctx) {
-  FloatMode m = FloatMode::unpack(pi.aux);
-  uint64_t* d = ctx.row(pi.ops[0].row);
-  const uint64_t* a = ctx.row(pi.ops[1].row);
-  forLanes(ctx.mask, [&](unsigned l) {
-    d[l] = toBits<T>(fp::fromBitsOf<T>(fp::bitsOf(m.in(fromBits<T>(a[l]))) ^ fp::signMask<T>()));
+    T x = m.in(fromBits<T>(a[l]));
+    if (std::isnan(x)) {
+      d[l] = toBits<T>(fp::nanResult<T>({x}));
+      return;
+    }
+    auto bits = fp::bitsOf(x);
+    d[l] = toBits<T>(fp::fromBitsOf<T>(kNeg ? bits ^ fp::signMask<T>() : bits & ~fp::signMask<T>()));
   });
 }
 
@@ -134,8 +135,7 @@ bool selectSign(const isa::Instruction& inst, PreparedInstruction& pi, SelectCon
   FloatMode m;
   if (!ftzOnly(inst, m, why)) return false;
   pi.aux = m.pack();
-  return dispatchFloat(inst.types[0],
-                       [&]<typename T>() { pi.handler = kNeg ? &negHandler<T> : &absHandler<T>; }) ||
+  return dispatchFloat(inst.types[0], [&]<typename T>() { pi.handler = &signHandler<T, kNeg>; }) ||
          (why = "this type", false);
 }
 

@@ -1,6 +1,7 @@
 // Integer arithmetic: add, sub (.sat, .cc), addc, subc, mul, mad (.lo .hi
 // .wide, .hi.sat, .cc), madc, mul24, mad24, sad. Division, abs/neg/min/max
-// live in integer_divide.cpp, bit manipulation in integer_bits.cpp.
+// live in integer_divide.cpp, bit manipulation in integer_bits.cpp, the
+// packed .u16x2/.s16x2 forms in integer_packed.cpp.
 //
 // The carry flag CC.CF behaves as the hardware's carry, which the PTX ISA's
 // pseudocode does not spell out for subtraction: sub.cc and subc compute
@@ -369,6 +370,7 @@ void registerIntegerSemantics(SemanticsTable& table) {
   table.add(Opcode::Sad, TypeClass::Integer, &selectSad);
   registerIntegerDivideSemantics(table);
   registerIntegerBitSemantics(table);
+  registerPackedIntegerSemantics(table);
 }
 
 }  // namespace ptxsim::sim::semantics

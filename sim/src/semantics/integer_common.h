@@ -51,5 +51,6 @@ T saturate(W value) {
 // The integer family's other files, registered by registerIntegerSemantics.
 void registerIntegerDivideSemantics(SemanticsTable& table);
 void registerIntegerBitSemantics(SemanticsTable& table);
+void registerPackedIntegerSemantics(SemanticsTable& table);  // .u16x2/.s16x2
 
 }  // namespace ptxsim::sim::semantics

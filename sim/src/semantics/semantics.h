@@ -34,8 +34,8 @@ using Selector = bool (*)(const isa::Instruction&, PreparedInstruction&, SelectC
 
 // Mnemonics such as add, min or abs cover integer, f32/f64 and f16/bf16
 // forms that different families implement: a selector registers for the
-// class of the instruction's first type.
-enum class TypeClass : uint8_t { Any, Integer, Float, Half, Count_ };
+// class of the instruction's first type. PackedInteger is .u16x2/.s16x2.
+enum class TypeClass : uint8_t { Any, Integer, PackedInteger, Float, Half, Count_ };
 TypeClass typeClassOf(isa::DataType type);
 
 class SemanticsTable {

@@ -11,6 +11,8 @@ TypeClass typeClassOf(isa::DataType type) {
     case DataType::F16x2:
     case DataType::BF16:
     case DataType::BF16x2: return TypeClass::Half;
+    case DataType::U16x2:
+    case DataType::S16x2: return TypeClass::PackedInteger;
     default: break;
   }
   switch (isa::typeKind(type)) {

@@ -22,10 +22,13 @@ __device__ unsigned int case_count = 288;
                  : "f"(__uint_as_float(pa[i])), "f"(__uint_as_float(pb[i])), "f"(__uint_as_float(pa[(i + 5) % kPairs]))); \
     put32(out, k++, __float_as_uint(r));                                                                \
   }
+// abs and neg read their operand at run time (a volatile load): from an
+// immediate, ptxas evaluates them at compile time, where a NaN keeps its
+// bits, while the H100 executing them writes the canonical NaN.
 #define F1(inst)                                                                                  \
   for (int i = 0; i < kPairs; ++i) {                                                              \
     float r;                                                                                      \
-    asm volatile(inst " %0, %1;" : "=f"(r) : "f"(__uint_as_float(pa[i])));                        \
+    asm volatile(inst " %0, %1;" : "=f"(r) : "f"(__uint_as_float(*(const volatile uint32_t*)&pa[i]))); \
     put32(out, k++, __float_as_uint(r));                                                                \
   }
 #define T1(prop)                                                                                  \

@@ -13,6 +13,7 @@ enum class DataType : uint8_t {
   B8, B16, B32, B64, B128,
   U8, U16, U32, U64,
   S8, S16, S32, S64,
+  U16x2, S16x2,  // two 16-bit integers in a 32-bit register (add/min/max, PTX 8.0)
   F16, F16x2, BF16, BF16x2, TF32, F32, F64,
   E4M3, E5M2, E2M3, E3M2, E2M1, UE8M0, UE4M3,
   E4M3x2, E5M2x2, E2M3x2, E3M2x2, E2M1x2, UE8M0x2,
