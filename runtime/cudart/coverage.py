@@ -16,7 +16,8 @@ import os
 import re
 import sys
 
-from shim_coverage import exported_functions, group_of, implemented_functions, left_out_groups
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from shim_coverage import exported_functions, group_of, implemented_functions, left_out_groups  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 README_FIGURE = re.compile(r"implements\s+(\d+)\s+of\s+the\s+(\d+)\s+functions")

@@ -13,7 +13,8 @@ Usage: generate_stubs.py LIST LEFT_OUT OUTPUT SOURCE...
 """
 import sys
 
-from shim_coverage import exported_functions, group_of, implemented_functions, left_out_groups
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from shim_coverage import exported_functions, group_of, implemented_functions, left_out_groups  # noqa: E402
 
 
 def c_string(text):
