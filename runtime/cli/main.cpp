@@ -47,6 +47,10 @@ int main(int argc, char** argv) {
   run->add_option("--check", runOptions.checks, "Checks to run: warp-sync (intra-warp data races)")
       ->check(CLI::IsMember({"warp-sync"}))
       ->delimiter(',');
+  run->add_option("--profile-from-start", runOptions.profileFromStart,
+                  "on (default): every launch counts in --stats and --summary; off: only launches between "
+                  "cudaProfilerStart and cudaProfilerStop (as Nsight Compute's option)")
+      ->check(CLI::IsMember({"on", "off"}));
   run->add_option("program", runOptions.program, "The program")->required();
   run->prefix_command();  // everything after the program is its own arguments
 

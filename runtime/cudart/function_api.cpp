@@ -1,4 +1,6 @@
-// Kernel attributes and occupancy.
+// Kernel attributes, names, parameter layouts and occupancy. A function
+// may be a host stub or a cudaKernel_t (cudaGetKernel, cudaLibraryGetKernel):
+// both are keys of the shim's kernel table.
 
 #include <algorithm>
 
@@ -9,6 +11,18 @@ using ptxsim::cudart::result;
 using ptxsim::cudart::shimState;
 
 namespace {
+
+// The kernel's PTX entry (loading its module on first use).
+cudaError_t entryOf(const void* func, const ptxsim::isa::Function*& entry) {
+  ptxsim::cudart::ShimState& s = shimState();
+  const ptxsim::cudart::KernelRecord* k = s.kernel(func);
+  if (k == nullptr) return cudaErrorInvalidDeviceFunction;
+  cudaError_t error = cudaSuccess;
+  ptxsim::sim::LoadedModule* module = s.moduleOf(*k->fatbin, error);
+  if (module == nullptr) return error;
+  entry = module->module().findFunction(k->name);
+  return entry != nullptr && entry->isKernel ? cudaSuccess : cudaErrorInvalidDeviceFunction;
+}
 
 cudaError_t resourcesOf(const void* func, ptxsim::sim::Gpu::KernelResources& out) {
   ptxsim::cudart::ShimState& s = shimState();
@@ -63,8 +77,9 @@ CUDART_EXPORT cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const 
   return cudaSuccess;
 }
 
-CUDART_EXPORT cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {
-  std::lock_guard lock(shimState().mutex());
+namespace {
+
+cudaError_t setAttribute(const void* func, cudaFuncAttribute attr, int value) {
   ptxsim::sim::Gpu::KernelResources r;
   cudaError_t e = resourcesOf(func, r);
   if (e != cudaSuccess) return result(e);
@@ -80,10 +95,70 @@ CUDART_EXPORT cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribu
   return result(cudaErrorInvalidValue);
 }
 
+}  // namespace
+
+CUDART_EXPORT cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {
+  std::lock_guard lock(shimState().mutex());
+  return setAttribute(func, attr, value);
+}
+
+// The simulated system has one device, so the attribute applies to it.
+CUDART_EXPORT cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, cudaFuncAttribute attr, int value,
+                                                          int device) {
+  std::lock_guard lock(shimState().mutex());
+  if (device != 0) return result(cudaErrorInvalidDevice);
+  return setAttribute(reinterpret_cast<const void*>(kernel), attr, value);
+}
+
+CUDART_EXPORT cudaError_t cudaGetKernel(cudaKernel_t* kernelPtr, const void* entryFuncAddr) {
+  std::lock_guard lock(shimState().mutex());
+  if (kernelPtr == nullptr) return result(cudaErrorInvalidValue);
+  if (shimState().kernel(entryFuncAddr) == nullptr) return result(cudaErrorInvalidDeviceFunction);
+  // A host stub's kernel handle is the stub itself (as __cudaGetKernel's).
+  *kernelPtr = reinterpret_cast<cudaKernel_t>(const_cast<void*>(entryFuncAddr));
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaFuncGetName(const char** name, const void* func) {
+  std::lock_guard lock(shimState().mutex());
+  if (name == nullptr) return result(cudaErrorInvalidValue);
+  const ptxsim::cudart::KernelRecord* k = shimState().kernel(func);
+  if (k == nullptr) return result(cudaErrorInvalidDeviceFunction);
+  *name = k->name.c_str();  // the record lives as long as the kernel does
+  return cudaSuccess;
+}
+
+// Offsets and sizes as the PTX entry lays out its .param space (the ABI's
+// alignment rules, applied when the module was lowered).
+CUDART_EXPORT cudaError_t cudaFuncGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset,
+                                               size_t* paramSize) {
+  std::lock_guard lock(shimState().mutex());
+  const ptxsim::isa::Function* entry = nullptr;
+  cudaError_t e = entryOf(func, entry);
+  if (e != cudaSuccess) return result(e);
+  if (paramIndex >= entry->params.size()) return result(cudaErrorInvalidValue);
+  if (paramOffset != nullptr) *paramOffset = static_cast<size_t>(entry->params[paramIndex].offset);
+  if (paramSize != nullptr) *paramSize = static_cast<size_t>(entry->params[paramIndex].size);
+  return cudaSuccess;
+}
+
+// Preferences without functional effect, validated as CUDA does.
 CUDART_EXPORT cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache cacheConfig) {
   std::lock_guard lock(shimState().mutex());
-  (void)cacheConfig;  // a preference without functional effect
-  return result(shimState().kernel(func) == nullptr ? cudaErrorInvalidDeviceFunction : cudaSuccess);
+  if (shimState().kernel(func) == nullptr) return result(cudaErrorInvalidDeviceFunction);
+  if (cacheConfig < cudaFuncCachePreferNone || cacheConfig > cudaFuncCachePreferEqual) {
+    return result(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void* func, cudaSharedMemConfig config) {
+  std::lock_guard lock(shimState().mutex());
+  if (shimState().kernel(func) == nullptr) return result(cudaErrorInvalidDeviceFunction);
+  if (config < cudaSharedMemBankSizeDefault || config > cudaSharedMemBankSizeEightByte) {
+    return result(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
 }
 
 CUDART_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,

@@ -1,6 +1,8 @@
 // Kernel launches: the <<<...>>> configuration stack, the launch entry
 // points nvcc's stubs call, and the cudaLaunchKernel family.
 
+#include <cstdio>
+
 #include "export.h"
 #include "shim_state.h"
 
@@ -71,21 +73,97 @@ CUDART_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gri
   return launch(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
-CUDART_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
-  if (config == nullptr) return result(cudaErrorInvalidValue);
-  for (unsigned i = 0; i < config->numAttrs; ++i) {
-    cudaLaunchAttributeID id = config->attrs[i].id;
-    if (id == cudaLaunchAttributeClusterDimension) {
-      const auto& c = config->attrs[i].val.clusterDim;
-      if (c.x * c.y * c.z > 1) return result(cudaErrorNotSupported);  // clusters of one CTA only
-      continue;
-    }
-    // Attributes that only tune scheduling or caching do not change results.
-    if (id != cudaLaunchAttributeIgnore && id != cudaLaunchAttributeAccessPolicyWindow &&
-        id != cudaLaunchAttributePriority && id != cudaLaunchAttributeCooperative &&
-        id != cudaLaunchAttributeClusterDimension) {
-      return result(cudaErrorNotSupported);
+namespace {
+
+// What cudaLaunchKernelEx's attributes ask of a launch. Attributes that
+// only tune scheduling, caching or overlap are accepted and have no
+// functional effect: every launch runs to completion when issued.
+struct LaunchRequest {
+  bool cooperative = false;
+  cudaEvent_t completionEvent = nullptr;  // programmatic or launch-completion event
+};
+
+// CUDA's validation of a cluster shape: every dimension at least 1 and a
+// divisor of the grid's.
+bool clusterFitsGrid(const cudaLaunchConfig_t& config, unsigned x, unsigned y, unsigned z) {
+  return x > 0 && y > 0 && z > 0 && config.gridDim.x % x == 0 && config.gridDim.y % y == 0 &&
+         config.gridDim.z % z == 0;
+}
+
+cudaError_t readLaunchAttributes(const cudaLaunchConfig_t& config, LaunchRequest& request) {
+  if (config.numAttrs > 0 && config.attrs == nullptr) return cudaErrorInvalidValue;
+  for (unsigned i = 0; i < config.numAttrs; ++i) {
+    const cudaLaunchAttribute& a = config.attrs[i];
+    switch (a.id) {
+      case cudaLaunchAttributeClusterDimension: {
+        const auto& c = a.val.clusterDim;
+        if (!clusterFitsGrid(config, c.x, c.y, c.z)) return cudaErrorInvalidClusterSize;
+        if (c.x * c.y * c.z > 1) {
+          std::fprintf(stderr,
+                       "ptxsim: error: cudaLaunchKernelEx: thread block clusters of %ux%ux%u CTAs are not supported: "
+                       "the simulator runs clusters of one CTA only (no distributed shared memory, cross-CTA "
+                       "cluster barriers or %%cluster_ctarank above 0)\n",
+                       c.x, c.y, c.z);
+          return cudaErrorNotSupported;
+        }
+        break;
+      }
+      case cudaLaunchAttributePreferredClusterDimension:
+        // Best effort on a GPU too: the regular clusters (of one CTA) are used.
+        if (!clusterFitsGrid(config, a.val.preferredClusterDim.x, a.val.preferredClusterDim.y,
+                             a.val.preferredClusterDim.z)) {
+          return cudaErrorInvalidClusterSize;
+        }
+        break;
+      case cudaLaunchAttributeCooperative: request.cooperative = a.val.cooperative != 0; break;
+      case cudaLaunchAttributeProgrammaticEvent: request.completionEvent = a.val.programmaticEvent.event; break;
+      case cudaLaunchAttributeLaunchCompletionEvent:
+        request.completionEvent = a.val.launchCompletionEvent.event;
+        break;
+      case cudaLaunchAttributeDeviceUpdatableKernelNode:
+        std::fprintf(stderr,
+                     "ptxsim: error: cudaLaunchKernelEx: cudaLaunchAttributeDeviceUpdatableKernelNode applies to "
+                     "graph kernel nodes only, not to a launch in a stream\n");
+        return cudaErrorInvalidValue;
+      case cudaLaunchAttributeIgnore:
+      case cudaLaunchAttributeAccessPolicyWindow:
+      case cudaLaunchAttributeSynchronizationPolicy:
+      case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+      case cudaLaunchAttributeProgrammaticStreamSerialization:
+      case cudaLaunchAttributePriority:
+      case cudaLaunchAttributeMemSyncDomainMap:
+      case cudaLaunchAttributeMemSyncDomain:
+      case cudaLaunchAttributePreferredSharedMemoryCarveout:
+      case cudaLaunchAttributeNvlinkUtilCentricScheduling: break;
+      default: return cudaErrorInvalidValue;  // an id CUDA 13 does not define
     }
   }
-  return launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
+  return cudaSuccess;
+}
+
+cudaError_t launchWithConfig(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  if (config == nullptr) return result(cudaErrorInvalidValue);
+  LaunchRequest request;
+  cudaError_t error = readLaunchAttributes(*config, request);
+  if (error != cudaSuccess) return result(error);
+  // The cooperative path is cudaLaunchCooperativeKernel's, whatever it checks.
+  error = request.cooperative ? cudaLaunchCooperativeKernel(func, config->gridDim, config->blockDim, args,
+                                                            config->dynamicSmemBytes, config->stream)
+                              : launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                                       config->stream);
+  // The launch has completed when issued, so its events fire now.
+  if (error == cudaSuccess && request.completionEvent != nullptr) {
+    error = cudaEventRecord(request.completionEvent, config->stream);
+  }
+  return error;
+}
+
+}  // namespace
+
+CUDART_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  return launchWithConfig(config, func, args);
+}
+
+CUDART_EXPORT cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  return launchWithConfig(config, func, args);
 }

@@ -43,27 +43,27 @@ ShimState& shimState() {
   return state;
 }
 
-ShimState::ShimState() : streamOrder_(std::make_unique<StreamOrderState>()), statsPath_(environment("PTXSIM_STATS")) {}
+ShimState::ShimState()
+    : streamOrder_(std::make_unique<StreamOrderState>()),
+      profileFromStart_(environment("PTXSIM_PROFILE_FROM_START") != "off"),
+      profilerActive_(profileFromStart_),
+      statsPath_(environment("PTXSIM_STATS")) {}
 
 ShimState::~ShimState() {
-  if (device_ == nullptr) return;
-  device_->synchronize();
-  if (environment("PTXSIM_SUMMARY") != "1") return;
+  if (device_ != nullptr) {
+    device_->synchronize();
+    deviceName_ = device_->config().name;
+  }
+  // No summary from a process that never used the device.
+  if (environment("PTXSIM_SUMMARY") != "1" || deviceName_.empty()) return;
   std::fflush(stdout);  // the program's own output first
   // A one-line summary for people; the JSON records (--stats) are for tools.
-  uint64_t warp = 0, thread = 0;
-  double seconds = 0;
-  for (const sim::KernelStats& k : device_->launchStats()) {
-    warp += k.warpInstructions;
-    thread += k.threadInstructions;
-    seconds += k.simulationSeconds;
-  }
-  size_t launches = device_->launchStats().size();
   std::fprintf(stderr,
                "ptxsim: %zu kernel launch%s on %s: %llu warp instructions, %llu thread instructions, %.3f s "
                "simulating\n",
-               launches, launches == 1 ? "" : "es", device_->config().name.c_str(),
-               static_cast<unsigned long long>(warp), static_cast<unsigned long long>(thread), seconds);
+               profiled_.launches, profiled_.launches == 1 ? "" : "es", deviceName_.c_str(),
+               static_cast<unsigned long long>(profiled_.warpInstructions),
+               static_cast<unsigned long long>(profiled_.threadInstructions), profiled_.simulationSeconds);
 }
 
 Device& ShimState::device() {
@@ -79,6 +79,7 @@ Device& ShimState::device() {
     std::string threads = environment("PTXSIM_THREADS");
     if (!threads.empty()) options.hostThreads = static_cast<unsigned>(std::strtoul(threads.c_str(), nullptr, 10));
     device_ = std::make_unique<Device>(config, options);
+    deviceName_ = config.name;
     applySchedulingOptions(device_->launchOptions());
     // The limits start at the preset's defaults, again after a reset.
     stackLimit = config.stackBytesPerThread;
@@ -202,6 +203,23 @@ sim::LoadedModule* ShimState::moduleOf(FatbinRecord& record, cudaError_t& error)
   return nullptr;
 }
 
+FatbinRecord* ShimState::addImage(std::unique_ptr<FatbinRecord> image) {
+  fatbins_.push_back(std::move(image));
+  return fatbins_.back().get();
+}
+
+void ShimState::dropImage(FatbinRecord* image) {
+  for (auto it = kernels_.begin(); it != kernels_.end();) {
+    if (it->second.fatbin == image) {
+      maxDynamicShared.erase(it->first);
+      it = kernels_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  std::erase_if(fatbins_, [image](const std::unique_ptr<FatbinRecord>& r) { return r.get() == image; });
+}
+
 const KernelRecord* ShimState::kernel(const void* hostFunction) const {
   auto it = kernels_.find(hostFunction);
   return it == kernels_.end() ? nullptr : &it->second;
@@ -280,7 +298,13 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
     std::fprintf(stderr, "ptxsim: error: %s\n", e.what());
     return cudaErrorInvalidValue;
   }
-  writeStats(r.stats);
+  if (profilerActive_) {
+    writeStats(r.stats);
+    ++profiled_.launches;
+    profiled_.warpInstructions += r.stats.warpInstructions;
+    profiled_.threadInstructions += r.stats.threadInstructions;
+    profiled_.simulationSeconds += r.stats.simulationSeconds;
+  }
   for (const std::string& warning : r.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
   simulatedNanoseconds_ +=
       static_cast<uint64_t>(static_cast<double>(r.stats.warpInstructions) / issueRatePerNanosecond(dev.config())) + 1;

@@ -51,6 +51,26 @@ struct CallConfiguration {
   cudaStream_t stream = nullptr;
 };
 
+// A library loaded at run time (cudaLibraryLoadData): its image, owned
+// among the registered fat binaries, and one kernel handle per kernel in
+// the module's order (a cudaKernel_t is the address of its handle byte).
+struct LibraryRecord {
+  FatbinRecord* image = nullptr;
+  std::vector<std::string> kernelNames;
+  std::unique_ptr<char[]> kernelHandles;
+  cudaKernel_t kernelHandle(size_t i) const { return reinterpret_cast<cudaKernel_t>(&kernelHandles[i]); }
+};
+
+// What --summary counts: the launches the profiler range admits
+// (`ptxsim run --profile-from-start off` counts only those between
+// cudaProfilerStart and cudaProfilerStop).
+struct ProfiledTotals {
+  size_t launches = 0;
+  uint64_t warpInstructions = 0;
+  uint64_t threadInstructions = 0;
+  double simulationSeconds = 0;
+};
+
 struct EventRecord {
   unsigned flags = 0;
   bool recorded = false;
@@ -74,6 +94,12 @@ class ShimState {
   void registerKernel(void** handle, const void* hostFunction, const char* name);
   void registerVariable(void** handle, const void* hostVariable, const char* name, size_t size, bool managed,
                         void** managedHostPointer);
+  // Images loaded at run time (cudaLibraryLoadData) live with the
+  // registered fat binaries, so a device reset reloads them alike;
+  // dropping one forgets its kernels.
+  FatbinRecord* addImage(std::unique_ptr<FatbinRecord> image);
+  void dropImage(FatbinRecord* image);
+  std::map<cudaLibrary_t, LibraryRecord>& libraries() { return libraries_; }
 
   // The loaded module of a kernel or variable (loading its fat binary on
   // first use); null with the error recorded when it cannot be loaded.
@@ -93,6 +119,10 @@ class ShimState {
   // during the run are reported on stderr and become the sticky error.
   cudaError_t launch(const void* hostFunction, dim3 grid, dim3 block, void** args, size_t sharedBytes,
                      cudaStream_t stream);
+
+  // cudaProfilerStart/Stop: whether launches count in --stats and
+  // --summary now. Always on unless `ptxsim run --profile-from-start off`.
+  void setProfilerActive(bool active) { profilerActive_ = active || profileFromStart_; }
 
   // CUDA's error state: the last error (cleared by cudaGetLastError) and
   // the sticky error of a faulted kernel (never cleared; every call after
@@ -159,6 +189,11 @@ class ShimState {
   cudaError_t sticky_ = cudaSuccess;
   cudaError_t pendingFault_ = cudaSuccess;
   uint64_t simulatedNanoseconds_ = 0;
+  std::map<cudaLibrary_t, LibraryRecord> libraries_;
+  bool profileFromStart_ = true;
+  bool profilerActive_ = true;
+  ProfiledTotals profiled_;
+  std::string deviceName_;  // for the summary, also after a cudaDeviceReset
   std::string statsPath_;
   bool statsStarted_ = false;
 };

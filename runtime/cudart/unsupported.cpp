@@ -11,13 +11,19 @@
 
 namespace ptxsim::cudart {
 
-int unsupported(const char* name) {
+int unsupported(const char* name, const char* leftOutBecause) {
   // Once per function, as the message is for a person reading the log.
   static std::mutex mutex;
   static std::set<std::string> reported;
   {
     std::lock_guard lock(mutex);
-    if (reported.insert(name).second) std::fprintf(stderr, "ptxsim: %s is not supported yet\n", name);
+    if (reported.insert(name).second) {
+      if (leftOutBecause != nullptr) {
+        std::fprintf(stderr, "ptxsim: %s is not supported by ptxsim: %s\n", name, leftOutBecause);
+      } else {
+        std::fprintf(stderr, "ptxsim: %s is not supported yet\n", name);
+      }
+    }
   }
   return static_cast<int>(result(cudaErrorNotSupported));
 }

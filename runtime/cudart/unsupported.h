@@ -2,9 +2,11 @@
 
 namespace ptxsim::cudart {
 
-// Logs "ptxsim: NAME is not supported yet" the first time NAME is called
-// and returns cudaErrorNotSupported (as an int: the stubs do not know the
-// real signatures, and every such function returns cudaError_t).
-int unsupported(const char* name);
+// Logs, the first time NAME is called, "ptxsim: NAME is not supported by
+// ptxsim: WHY" for a function left out by design (`leftOutBecause`), else
+// "ptxsim: NAME is not supported yet", and returns cudaErrorNotSupported
+// (as an int: the stubs do not know the real signatures, and every such
+// function returns cudaError_t).
+int unsupported(const char* name, const char* leftOutBecause);
 
 }  // namespace ptxsim::cudart

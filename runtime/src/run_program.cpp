@@ -93,6 +93,7 @@ int runProgram(const RunOptions& options) {
     std::string checks;
     for (const std::string& c : options.checks) checks += (checks.empty() ? "" : ",") + c;
     if (!checks.empty()) setenv("PTXSIM_CHECK", checks.c_str(), 1);
+    if (!options.profileFromStart.empty()) setenv("PTXSIM_PROFILE_FROM_START", options.profileFromStart.c_str(), 1);
     std::vector<char*> argv;
     argv.push_back(const_cast<char*>(options.program.c_str()));
     for (const std::string& a : options.arguments) argv.push_back(const_cast<char*>(a.c_str()));

@@ -15,10 +15,11 @@ if [ ! -x "$nvcc" ]; then
   exit 1
 fi
 failures=0
+passes=0
 check() {  # check NAME CONDITION...
   local name=$1
   shift
-  if "$@"; then echo "ok: $name"; else echo "FAILED: $name" >&2; failures=$((failures + 1)); fi
+  if "$@"; then echo "ok: $name"; passes=$((passes + 1)); else echo "FAILED: $name" >&2; failures=$((failures + 1)); fi
 }
 
 "$nvcc" -cudart shared -arch=sm_90 -o "$work/vector_add" "$src/examples/vector_add.cu" || exit 1
@@ -92,5 +93,109 @@ status=$?
 check "an unknown SIMT mode is refused" [ "$status" -ne 0 ]
 check "the refusal names the option" grep -q -- "--simt" <<<"$err"
 
-echo "$((28 - failures)) passed, $failures failed"
+# Profiler ranges (tests/cuda/programs/profiler_ranges.cu): launches before
+# cudaProfilerStart and after cudaProfilerStop run but, with
+# --profile-from-start off, get no statistics.
+"$nvcc" -cudart shared -arch=sm_90 -I"$src/tests/cuda/programs" -o "$work/profiler_ranges" \
+  "$src/tests/cuda/programs/profiler_ranges.cu" || exit 1
+all_out=$("$ptxsim" run --summary --stats "$work/all.json" -- "$work/profiler_ranges" 2>"$work/all.err")
+check "profile from start: every launch has a record" [ "$(wc -l <"$work/all.json")" -eq 4 ]
+check "profile from start: the summary counts every launch" grep -q "ptxsim: 4 kernel launches" "$work/all.err"
+range_out=$("$ptxsim" run --profile-from-start off --summary --stats "$work/range.json" -- "$work/profiler_ranges" \
+  2>"$work/range.err")
+status=$?
+check "profile range: the program runs the same" [ "$status:$range_out" = "0:$all_out" ]
+check "profile range: two records" [ "$(wc -l <"$work/range.json")" -eq 2 ]
+check "profile range: the launches inside it" \
+  [ "$(grep -o '"kernel":"[^"]*"' "$work/range.json" | tr '\n' ' ')" = '"kernel":"_Z6squarePii" "kernel":"_Z9addOffsetPiii" ' ]
+check "profile range: the records are those of the full run" \
+  cmp -s <(sed -n '2,3p' "$work/all.json" | sed 's/"ptxsim__simulation_seconds":[^,]*,//') \
+  <(sed 's/"ptxsim__simulation_seconds":[^,]*,//' "$work/range.json")
+check "profile range: the summary counts two launches" grep -q "ptxsim: 2 kernel launches" "$work/range.err"
+err=$("$ptxsim" run --profile-from-start maybe -- "$work/profiler_ranges" 2>&1)
+status=$?
+check "a bad --profile-from-start is refused" [ "$status" -ne 0 ]
+check "the refusal names --profile-from-start" grep -q -- "--profile-from-start" <<<"$err"
+
+# Clusters of more than one CTA are refused loudly; functions left out by
+# design say why.
+cat >"$work/refusals.cu" <<'CU'
+#include <cuda_runtime.h>
+#include <cstdio>
+__global__ void noop(int* p) { if (p != nullptr) *p = 1; }
+int main() {
+  cudaLaunchAttribute cluster = {};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = 2;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(4);
+  config.blockDim = dim3(32);
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  int* none = nullptr;
+  std::printf("cluster of 2: %s\n", cudaGetErrorName(cudaLaunchKernelEx(&config, noop, none)));
+  cudaIpcMemHandle_t handle;
+  std::printf("cudaIpcGetMemHandle: %s\n", cudaGetErrorName(cudaIpcGetMemHandle(&handle, nullptr)));
+  cudaExternalMemory_t external;
+  std::printf("cudaImportExternalMemory: %s\n", cudaGetErrorName(cudaImportExternalMemory(&external, nullptr)));
+  return 0;
+}
+CU
+"$nvcc" -cudart shared -arch=sm_90 -o "$work/refusals" "$work/refusals.cu" || exit 1
+out=$("$ptxsim" run -- "$work/refusals" 2>"$work/refusals.err")
+check "a cluster of 2 CTAs is refused" grep -q "cluster of 2: cudaErrorNotSupported" <<<"$out"
+check "the refusal says what is missing" \
+  grep -q "thread block clusters of 2x1x1 CTAs are not supported: the simulator runs clusters of one CTA only" \
+  "$work/refusals.err"
+check "inter-process: refused as by design" \
+  grep -q "ptxsim: cudaIpcGetMemHandle is not supported by ptxsim: inter-process (" "$work/refusals.err"
+check "external memory: refused as by design" \
+  grep -q "ptxsim: cudaImportExternalMemory is not supported by ptxsim: external memory and semaphores (" \
+  "$work/refusals.err"
+check "the refused calls return cudaErrorNotSupported" [ "$(grep -c ': cudaErrorNotSupported$' <<<"$out")" -eq 3 ]
+
+# Run-time loading of images nvcc wrote to files: a fat binary with PTX
+# loads and runs; a cubin (machine code only) is refused, saying why.
+cat >"$work/loadable.cu" <<'CU'
+extern "C" __global__ void fillIndex(int* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = i * 3;
+}
+CU
+cat >"$work/load_file.cu" <<'CU'
+#include <cuda_runtime.h>
+#include <cstdio>
+int main(int argc, char** argv) {
+  cudaLibrary_t library;
+  cudaError_t e = cudaLibraryLoadFromFile(&library, argv[1], nullptr, nullptr, 0, nullptr, nullptr, 0);
+  std::printf("load: %s\n", cudaGetErrorName(e));
+  if (e != cudaSuccess) return 1;
+  cudaKernel_t fill;
+  if (cudaLibraryGetKernel(&fill, library, "fillIndex") != cudaSuccess) return 2;
+  const int n = 1000;
+  int* out;
+  cudaMalloc(&out, n * sizeof(int));
+  int count = n;
+  void* args[] = {&out, &count};
+  e = cudaLaunchKernel(reinterpret_cast<const void*>(fill), dim3(8), dim3(128), args, 0, 0);
+  static int host[n];
+  cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost);
+  int wrong = 0;
+  for (int i = 0; i < n; ++i) wrong += host[i] != 3 * i;
+  std::printf("launch: %s, %d wrong\n", cudaGetErrorName(e), wrong);
+  return cudaLibraryUnload(library) == cudaSuccess && wrong == 0 ? 0 : 3;
+}
+CU
+"$nvcc" -cudart shared -arch=sm_90 -o "$work/load_file" "$work/load_file.cu" || exit 1
+"$nvcc" -fatbin -arch=sm_90 -o "$work/loadable.fatbin" "$work/loadable.cu" || exit 1
+"$nvcc" -cubin -arch=sm_90 -o "$work/loadable.cubin" "$work/loadable.cu" || exit 1
+out=$("$ptxsim" run -- "$work/load_file" "$work/loadable.fatbin" 2>&1)
+check "a fat binary loads and its kernel runs" [ "$out" = "$(printf 'load: cudaSuccess\nlaunch: cudaSuccess, 0 wrong')" ]
+out=$("$ptxsim" run -- "$work/load_file" "$work/loadable.cubin" 2>&1)
+check "a cubin is refused" grep -q "load: cudaErrorNoKernelImageForDevice" <<<"$out"
+check "the refusal says ptxsim runs PTX" grep -q "the image is a cubin (machine code), which ptxsim cannot run" <<<"$out"
+
+echo "$passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Counts the CUDA Runtime API functions the cudart shim implements.
+
+Prints how many of the functions CUDA 13.0's libcudart.so.13 exports
+(exported_functions.txt) the shim's sources define with CUDART_EXPORT, how
+many are left out by design, by group (left_out_by_design.txt), and how many
+are not supported yet. With --list, also names the functions of each kind.
+With --check README, fails unless the README states the current figure as
+"implements N of the M functions"; --update README writes it there.
+
+Usage: coverage.py [--list] [--check README | --update README]
+"""
+import argparse
+import glob
+import os
+import re
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from shim_coverage import exported_functions, group_of, implemented_functions, left_out_groups  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+README_FIGURE = re.compile(r"implements\s+(\d+)\s+of\s+the\s+(\d+)\s+functions")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--list", action="store_true", help="name the functions of each kind")
+    parser.add_argument("--check", metavar="README", help="check the figure the README states")
+    parser.add_argument("--update", metavar="README", help="write the current figure into the README")
+    args = parser.parse_args()
+
+    exported = exported_functions(os.path.join(HERE, "exported_functions.txt"))
+    implemented = implemented_functions(sorted(glob.glob(os.path.join(HERE, "*.cpp"))))
+    groups = left_out_groups(os.path.join(HERE, "left_out_by_design.txt"))
+    done = [name for name in exported if name in implemented]
+    by_group = {group: [] for group, _, _ in groups}
+    not_yet = []
+    for name in exported:
+        if name in implemented:
+            continue
+        found = group_of(name, groups)
+        (by_group[found[0]] if found else not_yet).append(name)
+
+    left_out = sum(len(names) for names in by_group.values())
+    print("implemented: %d of the %d functions libcudart.so.13 exports" % (len(done), len(exported)))
+    print("left out by design: %d (%s)" %
+          (left_out, ", ".join("%s %d" % (group, len(names)) for group, names in by_group.items())))
+    print("not supported yet: %d" % len(not_yet))
+    if args.list:
+        for title, names in [("implemented", done)] + list(by_group.items()) + [("not supported yet", not_yet)]:
+            print("\n%s:\n  %s" % (title, "\n  ".join(names)))
+
+    current = (str(len(done)), str(len(exported)))
+    if args.update:
+        with open(args.update) as f:
+            text = f.read()
+        text, replaced = README_FIGURE.subn("implements %s of the %s functions" % current, text)
+        if replaced != 1:
+            print("%s: expected one \"implements N of the M functions\", found %d" % (args.update, replaced),
+                  file=sys.stderr)
+            return 1
+        with open(args.update, "w") as f:
+            f.write(text)
+    if args.check:
+        with open(args.check) as f:
+            stated = README_FIGURE.findall(f.read())
+        if stated != [current]:
+            print("%s states %s; the current figure is: implements %s of the %s functions (update it)" %
+                  (args.check, " and ".join("implements %s of the %s functions" % s for s in stated) or "no figure",
+                   *current), file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
