@@ -30,9 +30,10 @@ CUDART_EXPORT cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockD
 
 namespace {
 
-cudaError_t launch(const void* func, dim3 grid, dim3 block, void** args, size_t sharedMem, cudaStream_t stream) {
+cudaError_t launch(const void* func, dim3 grid, dim3 block, void** args, size_t sharedMem,
+                   cudaStream_t stream, bool cooperative = false) {
   std::lock_guard lock(shimState().mutex());
-  return result(shimState().launch(func, grid, block, args, sharedMem, stream));
+  return result(shimState().launch(func, grid, block, args, sharedMem, stream, cooperative));
 }
 
 }  // namespace
@@ -57,12 +58,18 @@ CUDART_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, 
   return launch(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
-// Every CTA of a cooperative launch is resident at once on the hardware;
-// here grid-wide synchronisation is not modelled, so such a kernel runs
-// like any other (grid.sync() is not supported by the executor yet).
+// Every CTA of a cooperative launch is resident at once, so grid.sync()
+// works; a grid larger than the device holds is refused with
+// cudaErrorCooperativeLaunchTooLarge (sim::LaunchConfig::cooperative).
 CUDART_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
                                                       size_t sharedMem, cudaStream_t stream) {
-  return launch(func, gridDim, blockDim, args, sharedMem, stream);
+  return launch(func, gridDim, blockDim, args, sharedMem, stream, true);
+}
+
+CUDART_EXPORT cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim,
+                                                           void** args, size_t sharedMem,
+                                                           cudaStream_t stream) {
+  return launch(func, gridDim, blockDim, args, sharedMem, stream, true);
 }
 
 CUDART_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {

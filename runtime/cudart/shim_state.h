@@ -91,8 +91,9 @@ class ShimState {
 
   // Runs a kernel to completion. Configuration errors are returned; faults
   // during the run are reported on stderr and become the sticky error.
+  // `cooperative`: cudaLaunchCooperativeKernel's launch (sim::LaunchConfig).
   cudaError_t launch(const void* hostFunction, dim3 grid, dim3 block, void** args, size_t sharedBytes,
-                     cudaStream_t stream);
+                     cudaStream_t stream, bool cooperative = false);
 
   // CUDA's error state: the last error (cleared by cudaGetLastError) and
   // the sticky error of a faulted kernel (never cleared; every call after
