@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "export.h"
+#include "ptxsim/sim/occupancy.h"
 #include "shim_state.h"
 
 using ptxsim::cudart::result;
@@ -34,23 +35,6 @@ cudaError_t resourcesOf(const void* func, ptxsim::sim::Gpu::KernelResources& out
   std::string why;
   if (!s.device().gpu().kernelResources(*module, k->name, out, why)) return cudaErrorInvalidDeviceFunction;
   return cudaSuccess;
-}
-
-// Resident blocks per SM, limited by threads (whole warps), blocks,
-// registers (256-register allocation units per warp) and shared memory
-// (with the 1 KiB the driver reserves per block).
-int occupancy(const ptxsim::sim::GpuConfig& c, const ptxsim::sim::Gpu::KernelResources& r, int blockSize,
-              size_t dynamicShared) {
-  // A block larger than the kernel allows still gets an answer, as from CUDA.
-  if (blockSize <= 0) return 0;
-  int warps = (blockSize + 31) / 32;
-  int byThreads = static_cast<int>(c.maxThreadsPerSm) / (warps * 32);
-  int byBlocks = static_cast<int>(c.maxBlocksPerSm);
-  int regsPerWarp = ((static_cast<int>(r.registersPerThread) * 32 + 255) / 256) * 256;
-  int byRegisters = regsPerWarp == 0 ? byBlocks : static_cast<int>(c.registersPerSm) / (regsPerWarp * warps);
-  size_t shared = r.staticSharedBytes + dynamicShared + 1024;
-  int byShared = static_cast<int>(c.sharedBytesPerSm / shared);
-  return std::max(0, std::min({byThreads, byBlocks, byRegisters, byShared}));
 }
 
 }  // namespace
@@ -171,7 +155,8 @@ CUDART_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
   ptxsim::sim::Gpu::KernelResources r;
   cudaError_t e = resourcesOf(func, r);
   if (e != cudaSuccess) return result(e);
-  *numBlocks = occupancy(shimState().device().config(), r, blockSize, dynamicSMemSize);
+  *numBlocks =
+      ptxsim::sim::maxActiveBlocksPerSm(shimState().device().config(), r, blockSize, dynamicSMemSize);
   return cudaSuccess;
 }
 
@@ -191,7 +176,8 @@ CUDART_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dyna
   if (e != cudaSuccess) return result(e);
   const ptxsim::sim::GpuConfig& c = shimState().device().config();
   *dynamicSmemSize = 0;
-  if (occupancy(c, r, blockSize, 0) < numBlocks) return cudaSuccess;  // threads or registers forbid it already
+  if (ptxsim::sim::maxActiveBlocksPerSm(c, r, blockSize, 0) < numBlocks)
+    return cudaSuccess;  // threads or registers forbid it already
   uint64_t perBlock = c.sharedBytesPerSm / static_cast<uint64_t>(numBlocks);
   uint64_t used = r.staticSharedBytes + 1024;
   uint64_t available = perBlock > used ? perBlock - used : 0;

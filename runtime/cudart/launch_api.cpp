@@ -33,12 +33,14 @@ CUDART_EXPORT cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockD
 namespace {
 
 // Every launch is a stream operation: run now, or recorded while the stream captures.
-cudaError_t launch(const void* func, dim3 grid, dim3 block, void** args, size_t sharedMem, cudaStream_t stream) {
+cudaError_t launch(const void* func, dim3 grid, dim3 block, void** args, size_t sharedMem, cudaStream_t stream,
+                   bool cooperative = false) {
   std::unique_lock lock(shimState().mutex());
   if (shimState().sticky() != cudaSuccess) return shimState().sticky();
   ptxsim::cudart::KernelOperation kernel;
   cudaError_t e = ptxsim::cudart::makeKernelOperation(func, grid, block, sharedMem, args, kernel);
   if (e != cudaSuccess) return result(e);
+  kernel.cooperative = cooperative;
   return result(ptxsim::cudart::issue(stream, std::move(kernel), lock));
 }
 
@@ -65,12 +67,18 @@ CUDART_EXPORT cudaError_t cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, 
   return launch(func, gridDim, blockDim, args, sharedMem, ptxsim::cudart::perThread(stream));
 }
 
-// Every CTA of a cooperative launch is resident at once on the hardware;
-// here grid-wide synchronisation is not modelled, so such a kernel runs
-// like any other (grid.sync() is not supported by the executor yet).
+// Every CTA of a cooperative launch is resident at once, so grid.sync()
+// works; a grid larger than the device holds is refused with
+// cudaErrorCooperativeLaunchTooLarge (sim::LaunchConfig::cooperative).
 CUDART_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
                                                       size_t sharedMem, cudaStream_t stream) {
-  return launch(func, gridDim, blockDim, args, sharedMem, stream);
+  return launch(func, gridDim, blockDim, args, sharedMem, stream, true);
+}
+
+CUDART_EXPORT cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim,
+                                                           void** args, size_t sharedMem,
+                                                           cudaStream_t stream) {
+  return launch(func, gridDim, blockDim, args, sharedMem, ptxsim::cudart::perThread(stream), true);
 }
 
 namespace {

@@ -1,5 +1,5 @@
-// The per-thread default stream variants of the copy, fill and launch
-// functions: what a program built with `nvcc --default-stream per-thread`
+// The per-thread default stream variants of the copy and fill functions
+// (those of launches are beside them in launch_api.cpp): what a program built with `nvcc --default-stream per-thread`
 // (or with CUDA_API_PER_THREAD_DEFAULT_STREAM defined) calls. The
 // synchronous `_ptds` forms are the plain functions (every operation
 // completes when issued, so which default stream they order against makes
@@ -149,10 +149,4 @@ CUDART_EXPORT cudaError_t cudaMemset2DAsync_ptsz(void* devPtr, size_t pitch, int
 CUDART_EXPORT cudaError_t cudaMemset3DAsync_ptsz(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent,
                                                  cudaStream_t stream) {
   return cudaMemset3DAsync(pitchedDevPtr, value, extent, perThreadDefault(stream));
-}
-
-CUDART_EXPORT cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim,
-                                                           void** args, size_t sharedMem,
-                                                           cudaStream_t stream) {
-  return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, perThreadDefault(stream));
 }

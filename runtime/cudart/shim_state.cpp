@@ -261,8 +261,8 @@ cudaError_t ShimState::kernelParameterSizes(const void* hostFunction, std::vecto
   return cudaSuccess;
 }
 
-cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, void** args, size_t sharedBytes,
-                              cudaStream_t stream) {
+cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, void** args,
+                              size_t sharedBytes, cudaStream_t stream, bool cooperative) {
   (void)stream;
   if (sticky() != cudaSuccess) return sticky_;
   const KernelRecord* k = kernel(hostFunction);
@@ -293,7 +293,7 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
   sim::LaunchResult r;
   try {
     r = dev.launch(*module, k->name, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z},
-                   static_cast<uint32_t>(sharedBytes), kernelArgs);
+                   static_cast<uint32_t>(sharedBytes), kernelArgs, cooperative);
   } catch (const Error& e) {
     std::fprintf(stderr, "ptxsim: error: %s\n", e.what());
     return cudaErrorInvalidValue;
@@ -314,7 +314,8 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
   switch (r.error.kind) {
     case sim::LaunchErrorKind::InvalidConfiguration:
     case sim::LaunchErrorKind::InvalidValue:
-    case sim::LaunchErrorKind::OutOfResources: return code;  // rejected before it ran: not sticky
+    case sim::LaunchErrorKind::OutOfResources:
+    case sim::LaunchErrorKind::CooperativeTooLarge: return code;  // rejected before it ran: not sticky
     default: pendingFault_ = code; return cudaSuccess;       // reported by the calls that follow
   }
 }
@@ -366,6 +367,7 @@ cudaError_t toCudaError(sim::LaunchErrorKind kind) {
     case K::Deadlock:
     case K::Timeout: return cudaErrorLaunchTimeout;
     case K::StackOverflow: return cudaErrorIllegalAddress;
+    case K::CooperativeTooLarge: return cudaErrorCooperativeLaunchTooLarge;
   }
   return cudaErrorUnknown;
 }

@@ -117,8 +117,9 @@ class ShimState {
 
   // Runs a kernel to completion. Configuration errors are returned; faults
   // during the run are reported on stderr and become the sticky error.
+  // `cooperative`: cudaLaunchCooperativeKernel's launch (sim::LaunchConfig).
   cudaError_t launch(const void* hostFunction, dim3 grid, dim3 block, void** args, size_t sharedBytes,
-                     cudaStream_t stream);
+                     cudaStream_t stream, bool cooperative = false);
 
   // cudaProfilerStart/Stop: whether launches count in --stats and
   // --summary now. Always on unless `ptxsim run --profile-from-start off`.

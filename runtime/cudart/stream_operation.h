@@ -28,6 +28,7 @@ struct KernelOperation {
   // cudaGraphKernelNodeGetParams's kernelParams: pointers into `arguments`,
   // rebuilt when asked for (a copy of the operation moves the arguments).
   std::vector<void*> argumentPointers;
+  bool cooperative = false;  // cudaLaunchCooperativeKernel: every CTA resident at once
 };
 
 struct CopyOperation {

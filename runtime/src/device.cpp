@@ -157,7 +157,8 @@ uint64_t Device::symbolAddress(const sim::LoadedModule& module, std::string_view
 }
 
 sim::LaunchResult Device::launch(sim::LoadedModule& module, std::string_view kernel, sim::Dim3 grid,
-                                 sim::Dim3 block, uint32_t dynamicSharedBytes, const KernelArgs& args) {
+                                 sim::Dim3 block, uint32_t dynamicSharedBytes, const KernelArgs& args,
+                                 bool cooperative) {
   const isa::Function* fn = module.module().findFunction(kernel);
   if (fn == nullptr || !fn->isKernel) throw Error("no kernel named '" + std::string(kernel) + "' in the module");
   if (args.values().size() != fn->params.size()) {
@@ -168,6 +169,7 @@ sim::LaunchResult Device::launch(sim::LoadedModule& module, std::string_view ker
   config.grid = grid;
   config.block = block;
   config.dynamicSharedBytes = dynamicSharedBytes;
+  config.cooperative = cooperative;
   config.parameters.assign(fn->paramBytes, 0);
   for (size_t i = 0; i < fn->params.size(); ++i) {
     const isa::Parameter& p = fn->params[i];

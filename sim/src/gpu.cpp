@@ -10,9 +10,11 @@
 #include "checks/observer_chain.h"
 #include "checks/texture_coherence.h"
 #include "checks/warp_sync_checker.h"
+#include "exec/cooperative_runner.h"
 #include "exec/cta_runner.h"
 #include "exec/exec_context.h"
 #include "exec/preparer.h"
+#include "ptxsim/sim/occupancy.h"
 
 namespace ptxsim::sim {
 
@@ -172,6 +174,75 @@ bool Gpu::kernelResources(LoadedModule& module, std::string_view kernel, KernelR
   return true;
 }
 
+// Runs the CTAs of a launch on `threads` host threads, each taking the
+// next CTA when it finishes one.
+void Gpu::runGrid(exec::GridContext& grid, unsigned threads, LaunchResult& result) {
+  const uint64_t ctaCount = grid.launch.grid.count();
+  std::atomic<uint64_t> nextCta{0};
+  std::vector<KernelStats> perThread(threads);
+  std::mutex outputMutex;
+  std::map<uint64_t, std::string> printfByCta;
+  auto worker = [&](unsigned t) {
+    exec::ExecContext ctx(grid);
+    exec::CtaState cta;
+    while (true) {
+      uint64_t id = nextCta.fetch_add(1, std::memory_order_relaxed);
+      if (id >= ctaCount || id > grid.failedCta.load(std::memory_order_relaxed)) break;
+      exec::runCta(ctx, cta, id);
+      if (!cta.printfOutput.empty()) {
+        std::lock_guard lock(outputMutex);
+        printfByCta[id] = std::move(cta.printfOutput);
+        cta.printfOutput.clear();
+      }
+    }
+    perThread[t] = ctx.stats;
+  };
+  if (threads <= 1) {
+    worker(0);
+  } else {
+    std::vector<std::thread> pool;
+    pool.reserve(threads);
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker, t);
+    for (auto& th : pool) th.join();
+  }
+  for (const KernelStats& s : perThread) result.stats.add(s);
+  // Output of CTAs past a failed one is dropped: a sequential run would not
+  // have produced it.
+  uint64_t failed = grid.failedCta.load();
+  for (auto& [id, text] : printfByCta) {
+    if (id <= failed) result.printfOutput += text;
+  }
+}
+
+uint64_t Gpu::allocateGridWorkspace() {
+  // cooperative_groups' grid_workspace (details/driver_abi.h): the
+  // workspace's size, then the grid barrier's arrival count, which starts
+  // at zero (the header reads only the count).
+  constexpr uint32_t kWorkspaceBytes = 8;
+  const memory::Allocation& a = allocations_.allocate(kWorkspaceBytes, 16, memory::AllocationKind::Device,
+                                                      "cooperative grid workspace");
+  const uint32_t words[2] = {kWorkspaceBytes, 0};
+  store_.write(a.base, words, sizeof(words));
+  return a.base;
+}
+
+// Empty when every CTA of the grid fits on the device at once; otherwise why
+// not (cudaErrorCooperativeLaunchTooLarge on a GPU).
+std::string Gpu::checkCoResidency(LoadedModule& module, const isa::Function& fn, const LaunchConfig& config) {
+  KernelResources resources;
+  std::string error;
+  if (!kernelResources(module, fn.name, resources, error)) return error;
+  uint64_t threads = config.block.count();
+  int perSm = maxActiveBlocksPerSm(config_, resources, static_cast<int>(threads), config.dynamicSharedBytes);
+  uint64_t resident = static_cast<uint64_t>(perSm) * config_.smCount;
+  if (config.grid.count() <= resident) return {};
+  return std::to_string(config.grid.count()) + " blocks, but at most " + std::to_string(resident) +
+         " can be resident at once: " + std::to_string(perSm) + " blocks of " + std::to_string(threads) +
+         " threads per SM (" + std::to_string(resources.registersPerThread) + " registers per thread, " +
+         std::to_string(resources.staticSharedBytes + config.dynamicSharedBytes) +
+         " bytes of shared memory per block) on " + std::to_string(config_.smCount) + " SMs";
+}
+
 LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, const LaunchConfig& config,
                          const LaunchOptions& options) {
   LaunchResult result;
@@ -218,6 +289,12 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
                         std::to_string(config_.sharedBytesPerBlockOptin)};
     return result;
   }
+  if (config.cooperative) {
+    if (std::string why = checkCoResidency(module, fn, config); !why.empty()) {
+      result.error = {LaunchErrorKind::CooperativeTooLarge, "cooperative launch of " + fn.name + ": " + why};
+      return result;
+    }
+  }
   if (!heap_.ready()) {
     const memory::Allocation& a =
         allocations_.allocate(config_.mallocHeapBytes, 4096, memory::AllocationKind::Heap, "device malloc heap");
@@ -226,7 +303,8 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   LaunchOptions effective = options;
   unsigned threads = options.hostThreads != 0 ? options.hostThreads : std::max(1u, std::thread::hardware_concurrency());
   uint64_t ctaCount = config.grid.count();
-  threads = static_cast<unsigned>(std::min<uint64_t>(threads, ctaCount));
+  // A cooperative grid's CTAs interleave on one host thread (cooperative_runner.h).
+  threads = config.cooperative ? 1u : static_cast<unsigned>(std::min<uint64_t>(threads, ctaCount));
   effective.hostThreads = threads;
   // Checks observe the launch alongside the caller's observer, if any.
   std::unique_ptr<checks::WarpSyncChecker> warpSync;
@@ -234,7 +312,8 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   std::unique_ptr<checks::TextureCoherenceChecker> coherence;
   std::unique_ptr<checks::ObserverChain> checksChain;
   if (options.checkWarpSync) {
-    warpSync = std::make_unique<checks::WarpSyncChecker>(m, fn.name, config.grid, config.block);
+    warpSync =
+        std::make_unique<checks::WarpSyncChecker>(m, fn.name, config.grid, config.block, config.cooperative);
     coherence = std::make_unique<checks::TextureCoherenceChecker>(fn.name, config.block, textures_.boundRanges());
     checksChain = std::make_unique<checks::ObserverChain>(warpSync.get(), coherence.get());
     effective.observer = checksChain.get();
@@ -250,40 +329,14 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   grid.localBytesPerThread = kernel->kernelLocalBytes + (usesStack(*kernel) ? config_.stackBytesPerThread : 0);
   grid.gridId = ++launches_;
   grid.launchTimeNs = grid.gridId * 1'000'000'000ull;
-
-  std::atomic<uint64_t> nextCta{0};
-  std::vector<KernelStats> perThread(threads);
-  std::mutex outputMutex;
-  std::map<uint64_t, std::string> printfByCta;
-  auto worker = [&](unsigned t) {
+  if (config.cooperative) {
+    grid.gridWorkspace = allocateGridWorkspace();
     exec::ExecContext ctx(grid);
-    exec::CtaState cta;
-    while (true) {
-      uint64_t id = nextCta.fetch_add(1, std::memory_order_relaxed);
-      if (id >= ctaCount || id > grid.failedCta.load(std::memory_order_relaxed)) break;
-      exec::runCta(ctx, cta, id);
-      if (!cta.printfOutput.empty()) {
-        std::lock_guard lock(outputMutex);
-        printfByCta[id] = std::move(cta.printfOutput);
-        cta.printfOutput.clear();
-      }
-    }
-    perThread[t] = ctx.stats;
-  };
-  if (threads <= 1) {
-    worker(0);
+    exec::runCooperativeGrid(ctx, result.printfOutput);
+    allocations_.release(grid.gridWorkspace);
+    result.stats.add(ctx.stats);
   } else {
-    std::vector<std::thread> pool;
-    pool.reserve(threads);
-    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker, t);
-    for (auto& th : pool) th.join();
-  }
-  for (const KernelStats& s : perThread) result.stats.add(s);
-  // Output of CTAs past a failed one is dropped: a sequential run would not
-  // have produced it.
-  uint64_t failed = grid.failedCta.load();
-  for (auto& [id, text] : printfByCta) {
-    if (id <= failed) result.printfOutput += text;
+    runGrid(grid, threads, result);
   }
   result.error = grid.error;
   if (warpSync != nullptr) {

@@ -81,8 +81,13 @@ struct WarpSyncChecker::CtaShadow {
   }
 };
 
-WarpSyncChecker::WarpSyncChecker(const isa::Module& module, std::string kernel, Dim3 grid, Dim3 block)
-    : module_(module), kernel_(std::move(kernel)), grid_(grid), block_(block) {}
+WarpSyncChecker::WarpSyncChecker(const isa::Module& module, std::string kernel, Dim3 grid, Dim3 block,
+                                 bool ctasInterleave)
+    : module_(module),
+      kernel_(std::move(kernel)),
+      grid_(grid),
+      block_(block),
+      ctasInterleave_(ctasInterleave) {}
 
 WarpSyncChecker::~WarpSyncChecker() = default;
 
@@ -98,7 +103,7 @@ WarpSyncChecker::CtaShadow& WarpSyncChecker::ctaShadow(uint64_t cta) {
   std::thread::id self = std::this_thread::get_id();
   auto [last, first] = threadCta_.try_emplace(self, cta);
   std::unique_ptr<CtaShadow> recycled;
-  if (!first && last->second != cta) {
+  if (!first && last->second != cta && !ctasInterleave_) {
     // This thread ran that CTA to its end (one thread runs a CTA at a time);
     // unless another thread has taken it over since, its state can go, or
     // rather serve the next CTA.

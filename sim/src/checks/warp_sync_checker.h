@@ -33,7 +33,10 @@ namespace ptxsim::sim::checks {
 
 class WarpSyncChecker final : public StepObserver {
  public:
-  WarpSyncChecker(const isa::Module& module, std::string kernel, Dim3 grid, Dim3 block);
+  // `ctasInterleave`: a host thread switches between unfinished CTAs (a
+  // cooperative launch), so a CTA's state is kept until the launch ends.
+  WarpSyncChecker(const isa::Module& module, std::string kernel, Dim3 grid, Dim3 block,
+                  bool ctasInterleave = false);
   ~WarpSyncChecker() override;
   WarpSyncChecker(const WarpSyncChecker&) = delete;
   WarpSyncChecker& operator=(const WarpSyncChecker&) = delete;
@@ -62,6 +65,7 @@ class WarpSyncChecker final : public StepObserver {
   std::string kernel_;
   Dim3 grid_;
   Dim3 block_;
+  bool ctasInterleave_;
   mutable std::mutex mutex_;
   // CTAs being checked, and the CTA each host thread ran last: a thread
   // that moves on to another CTA has finished the previous one, whose state

@@ -11,8 +11,6 @@
 
 namespace ptxsim::sim::exec {
 
-namespace {
-
 void initCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
   const LaunchConfig& launch = ctx.grid.launch;
   const PreparedKernel& kernel = ctx.grid.kernel;
@@ -49,6 +47,8 @@ void initCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
   }
 }
 
+namespace {
+
 std::string blockName(const CtaState& cta) {
   return "block (" + std::to_string(cta.ctaid.x) + "," + std::to_string(cta.ctaid.y) + "," +
          std::to_string(cta.ctaid.z) + ")";
@@ -64,6 +64,8 @@ std::string stalledThreads(const CtaState& cta) {
   return text;
 }
 
+}  // namespace
+
 void failStalled(ExecContext& ctx, CtaState& cta, const std::string& why) {
   ctx.warp = nullptr;
   ctx.frame = nullptr;
@@ -74,6 +76,8 @@ void failStalled(ExecContext& ctx, CtaState& cta, const std::string& why) {
                     stalledThreads(cta));
   ctx.aborted = true;
 }
+
+namespace {
 
 // Counts the CTA as running, and as repeating while it is, for as long as
 // runCta runs it.
@@ -103,45 +107,52 @@ class LivelockVote {
 
 }  // namespace
 
+RoundOutcome runRound(ExecContext& ctx, CtaState& cta, uint64_t& executedInRound) {
+  ctx.cta = &cta;
+  const uint32_t quantum = std::max<uint32_t>(1, ctx.grid.options.warpQuantum);
+  const uint64_t limit = ctx.grid.options.maxWarpInstructions;
+  bool progress = false;
+  bool allDone = true;
+  executedInRound = 0;
+  for (Warp& warp : cta.warps) {
+    if (warp.status == WarpStatus::Ready) {
+      ctx.warp = &warp;
+      bool changed = false;
+      uint32_t executed = runWarp(ctx, quantum, changed);
+      progress = progress || changed;
+      executedInRound += executed;
+      if (ctx.aborted) return RoundOutcome::Stopped;
+      // A block-wide barrier counts the warps still running: one that
+      // finished may have been the last one it waited for.
+      if (warp.done()) releaseCompletedBarriers(ctx);
+      uint64_t total = ctx.grid.warpInstructions.fetch_add(executed, std::memory_order_relaxed) + executed;
+      if (total > limit) {
+        ctx.fail(LaunchErrorKind::Timeout,
+                 "the launch executed more than " + std::to_string(limit) +
+                     " warp instructions (a kernel that never finishes?)",
+                 0);
+        return RoundOutcome::Stopped;
+      }
+    }
+    allDone = allDone && warp.done();
+  }
+  if (allDone) return RoundOutcome::Done;
+  return progress ? RoundOutcome::Running : RoundOutcome::Stalled;
+}
+
 void runCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
   LivelockVote vote(ctx.grid);
   initCta(ctx, cta, linearId);
-  ctx.cta = &cta;
   ctx.aborted = false;
-  const uint32_t quantum = std::max<uint32_t>(1, ctx.grid.options.warpQuantum);
-  const uint64_t limit = ctx.grid.options.maxWarpInstructions;
   ProgressMonitor monitor;
   uint64_t publishedWrites = 0;
   while (true) {
-    bool progress = false;
-    bool allDone = true;
     uint64_t roundInstructions = 0;
-    for (Warp& warp : cta.warps) {
-      if (warp.status == WarpStatus::Ready) {
-        ctx.warp = &warp;
-        bool changed = false;
-        uint32_t executed = runWarp(ctx, quantum, changed);
-        progress = progress || changed;
-        roundInstructions += executed;
-        if (ctx.aborted) return;
-        // A block-wide barrier counts the warps still running: one that
-        // finished may have been the last one it waited for.
-        if (warp.done()) releaseCompletedBarriers(ctx);
-        uint64_t total = ctx.grid.warpInstructions.fetch_add(executed, std::memory_order_relaxed) + executed;
-        if (total > limit) {
-          ctx.fail(LaunchErrorKind::Timeout,
-                   "the launch executed more than " + std::to_string(limit) +
-                       " warp instructions (a kernel that never finishes?)",
-                   0);
-          return;
-        }
-      }
-      allDone = allDone && warp.done();
-    }
-    if (allDone) return;
+    RoundOutcome outcome = runRound(ctx, cta, roundInstructions);
+    if (outcome == RoundOutcome::Done || outcome == RoundOutcome::Stopped) return;
     // A lower-numbered CTA failed: this one's results no longer matter.
     if (ctx.grid.failedCta.load(std::memory_order_relaxed) < linearId) return;
-    if (!progress) {
+    if (outcome == RoundOutcome::Stalled) {
       failStalled(ctx, cta, "no thread of the block can make progress");
       return;
     }

@@ -51,6 +51,10 @@ uint64_t specialValue(const ExecContext& ctx, const Materialization& m, unsigned
     case SpecialRegister::ClusterCtarank: return 0;
     case SpecialRegister::ClusterNctarank: return 1;
     case SpecialRegister::IsExplicitCluster: return 0;
+    case SpecialRegister::Envreg:
+      return m.component == 1   ? ctx.grid.gridWorkspace >> 32
+             : m.component == 2 ? static_cast<uint32_t>(ctx.grid.gridWorkspace)
+                                : 0;
     default: return 0;
   }
 }

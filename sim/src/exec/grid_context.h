@@ -62,6 +62,10 @@ struct GridContext {
   uint64_t localBytesPerThread = 0;
   uint64_t gridId = 1;
   uint64_t launchTimeNs = 0;  // %globaltimer's value at the launch
+  // A cooperative launch's grid workspace (what cooperative_groups reads
+  // through %envreg1, the high half, and %envreg2, the low half); 0 for
+  // other launches, whose grid.sync() then traps as on a GPU.
+  uint64_t gridWorkspace = 0;
 
   // The error of the lowest-numbered failing CTA, so the reported error
   // does not depend on the number of host threads: CTAs above a failed one

@@ -108,8 +108,10 @@ class Device {
 
   // Runs the kernel to completion. A fault in the kernel is returned in the
   // result's error, not thrown; device printf output waits for synchronize().
-  sim::LaunchResult launch(sim::LoadedModule& module, std::string_view kernel, sim::Dim3 grid, sim::Dim3 block,
-                           uint32_t dynamicSharedBytes, const KernelArgs& args);
+  // `cooperative`: as cudaLaunchCooperativeKernel (sim::LaunchConfig).
+  sim::LaunchResult launch(sim::LoadedModule& module, std::string_view kernel, sim::Dim3 grid,
+                           sim::Dim3 block, uint32_t dynamicSharedBytes, const KernelArgs& args,
+                           bool cooperative = false);
 
   // Writes pending device printf output, as cudaDeviceSynchronize does.
   void synchronize();

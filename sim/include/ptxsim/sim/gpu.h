@@ -24,6 +24,7 @@ namespace ptxsim::sim {
 
 namespace exec {
 struct PreparedKernel;
+struct GridContext;
 }
 
 // A module placed in device memory: its variables allocated and
@@ -97,6 +98,10 @@ class Gpu {
 
  private:
   const exec::PreparedKernel* prepared(LoadedModule& module, uint32_t kernelIndex, std::string& error);
+  void runGrid(exec::GridContext& grid, unsigned threads, LaunchResult& result);
+  std::string checkCoResidency(LoadedModule& module, const isa::Function& kernel, const LaunchConfig& config);
+  // A zeroed cooperative grid workspace in device memory, released after the launch.
+  uint64_t allocateGridWorkspace();
 
   GpuConfig config_;
   memory::PageStore store_;

@@ -18,6 +18,11 @@ struct LaunchConfig {
   Dim3 block;
   uint32_t dynamicSharedBytes = 0;
   std::vector<uint8_t> parameters;  // the kernel's parameter buffer, laid out per the ABI
+  // cudaLaunchCooperativeKernel: every CTA is resident at once (refused when
+  // the grid exceeds what the device holds), the CTAs are interleaved so they
+  // may wait for each other (grid.sync()), and %envreg1/%envreg2 give the
+  // grid workspace cooperative_groups reads.
+  bool cooperative = false;
 };
 
 struct LaunchOptions {
@@ -61,6 +66,7 @@ enum class LaunchErrorKind : uint8_t {
   Deadlock,               // no warp can make progress (cudaErrorLaunchTimeout on hardware)
   Timeout,                // maxWarpInstructions exceeded (cudaErrorLaunchTimeout)
   StackOverflow,          // call depth or local memory beyond the stack limit
+  CooperativeTooLarge,    // cudaErrorCooperativeLaunchTooLarge: the grid cannot be co-resident
 };
 
 struct LaunchError {
