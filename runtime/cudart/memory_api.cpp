@@ -189,7 +189,7 @@ CUDART_EXPORT cudaError_t cudaFree(void* devPtr) {
   ptxsim::cudart::ShimState& s = shimState();
   if (cudaError_t e = s.streamOrder().unsafeCallDuringCapture(); e != cudaSuccess) return result(e);
   // Stream-ordered allocations may be freed with cudaFree too.
-  if (s.streamOrder().pools().owner(devPtr) != nullptr) return result(s.streamOrder().pools().free(s.device(), devPtr));
+  if (s.streamOrder().pools().owner(devPtr) != nullptr) return result(s.streamOrder().pools().free(s.device(), devPtr, false));
   if (s.hostAllocations().count(devPtr) != 0) {  // managed memory is freed with cudaFree
     s.device().forgetHostMemory(devPtr);
     s.hostAllocations().erase(devPtr);
@@ -386,7 +386,7 @@ CUDART_EXPORT cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
   std::lock_guard lock(shimState().mutex());
   ptxsim::Device& d = shimState().device();
   uint64_t totalBytes = d.config().globalMemoryBytes;
-  uint64_t used = d.gpu().allocations().liveBytes();
+  uint64_t used = d.gpu().allocations().liveBytes() + d.config().description.contextReservedBytes;
   if (free != nullptr) *free = static_cast<size_t>(used < totalBytes ? totalBytes - used : 0);
   if (total != nullptr) *total = static_cast<size_t>(totalBytes);
   return cudaSuccess;

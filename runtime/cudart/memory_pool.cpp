@@ -47,7 +47,10 @@ cudaError_t MemoryPools::destroy(MemoryPool* pool) {
 }
 
 cudaError_t MemoryPools::allocate(Device& device, MemoryPool& pool, size_t bytes, void** out) {
-  if (bytes == 0) return cudaErrorInvalidValue;
+  if (bytes == 0) {  // allowed, as on the H100: nothing is allocated
+    *out = nullptr;
+    return cudaSuccess;
+  }
   uint64_t address = 0;
   try {
     address = device.malloc(bytes);
@@ -73,12 +76,12 @@ MemoryPool* MemoryPools::owner(const void* pointer) {
   return nullptr;
 }
 
-cudaError_t MemoryPools::free(Device& device, const void* pointer) {
+cudaError_t MemoryPools::free(Device& device, const void* pointer, bool streamOrdered) {
   MemoryPool* pool = owner(pointer);
   if (pool == nullptr) return cudaErrorInvalidValue;
   auto address = reinterpret_cast<uint64_t>(pointer);
   auto it = pool->allocations.find(address);
-  pool->usedBytes -= it->second;
+  if (streamOrdered) pool->usedBytes -= it->second;
   pool->allocations.erase(it);
   device.free(address);
   if (pool->destroyed && pool->allocations.empty()) created_.erase(pool);

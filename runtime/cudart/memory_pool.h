@@ -48,7 +48,10 @@ class MemoryPools {
   cudaError_t allocate(Device& device, MemoryPool& pool, size_t bytes, void** out);
   // The pool holding an allocation that starts at `pointer`; null if none.
   MemoryPool* owner(const void* pointer);
-  cudaError_t free(Device& device, const void* pointer);
+  // `streamOrdered`: cudaFreeAsync's free. cudaFree's leaves the bytes in
+  // the pool's used count: the H100 kept counting them, also after a
+  // synchronisation (memory_pools.expected).
+  cudaError_t free(Device& device, const void* pointer, bool streamOrdered = true);
   // At a synchronisation: each pool keeps at most its release threshold of
   // unused reserved memory.
   void releaseUnused();

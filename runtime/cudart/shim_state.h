@@ -58,6 +58,7 @@ struct LibraryRecord {
   FatbinRecord* image = nullptr;
   std::vector<std::string> kernelNames;
   std::unique_ptr<char[]> kernelHandles;
+  cudaError_t loadError = cudaSuccess;  // bad code, reported at its first use (lazy loading)
   cudaKernel_t kernelHandle(size_t i) const { return reinterpret_cast<cudaKernel_t>(&kernelHandles[i]); }
 };
 

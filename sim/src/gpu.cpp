@@ -151,6 +151,20 @@ bool usesStack(const exec::PreparedKernel& kernel) {
   return false;
 }
 
+// Whether the kernel (or a function it calls) reads %envreg: what
+// cooperative_groups' grid group does to find its grid workspace.
+bool readsGridWorkspace(const exec::PreparedKernel& kernel) {
+  for (const auto& fn : kernel.functions) {
+    if (fn == nullptr) continue;
+    for (const isa::Operand& op : fn->function->operands) {
+      if (op.kind == isa::OperandKind::Special && static_cast<isa::SpecialRegister>(op.index) == isa::SpecialRegister::Envreg) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 bool Gpu::kernelResources(LoadedModule& module, std::string_view kernel, KernelResources& out, std::string& error) {
@@ -295,6 +309,15 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
       return result;
     }
   }
+  // The H100 gives every launch a grid workspace (this_grid().is_valid() is
+  // true under <<<>>> too, tests/cuda/programs/cooperative_groups), and a
+  // grid that fits on the device is resident at once, so grid.sync() in an
+  // ordinary launch works there when the grid fits. Such a grid runs as a
+  // cooperative one here; one that does not fit runs as usual (and a
+  // grid.sync() in it can never complete: a deadlock).
+  const bool usesWorkspace = config.cooperative || readsGridWorkspace(*kernel);
+  const bool coResident =
+      config.cooperative || (usesWorkspace && checkCoResidency(module, fn, config).empty());
   if (!heap_.ready()) {
     const memory::Allocation& a =
         allocations_.allocate(config_.mallocHeapBytes, 4096, memory::AllocationKind::Heap, "device malloc heap");
@@ -304,7 +327,7 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   unsigned threads = options.hostThreads != 0 ? options.hostThreads : std::max(1u, std::thread::hardware_concurrency());
   uint64_t ctaCount = config.grid.count();
   // A cooperative grid's CTAs interleave on one host thread (cooperative_runner.h).
-  threads = config.cooperative ? 1u : static_cast<unsigned>(std::min<uint64_t>(threads, ctaCount));
+  threads = coResident ? 1u : static_cast<unsigned>(std::min<uint64_t>(threads, ctaCount));
   effective.hostThreads = threads;
   // Checks observe the launch alongside the caller's observer, if any.
   std::unique_ptr<checks::WarpSyncChecker> warpSync;
@@ -313,7 +336,7 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   std::unique_ptr<checks::ObserverChain> checksChain;
   if (options.checkWarpSync) {
     warpSync =
-        std::make_unique<checks::WarpSyncChecker>(m, fn.name, config.grid, config.block, config.cooperative);
+        std::make_unique<checks::WarpSyncChecker>(m, fn.name, config.grid, config.block, coResident);
     coherence = std::make_unique<checks::TextureCoherenceChecker>(fn.name, config.block, textures_.boundRanges());
     checksChain = std::make_unique<checks::ObserverChain>(warpSync.get(), coherence.get());
     effective.observer = checksChain.get();
@@ -329,15 +352,15 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   grid.localBytesPerThread = kernel->kernelLocalBytes + (usesStack(*kernel) ? config_.stackBytesPerThread : 0);
   grid.gridId = ++launches_;
   grid.launchTimeNs = grid.gridId * 1'000'000'000ull;
-  if (config.cooperative) {
-    grid.gridWorkspace = allocateGridWorkspace();
+  if (usesWorkspace) grid.gridWorkspace = allocateGridWorkspace();
+  if (coResident) {
     exec::ExecContext ctx(grid);
     exec::runCooperativeGrid(ctx, result.printfOutput);
-    allocations_.release(grid.gridWorkspace);
     result.stats.add(ctx.stats);
   } else {
     runGrid(grid, threads, result);
   }
+  if (usesWorkspace) allocations_.release(grid.gridWorkspace);
   result.error = grid.error;
   if (warpSync != nullptr) {
     result.warnings = warpSync->hazards();

@@ -61,6 +61,7 @@ const std::map<std::string, Setter>& setters() {
       {"async_engine_count", description(&DeviceDescription::asyncEngineCount)},
       {"ecc_enabled", description(&DeviceDescription::eccEnabled)},
       {"single_to_double_perf_ratio", description(&DeviceDescription::singleToDoublePerfRatio)},
+      {"context_reserved_bytes", description(&DeviceDescription::contextReservedBytes)},
       {"pci_domain", description(&DeviceDescription::pciDomain)},
       {"pci_bus", description(&DeviceDescription::pciBus)},
       {"pci_device", description(&DeviceDescription::pciDevice)},

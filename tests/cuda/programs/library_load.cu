@@ -178,9 +178,17 @@ int main() {
 
   // Images CUDA refuses.
   cudaLibrary_t refused = nullptr;
-  std::printf("broken PTX: %s\n", cudaGetErrorName(cudaLibraryLoadData(&refused, kBrokenPtx, nullptr, nullptr,
-                                                                       0, nullptr, nullptr, 0)));
+  cudaError_t brokenLoad = cudaLibraryLoadData(&refused, kBrokenPtx, nullptr, nullptr, 0, nullptr, nullptr, 0);
+  std::printf("broken PTX: %s\n", cudaGetErrorName(brokenLoad));
   cudaGetLastError();
+  if (brokenLoad == cudaSuccess) {  // loaded lazily: the error comes with the first use
+    cudaKernel_t broken = nullptr;
+    std::printf("its kernel: %s\n", cudaGetErrorName(cudaLibraryGetKernel(&broken, refused, "broken")));
+    unsigned count = 0;
+    std::printf("its kernel count: %s\n", cudaGetErrorName(cudaLibraryGetKernelCount(&count, refused)));
+    std::printf("unloading it: %s\n", cudaGetErrorName(cudaLibraryUnload(refused)));
+    cudaGetLastError();
+  }
   std::printf("missing file: %s\n",
               cudaGetErrorName(cudaLibraryLoadFromFile(&refused, "/nonexistent/kernels.ptx", nullptr, nullptr,
                                                        0, nullptr, nullptr, 0)));

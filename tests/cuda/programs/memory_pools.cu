@@ -134,8 +134,11 @@ int main() {
   std::printf("after cudaFree: used %llu\n", attribute(mine, cudaMemPoolAttrUsedMemCurrent));
   CHECK(cudaDeviceSetMemPool(0, pool));
   CHECK(cudaStreamSynchronize(stream));
+  std::printf("after a synchronisation: used %llu\n", attribute(mine, cudaMemPoolAttrUsedMemCurrent));
   CHECK(cudaMemPoolDestroy(mine));
-  std::printf("zero-byte cudaMallocAsync: %s\n", cudaGetErrorName(cudaMallocAsync(&a, 0, stream)));
+  a = reinterpret_cast<int*>(&a);  // not null, to see what a zero-byte allocation writes
+  cudaError_t zeroBytes = cudaMallocAsync(&a, 0, stream);
+  std::printf("zero-byte cudaMallocAsync: %s, pointer %s\n", cudaGetErrorName(zeroBytes), a == nullptr ? "null" : "set");
   cudaGetLastError();
   CHECK(cudaStreamDestroy(stream));
   return 0;
