@@ -84,6 +84,7 @@ Device& ShimState::device() {
     stackLimit = config.stackBytesPerThread;
     heapLimit = config.mallocHeapBytes;
     printfFifoLimit = config.printfFifoBytes;
+    pendingLaunchLimit = config.pendingLaunchLimit;
   }
   return *device_;
 }
@@ -254,6 +255,7 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
   Device& dev = device();
   dev.gpu().mutableConfig().stackBytesPerThread = stackLimit;
   dev.gpu().mutableConfig().mallocHeapBytes = heapLimit;  // takes effect with the first launch
+  dev.gpu().mutableConfig().pendingLaunchLimit = pendingLaunchLimit;
   // A launch flushes the printf output of the kernels before it, as CUDA
   // does; its own output waits for the next synchronisation.
   dev.synchronize();
@@ -265,10 +267,15 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
     std::fprintf(stderr, "ptxsim: error: %s\n", e.what());
     return cudaErrorInvalidValue;
   }
+  uint64_t warpInstructions = r.stats.warpInstructions;
   writeStats(r.stats);
+  for (const sim::KernelStats& child : r.deviceLaunches) {
+    writeStats(child);
+    warpInstructions += child.warpInstructions;
+  }
   for (const std::string& warning : r.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
   simulatedNanoseconds_ +=
-      static_cast<uint64_t>(static_cast<double>(r.stats.warpInstructions) / issueRatePerNanosecond(dev.config())) + 1;
+      static_cast<uint64_t>(static_cast<double>(warpInstructions) / issueRatePerNanosecond(dev.config())) + 1;
   if (!r.error) return cudaSuccess;
   std::fprintf(stderr, "ptxsim: error: %s\n", r.error.message.c_str());
   cudaError_t code = toCudaError(r.error.kind);
