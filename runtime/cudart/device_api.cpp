@@ -50,6 +50,7 @@ CUDART_EXPORT cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
     case cudaLimitStackSize: s.stackLimit = value; break;
     case cudaLimitPrintfFifoSize: s.printfFifoLimit = value; break;
     case cudaLimitMallocHeapSize: s.heapLimit = value; break;
+    case cudaLimitDevRuntimePendingLaunchCount: s.pendingLaunchLimit = value; break;
     default: return result(cudaErrorUnsupportedLimit);
   }
   return cudaSuccess;
@@ -63,6 +64,7 @@ CUDART_EXPORT cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
     case cudaLimitStackSize: *value = s.stackLimit; break;
     case cudaLimitPrintfFifoSize: *value = s.printfFifoLimit; break;
     case cudaLimitMallocHeapSize: *value = s.heapLimit; break;
+    case cudaLimitDevRuntimePendingLaunchCount: *value = s.pendingLaunchLimit; break;
     default: return result(cudaErrorUnsupportedLimit);
   }
   return cudaSuccess;

@@ -85,6 +85,7 @@ Device& ShimState::device() {
     stackLimit = config.stackBytesPerThread;
     heapLimit = config.mallocHeapBytes;
     printfFifoLimit = config.printfFifoBytes;
+    pendingLaunchLimit = config.pendingLaunchLimit;
   }
   return *device_;
 }
@@ -287,6 +288,7 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
   Device& dev = device();
   dev.gpu().mutableConfig().stackBytesPerThread = stackLimit;
   dev.gpu().mutableConfig().mallocHeapBytes = heapLimit;  // takes effect with the first launch
+  dev.gpu().mutableConfig().pendingLaunchLimit = pendingLaunchLimit;
   // A launch flushes the printf output of the kernels before it, as CUDA
   // does; its own output waits for the next synchronisation.
   dev.synchronize();
@@ -298,16 +300,23 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
     std::fprintf(stderr, "ptxsim: error: %s\n", e.what());
     return cudaErrorInvalidValue;
   }
+  uint64_t warpInstructions = r.stats.warpInstructions;
+  for (const sim::KernelStats& child : r.deviceLaunches) warpInstructions += child.warpInstructions;
   if (profilerActive_) {
-    writeStats(r.stats);
-    ++profiled_.launches;
-    profiled_.warpInstructions += r.stats.warpInstructions;
-    profiled_.threadInstructions += r.stats.threadInstructions;
-    profiled_.simulationSeconds += r.stats.simulationSeconds;
+    // The launch, then the grids it launched from the device: one record each.
+    auto profile = [this](const sim::KernelStats& stats) {
+      writeStats(stats);
+      ++profiled_.launches;
+      profiled_.warpInstructions += stats.warpInstructions;
+      profiled_.threadInstructions += stats.threadInstructions;
+      profiled_.simulationSeconds += stats.simulationSeconds;
+    };
+    profile(r.stats);
+    for (const sim::KernelStats& child : r.deviceLaunches) profile(child);
   }
   for (const std::string& warning : r.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
   simulatedNanoseconds_ +=
-      static_cast<uint64_t>(static_cast<double>(r.stats.warpInstructions) / issueRatePerNanosecond(dev.config())) + 1;
+      static_cast<uint64_t>(static_cast<double>(warpInstructions) / issueRatePerNanosecond(dev.config())) + 1;
   if (!r.error) return cudaSuccess;
   std::fprintf(stderr, "ptxsim: error: %s\n", r.error.message.c_str());
   cudaError_t code = toCudaError(r.error.kind);

@@ -168,6 +168,7 @@ class ShimState {
   size_t stackLimit = 1024;
   size_t printfFifoLimit = size_t{1} << 20;
   size_t heapLimit = size_t{8} << 20;
+  size_t pendingLaunchLimit = 2048;  // cudaLimitDevRuntimePendingLaunchCount
   int currentDevice = 0;
   // cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize).
   std::map<const void*, int> maxDynamicShared;

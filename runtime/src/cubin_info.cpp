@@ -56,14 +56,33 @@ std::string_view stringAt(std::string_view elf, const Section& table, uint32_t o
   return s.substr(0, s.find('\0'));
 }
 
+bool isElf64(std::string_view elf) {
+  return elf.size() >= 64 && std::memcmp(elf.data(), "\177ELF", 4) == 0 && elf[4] == 2;
+}
+
 }  // namespace
+
+bool cubinDefinesSymbol(std::string_view elf, std::string_view symbol) {
+  if (!isElf64(elf)) return false;
+  std::vector<Section> all = sections(elf);
+  for (const Section& table : all) {
+    if (table.type != kSymbolTableType || table.link >= all.size()) continue;
+    for (uint64_t p = table.offset; p + kSymbolSize <= table.offset + table.size; p += kSymbolSize) {
+      uint32_t nameOffset = 0;
+      uint16_t sectionIndex = 0;  // st_shndx: 0 (SHN_UNDEF) for a symbol only referred to
+      if (readAt(elf, p, nameOffset) && readAt(elf, p + 6, sectionIndex) && sectionIndex != 0 &&
+          stringAt(elf, all[table.link], nameOffset) == symbol) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
 
 std::map<std::string, uint32_t> cubinRegisterCounts(std::string_view elf) {
   std::map<std::string, uint32_t> counts;
   uint16_t namesIndex = 0;
-  if (elf.size() < 64 || elf.substr(0, 4) != "\x7f" "ELF" || elf[4] != 2 || !readAt(elf, 0x3E, namesIndex)) {
-    return counts;
-  }
+  if (!isElf64(elf) || !readAt(elf, 0x3E, namesIndex)) return counts;
   std::vector<Section> all = sections(elf);
   if (namesIndex >= all.size()) return counts;
   const Section* symbols = nullptr;

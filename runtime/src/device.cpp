@@ -183,6 +183,7 @@ sim::LaunchResult Device::launch(sim::LoadedModule& module, std::string_view ker
   sim::LaunchResult result = gpu_.launch(module, kernel, config, launchOptions_);
   pendingPrintf_ += result.printfOutput;
   stats_.push_back(result.stats);
+  stats_.insert(stats_.end(), result.deviceLaunches.begin(), result.deviceLaunches.end());
   return result;
 }
 

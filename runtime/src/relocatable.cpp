@@ -5,6 +5,8 @@
 #include <cstring>
 #include <fstream>
 
+#include "ptxsim/runtime/cubin_info.h"
+
 namespace ptxsim::runtime {
 
 bool readFatbinSequence(const uint8_t* data, uint64_t size, std::vector<Fatbin>& out, std::string& error) {
@@ -77,11 +79,31 @@ bool readElfFatbins(const std::string& path, const std::string& section, std::ve
   return true;
 }
 
+namespace {
+
+// CUDA's device runtime (libcudadevrt, which nvcc links into every program
+// built with -rdc=true) defines the __cudaCDP2* functions that device-side
+// launches call. It carries machine code and PTX only for a newer
+// architecture, and the simulator provides those functions itself
+// (sim/src/semantics/device_launch_runtime.cpp), so its unit stays out of
+// the link.
+bool isDeviceRuntime(const Fatbin& unit) {
+  for (const FatbinEntry& e : unit.entries) {
+    if (e.kind == FatbinEntryKind::Cubin && cubinDefinesSymbol(e.image, "__cudaCDP2GetParameterBufferV2")) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 PtxLinkResult linkRelocatableFatbins(const std::vector<Fatbin>& units, uint32_t sm) {
   std::vector<PtxLinkInput> inputs;
   PtxLinkResult result;
   for (size_t i = 0; i < units.size(); ++i) {
     const FatbinEntry* entry = units[i].bestPtx(sm);
+    if (entry == nullptr && isDeviceRuntime(units[i])) continue;
     if (entry == nullptr) {
       result.errors.push_back("TU " + std::to_string(i + 1) +
                               " of the relocatable device code holds no PTX the sm_" + std::to_string(sm) +

@@ -12,6 +12,8 @@
 #include "checks/warp_sync_checker.h"
 #include "exec/cooperative_runner.h"
 #include "exec/cta_runner.h"
+#include "exec/device_launch.h"
+#include "exec/launch_turns.h"
 #include "exec/exec_context.h"
 #include "exec/preparer.h"
 #include "ptxsim/sim/occupancy.h"
@@ -190,8 +192,15 @@ bool Gpu::kernelResources(LoadedModule& module, std::string_view kernel, KernelR
 
 // Runs the CTAs of a launch on `threads` host threads, each taking the
 // next CTA when it finishes one.
-void Gpu::runGrid(exec::GridContext& grid, unsigned threads, LaunchResult& result) {
+// Device-side launches wait for their turn (launch_turns.h) only in a
+// module that can launch from the device.
+void Gpu::runCtas(exec::GridContext& grid, unsigned threads, LaunchResult& result, LaunchesByCta& launchesByCta) {
   const uint64_t ctaCount = grid.launch.grid.count();
+  std::unique_ptr<exec::LaunchTurns> turns;
+  if (grid.kernel.module->findFunction("__cudaCDP2GetParameterBufferV2") != nullptr) {
+    turns = std::make_unique<exec::LaunchTurns>(ctaCount);
+    grid.launchTurns = turns.get();
+  }
   std::atomic<uint64_t> nextCta{0};
   std::vector<KernelStats> perThread(threads);
   std::mutex outputMutex;
@@ -201,13 +210,19 @@ void Gpu::runGrid(exec::GridContext& grid, unsigned threads, LaunchResult& resul
     exec::CtaState cta;
     while (true) {
       uint64_t id = nextCta.fetch_add(1, std::memory_order_relaxed);
-      if (id >= ctaCount || id > grid.failedCta.load(std::memory_order_relaxed)) break;
-      exec::runCta(ctx, cta, id);
-      if (!cta.printfOutput.empty()) {
-        std::lock_guard lock(outputMutex);
-        printfByCta[id] = std::move(cta.printfOutput);
-        cta.printfOutput.clear();
+      if (id >= ctaCount || id > grid.failedCta.load(std::memory_order_relaxed)) {
+        if (turns != nullptr && id < ctaCount) turns->finish(id);
+        break;
       }
+      exec::runCta(ctx, cta, id);
+      if (!cta.printfOutput.empty() || !cta.deviceRuntime.launches.empty()) {
+        std::lock_guard lock(outputMutex);
+        if (!cta.printfOutput.empty()) printfByCta[id] = std::move(cta.printfOutput);
+        if (!cta.deviceRuntime.launches.empty()) launchesByCta[id] = std::move(cta.deviceRuntime.launches);
+        cta.printfOutput.clear();
+        cta.deviceRuntime.launches.clear();
+      }
+      if (turns != nullptr) turns->finish(id);
     }
     perThread[t] = ctx.stats;
   };
@@ -259,11 +274,32 @@ std::string Gpu::checkCoResidency(LoadedModule& module, const isa::Function& fn,
 
 LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, const LaunchConfig& config,
                          const LaunchOptions& options) {
+  int index = kernelIndexOf(module.module(), kernelName);
+  if (index < 0) {
+    LaunchResult result;
+    result.stats.kernel = std::string(kernelName);
+    result.error = {LaunchErrorKind::InvalidValue,
+                    "no kernel named '" + std::string(kernelName) + "' in the module"};
+    return result;
+  }
+  std::vector<exec::DeviceLaunch> launches;
+  LaunchResult result = runGrid(module, static_cast<uint32_t>(index), config, options, GridPlace{}, launches);
+  if (!result.error && !launches.empty()) {
+    runDeviceLaunches(module, options, GridPlace{}, result.stats.launchId, launches, result);
+  }
+  return result;
+}
+
+LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConfig& config,
+                          const LaunchOptions& options, const GridPlace& place,
+                          std::vector<exec::DeviceLaunch>& launches) {
   LaunchResult result;
   auto started = std::chrono::steady_clock::now();
   const isa::Module& m = module.module();
-  int index = kernelIndexOf(m, kernelName);
-  result.stats.kernel = std::string(kernelName);
+  const isa::Function& fn = m.functions[index];
+  result.stats.kernel = fn.name;
+  result.stats.parentLaunchId = place.parentLaunchId;
+  result.stats.launchDepth = place.depth;
   SimtMode simt = resolveSimtMode(options.simt, config_.smVersion, m.target.sm);
   result.stats.simtMode = simt == SimtMode::Stack
                               ? std::string(nameOf(simt))
@@ -271,11 +307,6 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   result.stats.grid = config.grid;
   result.stats.block = config.block;
   result.stats.dynamicSharedBytes = config.dynamicSharedBytes;
-  if (index < 0) {
-    result.error = {LaunchErrorKind::InvalidValue, "no kernel named '" + std::string(kernelName) + "' in the module"};
-    return result;
-  }
-  const isa::Function& fn = m.functions[static_cast<size_t>(index)];
   if (std::string why = checkLaunchGeometry(fn, config.grid, config.block, config_.limits); !why.empty()) {
     result.error = {LaunchErrorKind::InvalidConfiguration, "launch of " + fn.name + ": " + why};
     return result;
@@ -288,7 +319,7 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
     return result;
   }
   std::string error;
-  const exec::PreparedKernel* kernel = prepared(module, static_cast<uint32_t>(index), error);
+  const exec::PreparedKernel* kernel = prepared(module, index, error);
   if (kernel == nullptr) {
     result.error = {LaunchErrorKind::Unsupported, error};
     return result;
@@ -352,16 +383,32 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   grid.localBytesPerThread = kernel->kernelLocalBytes + (usesStack(*kernel) ? config_.stackBytesPerThread : 0);
   grid.gridId = ++launches_;
   grid.launchTimeNs = grid.gridId * 1'000'000'000ull;
+  result.stats.launchId = grid.gridId;
+  grid.depth = place.depth;
+  grid.pendingBefore = place.pendingBefore;
+  grid.pendingLaunchLimit = config_.pendingLaunchLimit;
+  LaunchesByCta launchesByCta;
   if (usesWorkspace) grid.gridWorkspace = allocateGridWorkspace();
   if (coResident) {
     exec::ExecContext ctx(grid);
-    exec::runCooperativeGrid(ctx, result.printfOutput);
+    exec::runCooperativeGrid(ctx, result.printfOutput, launchesByCta);
     result.stats.add(ctx.stats);
   } else {
-    runGrid(grid, threads, result);
+    runCtas(grid, threads, result, launchesByCta);
   }
   if (usesWorkspace) allocations_.release(grid.gridWorkspace);
   result.error = grid.error;
+  // The grids launched from the device, in the order they run: by
+  // launching CTA, then program order; tail launches after all others.
+  if (!grid.error) {
+    for (auto tail : {false, true}) {
+      for (auto& [id, list] : launchesByCta) {
+        for (exec::DeviceLaunch& l : list) {
+          if ((l.stream == exec::LaunchStream::Tail) == tail) launches.push_back(std::move(l));
+        }
+      }
+    }
+  }
   if (warpSync != nullptr) {
     result.warnings = warpSync->hazards();
     for (auto& [line, first] : grid.maskWarnings) result.warnings.push_back(first.second);

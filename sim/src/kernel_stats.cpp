@@ -49,6 +49,12 @@ std::string KernelStats::toJson() const {
     std::snprintf(name, sizeof name, "prof_trigger_%02u", e);
     j[name] = profileTriggers[e];
   }
+  j["ptxsim__launch_id"] = launchId;
+  if (parentLaunchId != 0) {
+    // Launched from device code (dynamic parallelism).
+    j["ptxsim__parent_launch_id"] = parentLaunchId;
+    j["ptxsim__launch_depth"] = launchDepth;
+  }
   j["ptxsim__simulation_seconds"] = simulationSeconds;
   j["ptxsim__host_threads"] = hostThreads;
   return j.dump();

@@ -6,7 +6,12 @@ here="$(cd "$(dirname "$0")" && pwd)"
 nvcc="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
 cd "$here"
 rm -rf ptx_fallback
-find . -name '*.cu' -not -path './ptx_fallback/*' | sed 's|^\./||' | sort | while read -r src; do
-  mkdir -p "ptx_fallback/$(dirname "$src")"
-  "$nvcc" -arch=sm_90 -ptx -I"$here" -o "ptx_fallback/${src%.cu}.ptx" "$src"
-done
+# programs/ are whole programs built by their own tests; cdp/ kernels launch
+# kernels, which needs separate compilation (-rdc=true), as CMakeLists.txt does.
+find . -name '*.cu' -not -path './ptx_fallback/*' -not -path './programs/*' | sed 's|^\./||' | sort |
+  while read -r src; do
+    rdc=()
+    [[ "$src" == cdp/* ]] && rdc=(-rdc=true)
+    mkdir -p "ptx_fallback/$(dirname "$src")"
+    "$nvcc" -arch=sm_90 -ptx "${rdc[@]}" -I"$here" -o "ptx_fallback/${src%.cu}.ptx" "$src"
+  done

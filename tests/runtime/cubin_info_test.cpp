@@ -65,12 +65,15 @@ std::string elf(const std::vector<SectionSpec>& specs) {
   return image;
 }
 
-std::string symbols(const std::vector<uint32_t>& nameOffsets) {
+// Symbols named at `nameOffsets`, each defined in section `sections[i]`
+// (0, undefined, where not given).
+std::string symbols(const std::vector<uint32_t>& nameOffsets, const std::vector<uint16_t>& sections = {}) {
   std::string table(24, '\0');  // symbol 0 is null
-  for (uint32_t name : nameOffsets) {
+  for (size_t i = 0; i < nameOffsets.size(); ++i) {
     std::string sym(24, '\0');
-    put<uint32_t>(sym, 0, name);
+    put<uint32_t>(sym, 0, nameOffsets[i]);
     sym[4] = 0x12;  // global function
+    put<uint16_t>(sym, 6, i < sections.size() ? sections[i] : uint16_t{0});
     table += sym;
   }
   return table;
@@ -108,6 +111,19 @@ TEST(CubinInfo, UnknownAttributeFormatStopsReading) {
   auto counts = cubinRegisterCounts(image);
   ASSERT_EQ(counts.size(), 1u);
   EXPECT_EQ(counts["k"], 32u);
+}
+
+// CUDA's device runtime defines the __cudaCDP2 functions; a program's own
+// cubin only refers to them.
+TEST(CubinInfo, DefinedSymbolsAreToldFromReferences) {
+  std::string strtab = std::string("\0defined\0referenced\0", 20);
+  std::string image = elf({{".strtab", 3, strtab},
+                           {".symtab", 2, symbols({1, 9}, {4, 0}), 2},
+                           {".text.defined", 1, std::string(16, '\0')}});
+  EXPECT_TRUE(cubinDefinesSymbol(image, "defined"));
+  EXPECT_FALSE(cubinDefinesSymbol(image, "referenced"));
+  EXPECT_FALSE(cubinDefinesSymbol(image, "absent"));
+  EXPECT_FALSE(cubinDefinesSymbol("not an elf image", "defined"));
 }
 
 TEST(CubinInfo, MalformedImagesGiveNothing) {

@@ -29,7 +29,8 @@ std::string gridDeadlockReason(uint64_t waiting, uint64_t total) {
 
 }  // namespace
 
-void runCooperativeGrid(ExecContext& ctx, std::string& printfOutput) {
+void runCooperativeGrid(ExecContext& ctx, std::string& printfOutput,
+                        std::map<uint64_t, std::vector<DeviceLaunch>>& launchesByCta) {
   const uint64_t count = ctx.grid.launch.grid.count();
   std::vector<ResidentCta> ctas(count);
   for (uint64_t id = 0; id < count; ++id) initCta(ctx, ctas[id].state, id);
@@ -48,6 +49,8 @@ void runCooperativeGrid(ExecContext& ctx, std::string& printfOutput) {
       RoundOutcome outcome = runRound(ctx, cta, executed);
       printfOutput += cta.printfOutput;
       cta.printfOutput.clear();
+      for (DeviceLaunch& l : cta.deviceRuntime.launches) launchesByCta[id].push_back(std::move(l));
+      cta.deviceRuntime.launches.clear();
       if (outcome == RoundOutcome::Stopped) return;  // a fault ends the whole grid, as on a GPU
       if (outcome == RoundOutcome::Stalled) {
         failStalled(ctx, cta, "no thread of the block can make progress");

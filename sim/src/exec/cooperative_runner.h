@@ -13,8 +13,12 @@
 // CTA never reaches), the launch fails with a deadlock report naming the
 // lowest waiting CTA's threads and where they spin.
 
+#include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
+#include "device_launch.h"
 #include "exec_context.h"
 
 namespace ptxsim::sim::exec {
@@ -22,6 +26,8 @@ namespace ptxsim::sim::exec {
 // Runs every CTA of ctx.grid's launch to completion or to the launch's
 // first fault. Device printf output is appended to `printfOutput` in the
 // order the CTAs produced it.
-void runCooperativeGrid(ExecContext& ctx, std::string& printfOutput);
+// Device-side launches of each CTA are appended to `launchesByCta`.
+void runCooperativeGrid(ExecContext& ctx, std::string& printfOutput,
+                        std::map<uint64_t, std::vector<DeviceLaunch>>& launchesByCta);
 
 }  // namespace ptxsim::sim::exec

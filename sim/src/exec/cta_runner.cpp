@@ -25,6 +25,7 @@ void initCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
   cta.printfOutput.clear();
   cta.instructions = 0;
   cta.memoryWrites = 0;
+  cta.deviceRuntime.clear();
   for (BarrierState& b : cta.barriers) b = BarrierState{};
   uint32_t warpCount = (cta.threadCount + kWarpSize - 1) / kWarpSize;
   cta.warps.resize(warpCount);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "device_launch.h"
 #include "ptxsim/sim/launch_geometry.h"
 #include "warp_state.h"
 
@@ -30,6 +31,8 @@ struct CtaState {
   // Instructions that wrote memory (stores, atomics that changed it): a CTA
   // that runs on without any is watched for livelock (progress_monitor.h).
   uint64_t memoryWrites = 0;
+  // Streams, events, errors and the grids this CTA launched.
+  DeviceRuntimeState deviceRuntime;
 };
 
 }  // namespace ptxsim::sim::exec

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "launch_turns.h"
 #include "prepared.h"
 #include "ptxsim/memory/allocation_table.h"
 #include "ptxsim/memory/page_store.h"
@@ -66,6 +67,14 @@ struct GridContext {
   // through %envreg1, the high half, and %envreg2, the low half); 0 for
   // other launches, whose grid.sync() then traps as on a GPU.
   uint64_t gridWorkspace = 0;
+
+  // Device-side launches (device_launch.h). Null `launchTurns` when the
+  // module cannot launch from the device: CTAs then never wait.
+  uint32_t depth = 0;               // 0 for a grid the host launched
+  uint64_t pendingBefore = 0;       // launches of enclosing grids still waiting to run
+  uint64_t pendingLaunchLimit = 0;  // cudaLimitDevRuntimePendingLaunchCount
+  LaunchTurns* launchTurns = nullptr;
+  uint64_t launchesRecorded = 0;  // by CTAs that had their turn, so only one at a time
 
   // The error of the lowest-numbered failing CTA, so the reported error
   // does not depend on the number of host threads: CTAs above a failed one

@@ -82,7 +82,28 @@ struct ParamSlot {
   uint64_t callerOffset = 0;  // in the caller's parameter area
   uint64_t size = 0;
 };
-enum class Builtin : uint8_t { None, Vprintf, Malloc, Free, AssertFail };
+// Device runtime functions the simulator provides (device_runtime.cpp,
+// device_launch_runtime.cpp).
+enum class Builtin : uint8_t {
+  None,
+  Vprintf,
+  Malloc,
+  Free,
+  AssertFail,
+  GetParameterBuffer,  // __cudaCDP2GetParameterBufferV2
+  LaunchDevice,        // __cudaCDP2LaunchDeviceV2
+  GetLastError,
+  PeekAtLastError,
+  GetDevice,
+  StreamCreateWithFlags,
+  StreamDestroy,
+  EventCreateWithFlags,
+  EventRecord,  // also EventRecordWithFlags
+  EventDestroy,
+  StreamWaitEvent,
+  DeviceMalloc,  // __cudaCDP2Malloc: cudaMalloc in device code
+  DeviceFree,    // __cudaCDP2Free
+};
 struct CallBinding {
   uint32_t callee = UINT32_MAX;   // Module::functions index of a direct call
   uint32_t calleeRow = UINT32_MAX;  // indirect calls: the row holding the function address

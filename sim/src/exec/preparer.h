@@ -18,6 +18,14 @@ namespace ptxsim::sim::exec {
 // program that dereferences one gets a memory fault.
 inline constexpr uint64_t kFunctionAddressBase = 0x0000'0100'0000'0000ull;
 
+// The function at such an address: its Module::functions index, or
+// UINT32_MAX for an address that is not a function.
+inline uint32_t functionAt(uint64_t address, size_t functionCount) {
+  if (address < kFunctionAddressBase || (address - kFunctionAddressBase) % 16 != 0) return UINT32_MAX;
+  uint64_t index = (address - kFunctionAddressBase) / 16;
+  return index < functionCount ? static_cast<uint32_t>(index) : UINT32_MAX;
+}
+
 // Where the loader placed the module's global and constant variables.
 struct ModulePlacement {
   std::vector<uint64_t> globalAddresses;  // by Module::globals index; 0 when not in device memory

@@ -86,14 +86,6 @@ bool selectBrx(const isa::Instruction& inst, PreparedInstruction& pi, SelectCont
   return true;
 }
 
-// The callee of a call for one lane: its Module::functions index, or
-// UINT32_MAX for an address that is not a function.
-uint32_t functionAt(uint64_t address, size_t functionCount) {
-  if (address < exec::kFunctionAddressBase || (address - exec::kFunctionAddressBase) % 16 != 0) return UINT32_MAX;
-  uint64_t index = (address - exec::kFunctionAddressBase) / 16;
-  return index < functionCount ? static_cast<uint32_t>(index) : UINT32_MAX;
-}
-
 void callHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   if (exec::splitOnGuard(ctx)) return;
   const exec::PreparedFunction& caller = *ctx.frame->function;
@@ -106,9 +98,10 @@ void callHandler(const PreparedInstruction& pi, ExecContext& ctx) {
     const uint64_t* address = ctx.row(binding.calleeRow);
     size_t count = kernel.module->functions.size();
     unsigned firstLane = static_cast<unsigned>(std::countr_zero(lanes));
-    callee = functionAt(address[firstLane], count);
+    callee = exec::functionAt(address[firstLane], count);
     LaneMask same = 0;
-    exec::forLanes(lanes, [&](unsigned l) { same |= LaneMask{functionAt(address[l], count) == callee} << l; });
+    exec::forLanes(lanes,
+                   [&](unsigned l) { same |= LaneMask{exec::functionAt(address[l], count) == callee} << l; });
     if (callee == UINT32_MAX || kernel.functions[callee] == nullptr) {
       char text[32];
       std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(address[firstLane]));
@@ -132,14 +125,6 @@ void callHandler(const PreparedInstruction& pi, ExecContext& ctx) {
     return;
   }
   exec::enterFunction(ctx, *kernel.functions[callee], binding, lanes);
-}
-
-exec::Builtin builtinNamed(const std::string& name) {
-  if (name == "vprintf") return exec::Builtin::Vprintf;
-  if (name == "malloc") return exec::Builtin::Malloc;
-  if (name == "free") return exec::Builtin::Free;
-  if (name == "__assertfail") return exec::Builtin::AssertFail;
-  return exec::Builtin::None;
 }
 
 bool bindList(const isa::Operand& list, SelectContext& sc, std::vector<exec::ParamSlot>& out, std::string& why) {
@@ -167,7 +152,9 @@ bool selectCall(const isa::Instruction& inst, PreparedInstruction& pi, SelectCon
     if (!target.isDefined) {
       binding.builtin = builtinNamed(target.name);
       if (binding.builtin == exec::Builtin::None) {
-        why = "call to '" + target.name + "', which is declared but not defined in the module";
+        why = isDeviceRuntimeFunction(target.name)
+                  ? "call to '" + target.name + "', a CUDA device runtime function ptxsim does not provide"
+                  : "call to '" + target.name + "', which is declared but not defined in the module";
         return false;
       }
     }

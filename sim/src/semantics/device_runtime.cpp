@@ -1,20 +1,25 @@
 #include "device_runtime.h"
 
 #include <cstring>
+#include <map>
 
 #include "printf_format.h"
 #include "ptxsim/sim/device_heap.h"
 
 namespace ptxsim::sim::semantics {
 
-namespace {
+void argumentBytes(ExecContext& ctx, const exec::CallBinding& binding, size_t index, unsigned lane, void* out,
+                   uint64_t size) {
+  std::memset(out, 0, size);
+  if (index < binding.arguments.size()) {
+    std::memcpy(out, ctx.frame->paramsOf(lane) + binding.arguments[index].callerOffset,
+                std::min(size, binding.arguments[index].size));
+  }
+}
 
 uint64_t argument64(ExecContext& ctx, const exec::CallBinding& binding, size_t index, unsigned lane) {
   uint64_t value = 0;
-  if (index < binding.arguments.size()) {
-    std::memcpy(&value, ctx.frame->paramsOf(lane) + binding.arguments[index].callerOffset,
-                std::min<uint64_t>(8, binding.arguments[index].size));
-  }
+  argumentBytes(ctx, binding, index, lane, &value, sizeof value);
   return value;
 }
 
@@ -23,6 +28,8 @@ void setResult(ExecContext& ctx, const exec::CallBinding& binding, unsigned lane
   std::memcpy(ctx.frame->paramsOf(lane) + binding.results[0].callerOffset, &value,
               std::min<uint64_t>(8, binding.results[0].size));
 }
+
+namespace {
 
 // The NUL-terminated string at a generic address, at most `limit` bytes;
 // false after a fault. Byte by byte: strings have no alignment and may end
@@ -148,6 +155,36 @@ void runFree(ExecContext& ctx, const exec::CallBinding& binding, exec::LaneMask 
 
 }  // namespace
 
+exec::Builtin builtinNamed(const std::string& name) {
+  using B = exec::Builtin;
+  static const std::map<std::string, B, std::less<>> kBuiltins = {
+      {"vprintf", B::Vprintf},
+      {"malloc", B::Malloc},
+      {"free", B::Free},
+      {"__assertfail", B::AssertFail},
+      {"__cudaCDP2GetParameterBufferV2", B::GetParameterBuffer},
+      {"__cudaCDP2LaunchDeviceV2", B::LaunchDevice},
+      {"__cudaCDP2GetLastError", B::GetLastError},
+      {"__cudaCDP2PeekAtLastError", B::PeekAtLastError},
+      {"__cudaCDP2GetDevice", B::GetDevice},
+      {"__cudaCDP2StreamCreateWithFlags", B::StreamCreateWithFlags},
+      {"__cudaCDP2StreamDestroy", B::StreamDestroy},
+      {"__cudaCDP2EventCreateWithFlags", B::EventCreateWithFlags},
+      {"__cudaCDP2EventRecord", B::EventRecord},
+      {"__cudaCDP2EventRecordWithFlags", B::EventRecord},
+      {"__cudaCDP2EventDestroy", B::EventDestroy},
+      {"__cudaCDP2StreamWaitEvent", B::StreamWaitEvent},
+      {"__cudaCDP2Malloc", B::DeviceMalloc},
+      {"__cudaCDP2Free", B::DeviceFree},
+  };
+  auto it = kBuiltins.find(name);
+  return it != kBuiltins.end() ? it->second : B::None;
+}
+
+bool isDeviceRuntimeFunction(const std::string& name) {
+  return name.rfind("__cudaCDP", 0) == 0 || name.rfind("cuda", 0) == 0 || name.rfind("__cuda", 0) == 0;
+}
+
 void runBuiltin(ExecContext& ctx, const exec::CallBinding& binding, exec::LaneMask lanes) {
   switch (binding.builtin) {
     case exec::Builtin::Malloc: runMalloc(ctx, binding, lanes); return;
@@ -155,6 +192,7 @@ void runBuiltin(ExecContext& ctx, const exec::CallBinding& binding, exec::LaneMa
     case exec::Builtin::Vprintf: runVprintf(ctx, binding, lanes); return;
     case exec::Builtin::AssertFail: runAssertFail(ctx, binding, lanes); return;
     case exec::Builtin::None: break;
+    default: runDeviceLaunchBuiltin(ctx, binding, lanes); return;
   }
   ctx.fail(LaunchErrorKind::Unsupported, "call to a device runtime function the simulator does not know",
            static_cast<unsigned>(std::countr_zero(lanes)));

@@ -15,4 +15,8 @@ namespace ptxsim::runtime {
 // for an image that is not a well-formed 64-bit ELF.
 std::map<std::string, uint32_t> cubinRegisterCounts(std::string_view elf);
 
+// Whether the image's symbol table defines `symbol` (rather than only
+// referring to it); false for an image that is not a well-formed 64-bit ELF.
+bool cubinDefinesSymbol(std::string_view elf, std::string_view symbol);
+
 }  // namespace ptxsim::runtime

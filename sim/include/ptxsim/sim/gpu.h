@@ -25,6 +25,7 @@ namespace ptxsim::sim {
 namespace exec {
 struct PreparedKernel;
 struct GridContext;
+struct DeviceLaunch;
 }
 
 // A module placed in device memory: its variables allocated and
@@ -98,7 +99,27 @@ class Gpu {
 
  private:
   const exec::PreparedKernel* prepared(LoadedModule& module, uint32_t kernelIndex, std::string& error);
-  void runGrid(exec::GridContext& grid, unsigned threads, LaunchResult& result);
+  // Where a grid sits among device-side launches (exec/device_launch.h).
+  struct GridPlace {
+    uint32_t depth = 0;
+    uint64_t pendingBefore = 0;  // launches of enclosing grids still waiting to run
+    uint64_t parentLaunchId = 0;
+  };
+  // Device-side launches of a grid, by launching CTA (program order within one).
+  using LaunchesByCta = std::map<uint64_t, std::vector<exec::DeviceLaunch>>;
+  // Runs one grid's CTAs; the grids its threads launched go to `launches`
+  // in the order they are to run.
+  LaunchResult runGrid(LoadedModule& module, uint32_t kernelIndex, const LaunchConfig& config,
+                       const LaunchOptions& options, const GridPlace& place,
+                       std::vector<exec::DeviceLaunch>& launches);
+  // Runs the grids a grid launched, and theirs, depth first
+  // (device_launches.cpp); their statistics, output and first error go
+  // into `total`.
+  void runDeviceLaunches(LoadedModule& module, const LaunchOptions& options, const GridPlace& parent,
+                         uint64_t parentLaunchId, std::vector<exec::DeviceLaunch>& launches,
+                         LaunchResult& total);
+  // Runs the CTAs of a grid that need not be resident together.
+  void runCtas(exec::GridContext& grid, unsigned threads, LaunchResult& result, LaunchesByCta& launchesByCta);
   std::string checkCoResidency(LoadedModule& module, const isa::Function& kernel, const LaunchConfig& config);
   // A zeroed cooperative grid workspace in device memory, released after the launch.
   uint64_t allocateGridWorkspace();

@@ -57,6 +57,9 @@ struct GpuConfig {
   uint64_t mallocHeapBytes = uint64_t{8} << 20;  // cudaLimitMallocHeapSize
   uint64_t printfFifoBytes = 8650752;  // cudaLimitPrintfFifoSize, as CUDA 13 sets it on an H100
   DeviceDescription description;
+  // cudaLimitDevRuntimePendingLaunchCount: device-side launches that may
+  // wait to run at once; CUDA's default.
+  uint64_t pendingLaunchLimit = 2048;
 };
 
 }  // namespace ptxsim::sim

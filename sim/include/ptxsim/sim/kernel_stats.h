@@ -35,6 +35,12 @@ struct KernelStats {
   std::string simtMode;
   // pmevent / __prof_trigger(n): prof_trigger_00 .. _07, once per warp.
   std::array<uint64_t, kProfileTriggers> profileTriggers{};                   // "stack", or "its" and the schedule: "its/converge"
+  // Which launch this is: numbered from 1 in the order grids ran, device
+  // launches included; a grid launched from device code names the grid
+  // whose thread launched it (0 for the host) and its nesting depth.
+  uint64_t launchId = 0;
+  uint64_t parentLaunchId = 0;
+  uint32_t launchDepth = 0;
   double simulationSeconds = 0;           // host wall time spent simulating the launch
   unsigned hostThreads = 0;
 

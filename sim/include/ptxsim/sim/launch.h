@@ -82,6 +82,11 @@ struct LaunchResult {
   // Diagnostics of the launch's checks ("ptxsim: warp-sync hazard ..."), one
   // line each, sorted; the same whatever the host thread count.
   std::vector<std::string> warnings;
+  // The grids the launch's threads launched (dynamic parallelism) and
+  // theirs, in the order they ran; each is a launch of its own in the
+  // statistics. The launch completes, and its error and printf output
+  // include theirs, only when all of them have.
+  std::vector<KernelStats> deviceLaunches;
 };
 
 }  // namespace ptxsim::sim
