@@ -100,6 +100,7 @@ int checkProgram(const std::string& path, std::ostream& out, std::ostream& err, 
     std::vector<PtxLinkInput> modules;
     for (size_t i = 0; i < units.size(); ++i) {
       const FatbinEntry* e = units[i].bestPtx(sm);
+      if (e == nullptr && isDeviceRuntime(units[i])) continue;
       if (e == nullptr) {
         err << path << ": error: relocatable unit " << i + 1 << " holds no PTX for sm_" << sm << " (it has "
             << units[i].architectures() << ")\n";
@@ -107,7 +108,7 @@ int checkProgram(const std::string& path, std::ostream& out, std::ostream& err, 
       }
       modules.push_back({describeModule(i, e->ptx), e->ptx});
     }
-    return checkLinked(path + " (device code linked from " + std::to_string(units.size()) + " units)",
+    return checkLinked(path + " (device code linked from " + std::to_string(modules.size()) + " units)",
                        modules, out, err, options);
   }
   if (!readElfFatbins(path, ".nv_fatbin", units, error)) {

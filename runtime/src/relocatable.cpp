@@ -79,14 +79,6 @@ bool readElfFatbins(const std::string& path, const std::string& section, std::ve
   return true;
 }
 
-namespace {
-
-// CUDA's device runtime (libcudadevrt, which nvcc links into every program
-// built with -rdc=true) defines the __cudaCDP2* functions that device-side
-// launches call. It carries machine code and PTX only for a newer
-// architecture, and the simulator provides those functions itself
-// (sim/src/semantics/device_launch_runtime.cpp), so its unit stays out of
-// the link.
 bool isDeviceRuntime(const Fatbin& unit) {
   for (const FatbinEntry& e : unit.entries) {
     if (e.kind == FatbinEntryKind::Cubin && cubinDefinesSymbol(e.image, "__cudaCDP2GetParameterBufferV2")) {
@@ -95,8 +87,6 @@ bool isDeviceRuntime(const Fatbin& unit) {
   }
   return false;
 }
-
-}  // namespace
 
 PtxLinkResult linkRelocatableFatbins(const std::vector<Fatbin>& units, uint32_t sm) {
   std::vector<PtxLinkInput> inputs;

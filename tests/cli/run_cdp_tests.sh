@@ -39,6 +39,9 @@ check "child records name parent and depth" \
   grep -q '"kernel":"_Z7treeSumPKiiiiPyPi".*"ptxsim__parent_launch_id":[0-9]*,"ptxsim__launch_depth":5' \
   "$work/stats1.json"
 
+"$ptxsim" check "$work/cdp" >"$work/check.out" 2>&1
+check "ptxsim check links the program without the device runtime" [ $? -eq 0 ]
+
 cat >"$work/attribute.cu" <<'CU'
 #include <cstdio>
 __global__ void query(int* out) { cudaDeviceGetAttribute(out, cudaDevAttrMaxThreadsPerBlock, 0); }

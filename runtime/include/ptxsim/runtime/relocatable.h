@@ -26,8 +26,17 @@ bool readRelocatableFatbins(const std::string& path, std::vector<Fatbin>& out, s
 bool readElfFatbins(const std::string& path, const std::string& section, std::vector<Fatbin>& out,
                     std::string& error);
 
-// Links the PTX each unit has for `sm` (Fatbin::bestPtx). A unit without
-// such PTX is an error, as is everything linkPtx reports.
+// Whether the unit is CUDA's device runtime (libcudadevrt, which nvcc links
+// into every program built with -rdc=true): it defines the __cudaCDP2*
+// functions device-side launches call, carries machine code and PTX only
+// for a newer architecture, and the simulator provides those functions
+// itself (sim/src/semantics/device_launch_runtime.cpp), so it stays out of
+// the link.
+bool isDeviceRuntime(const Fatbin& unit);
+
+// Links the PTX each unit has for `sm` (Fatbin::bestPtx), leaving out the
+// device runtime. A unit without such PTX is an error, as is everything
+// linkPtx reports.
 PtxLinkResult linkRelocatableFatbins(const std::vector<Fatbin>& units, uint32_t sm);
 
 }  // namespace ptxsim::runtime
