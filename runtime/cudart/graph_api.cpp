@@ -391,36 +391,43 @@ CUDART_EXPORT cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, 
   return cudaSuccess;
 }
 
-CUDART_EXPORT cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event) {
+namespace {
+
+// The event of an event-record or event-wait node.
+template <typename Operation>
+cudaError_t nodeEvent(cudaGraphNode_t node, cudaEvent_t* event) {
   std::lock_guard lock(shimState().mutex());
-  auto* r = operationOf<EventRecordOperation>(node);
-  if (r == nullptr || event == nullptr) return result(cudaErrorInvalidValue);
-  *event = r->event;
+  auto* op = operationOf<Operation>(node);
+  if (op == nullptr || event == nullptr) return result(cudaErrorInvalidValue);
+  *event = op->event;
   return cudaSuccess;
+}
+
+template <typename Operation>
+cudaError_t setNodeEvent(cudaGraphNode_t node, cudaEvent_t event) {
+  std::lock_guard lock(shimState().mutex());
+  auto* op = operationOf<Operation>(node);
+  if (op == nullptr || shimState().events().count(event) == 0) return result(cudaErrorInvalidValue);
+  op->event = event;
+  return cudaSuccess;
+}
+
+}  // namespace
+
+CUDART_EXPORT cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event) {
+  return nodeEvent<EventRecordOperation>(node, event);
 }
 
 CUDART_EXPORT cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
-  std::lock_guard lock(shimState().mutex());
-  auto* r = operationOf<EventRecordOperation>(node);
-  if (r == nullptr || shimState().events().count(event) == 0) return result(cudaErrorInvalidValue);
-  r->event = event;
-  return cudaSuccess;
+  return setNodeEvent<EventRecordOperation>(node, event);
 }
 
 CUDART_EXPORT cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event) {
-  std::lock_guard lock(shimState().mutex());
-  auto* w = operationOf<EventWaitOperation>(node);
-  if (w == nullptr || event == nullptr) return result(cudaErrorInvalidValue);
-  *event = w->event;
-  return cudaSuccess;
+  return nodeEvent<EventWaitOperation>(node, event);
 }
 
 CUDART_EXPORT cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
-  std::lock_guard lock(shimState().mutex());
-  auto* w = operationOf<EventWaitOperation>(node);
-  if (w == nullptr || shimState().events().count(event) == 0) return result(cudaErrorInvalidValue);
-  w->event = event;
-  return cudaSuccess;
+  return setNodeEvent<EventWaitOperation>(node, event);
 }
 
 // Nodes as boxes named by type and creation order, edges as arrows.
