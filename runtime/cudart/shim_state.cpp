@@ -249,14 +249,23 @@ cudaError_t ShimState::symbolAddress(const void* hostVariable, uint64_t& address
   return cudaSuccess;
 }
 
-cudaError_t ShimState::kernelParameterSizes(const void* hostFunction, std::vector<size_t>& sizes) {
-  const KernelRecord* k = kernel(hostFunction);
-  if (k == nullptr) return cudaErrorInvalidDeviceFunction;
+cudaError_t ShimState::kernelFunction(const void* hostFunction, const KernelRecord*& record,
+                                      sim::LoadedModule*& module, const isa::Function*& fn) {
+  record = kernel(hostFunction);
+  if (record == nullptr) return cudaErrorInvalidDeviceFunction;
   cudaError_t error = cudaSuccess;
-  sim::LoadedModule* module = moduleOf(*k->fatbin, error);
+  module = moduleOf(*record->fatbin, error);
   if (module == nullptr) return error;
-  const isa::Function* fn = module->module().findFunction(k->name);
+  fn = module->module().findFunction(record->name);
   if (fn == nullptr || !fn->isKernel) return cudaErrorInvalidDeviceFunction;
+  return cudaSuccess;
+}
+
+cudaError_t ShimState::kernelParameterSizes(const void* hostFunction, std::vector<size_t>& sizes) {
+  const KernelRecord* k = nullptr;
+  sim::LoadedModule* module = nullptr;
+  const isa::Function* fn = nullptr;
+  if (cudaError_t e = kernelFunction(hostFunction, k, module, fn); e != cudaSuccess) return e;
   sizes.clear();
   for (const auto& param : fn->params) sizes.push_back(param.size);
   return cudaSuccess;
@@ -266,13 +275,10 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
                               size_t sharedBytes, cudaStream_t stream, bool cooperative) {
   (void)stream;
   if (sticky() != cudaSuccess) return sticky_;
-  const KernelRecord* k = kernel(hostFunction);
-  if (k == nullptr) return cudaErrorInvalidDeviceFunction;
-  cudaError_t error = cudaSuccess;
-  sim::LoadedModule* module = moduleOf(*k->fatbin, error);
-  if (module == nullptr) return error;
-  const isa::Function* fn = module->module().findFunction(k->name);
-  if (fn == nullptr || !fn->isKernel) return cudaErrorInvalidDeviceFunction;
+  const KernelRecord* k = nullptr;
+  sim::LoadedModule* module = nullptr;
+  const isa::Function* fn = nullptr;
+  if (cudaError_t e = kernelFunction(hostFunction, k, module, fn); e != cudaSuccess) return e;
   // Above 48 KiB a kernel must opt in (cudaFuncAttributeMaxDynamicSharedMemorySize).
   auto optedIn = maxDynamicShared.find(hostFunction);
   if (optedIn != maxDynamicShared.end() ? sharedBytes > static_cast<size_t>(optedIn->second)

@@ -109,6 +109,10 @@ class ShimState {
   // The byte size of each of a kernel's parameters (a launch copies that
   // much from each argument pointer).
   cudaError_t kernelParameterSizes(const void* hostFunction, std::vector<size_t>& sizes);
+  // A registered kernel's record, loaded module and function; the error a
+  // GPU gives when there is none.
+  cudaError_t kernelFunction(const void* hostFunction, const KernelRecord*& record, sim::LoadedModule*& module,
+                             const isa::Function*& fn);
   const VariableRecord* variable(const void* hostVariable) const;
   // A symbol's device address and size; cudaErrorInvalidSymbol if unknown.
   cudaError_t symbolAddress(const void* hostVariable, uint64_t& address, size_t& size);
