@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
 #include <numeric>
 #include <regex>
@@ -119,15 +120,17 @@ TEST(WarpSyncChecker, SameReportsWithOneAndFourHostThreads) {
     EXPECT_NE(w.find("in block (0,0,0)"), std::string::npos) << w;
 }
 
+// Counts steps from every host thread that runs a CTA (two here), so the
+// count is atomic.
 struct Recorder : sim::StepObserver {
-  uint64_t steps = 0;
-  void onStep(const sim::StepReport&) override { ++steps; }
+  std::atomic<uint64_t> steps{0};
+  void onStep(const sim::StepReport&) override { steps.fetch_add(1, std::memory_order_relaxed); }
 };
 
 TEST(WarpSyncChecker, ChainsWithTheCallersObserver) {
   Recorder recorder;
   ReduceRun run = runReduce("reduceRacy", 2, 2, true, &recorder);
-  EXPECT_EQ(recorder.steps, run.result.stats.warpInstructions);
+  EXPECT_EQ(recorder.steps.load(), run.result.stats.warpInstructions);
   EXPECT_EQ(run.result.warnings.size(), 9u);
 }
 
