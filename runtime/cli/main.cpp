@@ -13,6 +13,35 @@
 #include "ptxsim/runtime/logging.h"
 #include "ptxsim/runtime/run_program.h"
 
+namespace {
+
+// `ptxsim run` passes everything after the program on to it, so CLI11 (a
+// prefix command) would also let a mistyped option before the program
+// through. This walks the arguments up to the program and returns the
+// first option `run` does not have, if any.
+std::optional<std::string> unknownRunOption(const CLI::App& app, const CLI::App& run, int argc, char** argv) {
+  int i = 1;
+  bool inRun = false;
+  for (; i < argc && !inRun; ++i) {
+    std::string arg = argv[i];
+    if (arg == run.get_name()) inRun = true;
+    else if (const CLI::Option* option = app.get_option_no_throw(arg.substr(0, arg.find('=')));
+             option && arg.find('=') == std::string::npos && option->get_items_expected_max() > 0)
+      ++i;  // the app's option's value
+  }
+  for (; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--" || arg.empty() || arg[0] != '-') return std::nullopt;  // the program comes next
+    std::string name = arg.substr(0, arg.find('='));
+    const CLI::Option* option = run.get_option_no_throw(name);
+    if (option == nullptr) return name;
+    if (arg.find('=') == std::string::npos && option->get_items_expected_max() > 0) ++i;  // its value
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"ptxsim: a PTX-level GPU simulator"};
   app.require_subcommand(1);
@@ -55,6 +84,12 @@ int main(int argc, char** argv) {
   run->prefix_command();  // everything after the program is its own arguments
 
   CLI11_PARSE(app, argc, argv);
+  if (run->parsed()) {
+    if (std::optional<std::string> unknown = unknownRunOption(app, *run, argc, argv)) {
+      std::cerr << "ptxsim: error: unknown option '" << *unknown << "' for ptxsim run (ptxsim run --help lists them)\n";
+      return 2;
+    }
+  }
   if (!ptxsim::runtime::configureLogging(logLevel)) {
     std::cerr << "ptxsim: error: unknown log level '"
               << logLevel.value_or(std::getenv("PTXSIM_LOG") != nullptr ? std::getenv("PTXSIM_LOG") : "")

@@ -92,6 +92,16 @@ err=$("$ptxsim" run --simt=lockstep -- "$work/warp_sync" 2>&1)
 status=$?
 check "an unknown SIMT mode is refused" [ "$status" -ne 0 ]
 check "the refusal names the option" grep -q -- "--simt" <<<"$err"
+# A mistyped option before the program is an error naming it, not passed on.
+for form in "--timng --" "--timng" "--summary --timng=1 --"; do
+  err=$("$ptxsim" run $form "$work/vector_add" 2>&1)
+  status=$?
+  check "unknown option ($form) is refused" [ "$status" -eq 2 ]
+  check "its refusal names it ($form)" grep -q -- "unknown option '--timng'" <<<"$err"
+  check "the program did not run ($form)" bash -c "! grep -q vectorAdd <<<'$err'"
+done
+out=$("$ptxsim" run --config=h100 --threads 1 -- "$work/vector_add" --timng 2>&1)
+check "options after the program are the program's own" grep -q "0 mismatches" <<<"$out"
 
 # Profiler ranges (tests/cuda/programs/profiler_ranges.cu): launches before
 # cudaProfilerStart and after cudaProfilerStop run but, with

@@ -10,7 +10,7 @@ __device__ unsigned int case_count = 264;
 // 1e10, -inf, -NaN with payload, sNaN, f32 min subnormal, 2^-25 (half the
 // smallest f16 subnormal), -1e-10, 1+2^-8+2^-20 (bf16), 448+16 (e4m3 tie),
 // 0.1, -3.0.
-__device__ const uint32_t kF32[16] = {0x00000000, 0x80000000, 0x3f801000, 0x477fe000, 0x477ff000, 0x501502f9,
+__device__ uint32_t kF32[16] = {0x00000000, 0x80000000, 0x3f801000, 0x477fe000, 0x477ff000, 0x501502f9,
                                       0xff800000, 0xffc00001, 0x7f800001, 0x00000001, 0x33000000, 0xaedbe6ff,
                                       0x3f808008, 0x43e80000, 0x3dcccccd, 0xc0400000};
 

@@ -7,10 +7,10 @@
 __device__ unsigned int case_count = 202;
 
 // f32: 2.5, -2.5, 1e10, -1e10, NaN, +inf, -0.5, 3e9.
-__device__ const uint32_t kF32[8] = {0x40200000, 0xc0200000, 0x501502f9, 0xd01502f9,
+__device__ uint32_t kF32[8] = {0x40200000, 0xc0200000, 0x501502f9, 0xd01502f9,
                                      0x7fc00000, 0x7f800000, 0xbf000000, 0x4f32d05e};
 // f64: NaN, -1e300, 4294967295.5, -0.0.
-__device__ const unsigned long long kF64[4] = {0x7ff8000000000000ull, 0xfe37e43c8800759cull,
+__device__ unsigned long long kF64[4] = {0x7ff8000000000000ull, 0xfe37e43c8800759cull,
                                                0x41efffffffff0000ull, 0x8000000000000000ull};
 
 extern "C" __global__ void cases(unsigned long long* out) {

@@ -6,16 +6,16 @@
 
 __device__ unsigned int case_count = 192;
 
-__device__ const uint32_t kF32[16] = {0x7fc00000, 0xffc00000, 0x7fc00001, 0xffc00002, 0x7f800001, 0xff800003,
+__device__ uint32_t kF32[16] = {0x7fc00000, 0xffc00000, 0x7fc00001, 0xffc00002, 0x7f800001, 0xff800003,
                                       0x7fffffff, 0xffffffff, 0x7f800000, 0xff800000, 0x00000000, 0x80000000,
                                       0x00000001, 0x807fffff, 0x3f800000, 0xc0490fdb};
-__device__ const uint64_t kF64[16] = {0x7ff8000000000000, 0xfff8000000000000, 0x7ff8000000000001,
+__device__ uint64_t kF64[16] = {0x7ff8000000000000, 0xfff8000000000000, 0x7ff8000000000001,
                                       0xfff8000000000002, 0x7ff0000000000001, 0xfff0000000000003,
                                       0x7fffffffffffffff, 0xffffffffffffffff, 0x7ff0000000000000,
                                       0xfff0000000000000, 0x0000000000000000, 0x8000000000000000,
                                       0x0000000000000001, 0x800fffffffffffff, 0x3ff0000000000000,
                                       0xc00921fb54442d18};
-__device__ const uint16_t kF16[16] = {0x7e00, 0xfe00, 0x7e01, 0xfe02, 0x7c01, 0xfc03, 0x7fff, 0xffff,
+__device__ uint16_t kF16[16] = {0x7e00, 0xfe00, 0x7e01, 0xfe02, 0x7c01, 0xfc03, 0x7fff, 0xffff,
                                       0x7c00, 0xfc00, 0x0000, 0x8000, 0x0001, 0x83ff, 0x3c00, 0xc248};
 
 #define F1(inst)                                              \

@@ -23,7 +23,7 @@ __device__ unsigned int case_count = 240;
   }
 
 constexpr int kOnes = 20;
-__device__ const uint32_t oa[kOnes] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
+__device__ uint32_t oa[kOnes] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
                                        0xffc00001, 0x3f800000, 0x40000000, 0x40800000, 0x3f000000,
                                        0x3e800000, 0xbf800000, 0x00000001, 0x80000001, 0x00400000,
                                        0x7f000000, 0x00800000, 0x41800000, 0xc0800000, 0x42800000};
@@ -32,7 +32,7 @@ __device__ const uint32_t oa[kOnes] = {0x00000000, 0x80000000, 0x7f800000, 0xff8
 // the multi-function unit reproduces (its general results differ in the
 // last bits; unit tests check those against the ISA's error bounds).
 constexpr int kSpecials = 10;
-__device__ const uint32_t sa[kSpecials] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
+__device__ uint32_t sa[kSpecials] = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
                                            0xffc00001, 0x00000001, 0x80000001, 0x00400000, 0x80400000};
 
 extern "C" __global__ void cases(unsigned long long* out) {

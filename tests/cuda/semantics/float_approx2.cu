@@ -22,14 +22,14 @@ __device__ unsigned int case_count = 84;
   }
 
 constexpr int kPairs = 14;
-__device__ const uint32_t pa[kPairs] = {0x40800000, 0x00000000, 0x7f800000, 0x3f800000, 0x3f800000, 0x7f800000,
+__device__ uint32_t pa[kPairs] = {0x40800000, 0x00000000, 0x7f800000, 0x3f800000, 0x3f800000, 0x7f800000,
                                         0x40000000, 0x00000001, 0x3f800000, 0xc0000000, 0x7fc00000, 0x3f800000,
                                         0x00800000, 0x40400000};
-__device__ const uint32_t pb[kPairs] = {0x40000000, 0x00000000, 0x7f800000, 0x00000000, 0x7f800000, 0x7f000000,
+__device__ uint32_t pb[kPairs] = {0x40000000, 0x00000000, 0x7f800000, 0x00000000, 0x7f800000, 0x7f000000,
                                         0x7f000000, 0x3f800000, 0x00000001, 0x3f000000, 0x3f800000, 0x80000000,
                                         0x3f800000, 0x40400000};
 constexpr int kDOnes = 14;
-__device__ const long long d1[kDOnes] = {0x3ff0000000000000, 0x4000000000000000, 0x3fe0000000000000,
+__device__ long long d1[kDOnes] = {0x3ff0000000000000, 0x4000000000000000, 0x3fe0000000000000,
                                          (long long)0xc010000000000000, 0, (long long)0x8000000000000000,
                                          0x7ff0000000000000, (long long)0xfff0000000000000, 0x7ff8000000000000,
                                          0x0000000000000001, 0x7fe0000000000000, 0x3ff00000ffffffff,

@@ -34,20 +34,20 @@ __device__ unsigned int case_count = 256;
   }
 
 constexpr int kPairs = 12;
-__device__ const uint32_t pa[kPairs] = {0x3f800000, 0x40000000, 0xbf800000, 0x00000000, 0x7f800000, 0x3f800000,
+__device__ uint32_t pa[kPairs] = {0x3f800000, 0x40000000, 0xbf800000, 0x00000000, 0x7f800000, 0x3f800000,
                                         0x00800000, 0x7f7fffff, 0x00000001, 0x40400000, 0xc0e00000, 0x80000000};
-__device__ const uint32_t pb[kPairs] = {0x40400000, 0x40400000, 0x40400000, 0x00000000, 0x7f800000, 0x00000000,
+__device__ uint32_t pb[kPairs] = {0x40400000, 0x40400000, 0x40400000, 0x00000000, 0x7f800000, 0x00000000,
                                         0x40000000, 0x3f000000, 0x40000000, 0x40400000, 0x3f800000, 0x3f800000};
 constexpr int kOnes = 10;
-__device__ const uint32_t oa[kOnes] = {0x40400000, 0x40000000, 0xc0400000, 0x00000000, 0x80000000,
+__device__ uint32_t oa[kOnes] = {0x40400000, 0x40000000, 0xc0400000, 0x00000000, 0x80000000,
                                        0x7f800000, 0x00000001, 0x7f000000, 0x40800000, 0xbf800000};
 constexpr int kDPairs = 8;
-__device__ const long long da[kDPairs] = {0x3ff0000000000000, 0x4000000000000000, (long long)0xbff0000000000000, 0,
+__device__ long long da[kDPairs] = {0x3ff0000000000000, 0x4000000000000000, (long long)0xbff0000000000000, 0,
                                           0x0010000000000000, 0x7fefffffffffffff, 0x0000000000000001, 0x4008000000000000};
-__device__ const long long db[kDPairs] = {0x4008000000000000, 0x4008000000000000, 0x4008000000000000, 0,
+__device__ long long db[kDPairs] = {0x4008000000000000, 0x4008000000000000, 0x4008000000000000, 0,
                                           0x4000000000000000, 0x3fe0000000000000, 0x4000000000000000, 0x4008000000000000};
 constexpr int kDOnes = 8;
-__device__ const long long d1[kDOnes] = {0x4008000000000000, 0x4000000000000000, (long long)0xc008000000000000, 0,
+__device__ long long d1[kDOnes] = {0x4008000000000000, 0x4000000000000000, (long long)0xc008000000000000, 0,
                                          (long long)0x8000000000000000, 0x7ff0000000000000, 0x0000000000000001,
                                          0x4010000000000000};
 

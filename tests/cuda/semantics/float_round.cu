@@ -24,16 +24,16 @@ __device__ unsigned int case_count = 292;
   }
 
 constexpr int kPairs = 16;
-__device__ const uint32_t pa[kPairs] = {0x3f800000, 0x3f800000, 0x3f800000, 0xbf800000, 0x7f7fffff, 0x3f800000,
+__device__ uint32_t pa[kPairs] = {0x3f800000, 0x3f800000, 0x3f800000, 0xbf800000, 0x7f7fffff, 0x3f800000,
                                         0x80000000, 0x00000001, 0x00400000, 0x3eaaaaab, 0x0c000000, 0x1a400000,
                                         0x3f7fffff, 0x3f000000, 0xbf000000, 0x80000000};
-__device__ const uint32_t pb[kPairs] = {0x33800000, 0x33800001, 0x337fffff, 0xb3800000, 0x7f7fffff, 0xbf800000,
+__device__ uint32_t pb[kPairs] = {0x33800000, 0x33800001, 0x337fffff, 0xb3800000, 0x7f7fffff, 0xbf800000,
                                         0x00000000, 0x00000001, 0x00400000, 0x40400000, 0x0b000000, 0x1a400000,
                                         0x00800000, 0x3f333333, 0x3e4ccccd, 0x80000000};
 constexpr int kTriples = 6;
-__device__ const uint32_t ta[kTriples] = {0x3f800001, 0x3eaaaaab, 0x7f7fffff, 0x3f800000, 0x1a400000, 0xbf800001};
-__device__ const uint32_t tb[kTriples] = {0x3f800001, 0x40400000, 0x40000000, 0x00000000, 0x1a400000, 0x3f800001};
-__device__ const uint32_t tc[kTriples] = {0xbf800002, 0xbf800000, 0xff7fffff, 0x80000000, 0x00000001, 0x3f800002};
+__device__ uint32_t ta[kTriples] = {0x3f800001, 0x3eaaaaab, 0x7f7fffff, 0x3f800000, 0x1a400000, 0xbf800001};
+__device__ uint32_t tb[kTriples] = {0x3f800001, 0x40400000, 0x40000000, 0x00000000, 0x1a400000, 0x3f800001};
+__device__ uint32_t tc[kTriples] = {0xbf800002, 0xbf800000, 0xff7fffff, 0x80000000, 0x00000001, 0x3f800002};
 
 extern "C" __global__ void cases(unsigned long long* out) {
   if (threadIdx.x != 0) return;

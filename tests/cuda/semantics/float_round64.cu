@@ -20,20 +20,20 @@ __device__ unsigned int case_count = 157;
   }
 
 constexpr int kPairs = 12;
-__device__ const long long pa[kPairs] = {
+__device__ long long pa[kPairs] = {
     0x3ff0000000000000, 0x3ff0000000000000, 0x3ff0000000000000, 0x7fefffffffffffff, 0x3ff0000000000000,
     0x0000000000000001, 0x3fd5555555555555, 0x2000000000000000, 0x3fefffffffffffff, (long long)0xbff0000000000001,
     0x1ff8000000000000, 0x4340000000000001};
-__device__ const long long pb[kPairs] = {
+__device__ long long pb[kPairs] = {
     0x3ca0000000000000, 0x3ca0000000000001, (long long)0xbca0000000000000, 0x7fefffffffffffff, (long long)0xbff0000000000000,
     0x0000000000000001, 0x4008000000000000, 0x1ff0000000000000, 0x0010000000000000, 0x3ff0000000000001,
     0x1ff8000000000000, (long long)0xbff8000000000000};
 constexpr int kTriples = 5;
-__device__ const long long ta[kTriples] = {0x3ff0000000000001, 0x3fd5555555555555, 0x7fefffffffffffff, 0x1ff8000000000000,
+__device__ long long ta[kTriples] = {0x3ff0000000000001, 0x3fd5555555555555, 0x7fefffffffffffff, 0x1ff8000000000000,
                                            (long long)0xbff0000000000001};
-__device__ const long long tb[kTriples] = {0x3ff0000000000001, 0x4008000000000000, 0x4000000000000000, 0x1ff8000000000000,
+__device__ long long tb[kTriples] = {0x3ff0000000000001, 0x4008000000000000, 0x4000000000000000, 0x1ff8000000000000,
                                            0x3ff0000000000001};
-__device__ const long long tc[kTriples] = {(long long)0xbff0000000000002, (long long)0xbff0000000000000,
+__device__ long long tc[kTriples] = {(long long)0xbff0000000000002, (long long)0xbff0000000000000,
                                            (long long)0xffefffffffffffff, 0x0000000000000001, 0x3ff0000000000002};
 
 extern "C" __global__ void cases(unsigned long long* out) {

@@ -7,13 +7,13 @@ __device__ unsigned int case_count = 232;
 
 // f16 operands: +0, -0, 1, -1, min subnormal, -max subnormal, max, inf,
 // -inf, qNaN, sNaN, -NaN with payload, 2048, 1/3, 0.5+ulp, 0x0400 (min normal).
-__device__ const uint16_t kF16[16] = {0x0000, 0x8000, 0x3c00, 0xbc00, 0x0001, 0x83ff, 0x7bff, 0x7c00,
+__device__ uint16_t kF16[16] = {0x0000, 0x8000, 0x3c00, 0xbc00, 0x0001, 0x83ff, 0x7bff, 0x7c00,
                                       0xfc00, 0x7e00, 0x7d01, 0xfe01, 0x6800, 0x3555, 0x3801, 0x0400};
 // bf16 operands in the same roles.
-__device__ const uint16_t kBF16[16] = {0x0000, 0x8000, 0x3f80, 0xbf80, 0x0001, 0x807f, 0x7f7f, 0x7f80,
+__device__ uint16_t kBF16[16] = {0x0000, 0x8000, 0x3f80, 0xbf80, 0x0001, 0x807f, 0x7f7f, 0x7f80,
                                        0xff80, 0x7fc0, 0x7f81, 0xffc1, 0x4b00, 0x3eab, 0x3f01, 0x0080};
 // Operand pairs (indices into the tables above).
-__device__ const uint8_t kPairs[16][2] = {{0, 1}, {1, 1}, {2, 3},  {4, 4},  {4, 5},  {6, 6},  {6, 2},   {7, 8},
+__device__ uint8_t kPairs[16][2] = {{0, 1}, {1, 1}, {2, 3},  {4, 4},  {4, 5},  {6, 6},  {6, 2},   {7, 8},
                                           {7, 2}, {9, 2}, {10, 2}, {11, 3}, {12, 2}, {13, 14}, {15, 5}, {3, 13}};
 
 extern "C" __global__ void cases(unsigned long long* out) {

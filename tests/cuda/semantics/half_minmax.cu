@@ -5,11 +5,11 @@
 
 __device__ unsigned int case_count = 262;
 
-__device__ const uint16_t kF16[12] = {0x0000, 0x8000, 0x3c00, 0xbc00, 0x0001, 0x83ff,
+__device__ uint16_t kF16[12] = {0x0000, 0x8000, 0x3c00, 0xbc00, 0x0001, 0x83ff,
                                       0x7c00, 0xfc00, 0x7e00, 0x7d01, 0xfe01, 0x4200};
-__device__ const uint16_t kBF16[12] = {0x0000, 0x8000, 0x3f80, 0xbf80, 0x0001, 0x807f,
+__device__ uint16_t kBF16[12] = {0x0000, 0x8000, 0x3f80, 0xbf80, 0x0001, 0x807f,
                                        0x7f80, 0xff80, 0x7fc0, 0x7f81, 0xffc1, 0x4040};
-__device__ const uint8_t kPairs[12][2] = {{0, 1}, {1, 0}, {2, 3}, {4, 5}, {4, 0}, {6, 7},
+__device__ uint8_t kPairs[12][2] = {{0, 1}, {1, 0}, {2, 3}, {4, 5}, {4, 0}, {6, 7},
                                           {8, 2}, {3, 9}, {8, 10}, {10, 11}, {5, 3}, {11, 2}};
 
 extern "C" __global__ void cases(unsigned long long* out) {

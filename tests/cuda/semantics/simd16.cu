@@ -8,10 +8,10 @@
 
 __device__ unsigned int case_count = 176;
 
-__device__ const uint32_t kA[16] = {0x00000000, 0xffffffff, 0x7fff8000, 0x80007fff, 0x00017fff, 0xffff0001,
+__device__ uint32_t kA[16] = {0x00000000, 0xffffffff, 0x7fff8000, 0x80007fff, 0x00017fff, 0xffff0001,
                                     0x12345678, 0x9abcdef0, 0x80008000, 0x7fff7fff, 0x0001ffff, 0xfffe0002,
                                     0x40000000, 0xc000c000, 0x00ff0100, 0x5555aaaa};
-__device__ const uint32_t kB[16] = {0x00000000, 0x00010001, 0x00010001, 0xffffffff, 0x7fff0001, 0x0001ffff,
+__device__ uint32_t kB[16] = {0x00000000, 0x00010001, 0x00010001, 0xffffffff, 0x7fff0001, 0x0001ffff,
                                     0x87654321, 0x0fedcba9, 0x80008000, 0x80018001, 0xffff0001, 0x00030003,
                                     0x40004000, 0x40003fff, 0xff0000ff, 0xaaaa5555};
 
