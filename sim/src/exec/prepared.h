@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,13 @@ struct PreparedInstruction {
   std::array<PreparedOperand, 8> ops{};
   uint64_t aux = 0;               // handler-specific data decided at prepare time
   uint64_t aux2 = 0;
+  // The register rows the instruction writes, then those it reads (guard
+  // included), at PreparedFunction::dependenceRows[dependenceFirst...]: what
+  // a timing model's dependence tracking needs. Rows of .b128 registers are
+  // named by their first row.
+  uint32_t dependenceFirst = 0;
+  uint8_t writeCount = 0;
+  uint8_t readCount = 0;
 };
 
 // How a call binds the caller's .param variables to the callee's
@@ -119,6 +127,7 @@ struct PreparedFunction {
   uint32_t scratchCount = 0;    // rows [registerCount, registerCount + scratchCount)
   std::vector<uint64_t> constants;  // 32 lanes per constant row, after the scratch rows
   std::vector<uint32_t> vectorRows;
+  std::vector<uint32_t> dependenceRows;  // PreparedInstruction::dependenceFirst indexes this
   std::vector<Materialization> materializations;
   std::vector<PreparedInstruction> code;
   // Bytes of .local variables in this function's frame, and each local
@@ -136,6 +145,12 @@ struct PreparedFunction {
   bool usesAlloca = false;  // needs the local stack even without calls
 
   uint32_t frameRows() const { return registerCount + scratchCount; }
+  std::span<const uint32_t> writesOf(const PreparedInstruction& pi) const {
+    return {dependenceRows.data() + pi.dependenceFirst, pi.writeCount};
+  }
+  std::span<const uint32_t> readsOf(const PreparedInstruction& pi) const {
+    return {dependenceRows.data() + pi.dependenceFirst + pi.writeCount, pi.readCount};
+  }
 };
 
 }  // namespace ptxsim::sim::exec

@@ -1,9 +1,11 @@
 #include "preparer.h"
 
+#include <algorithm>
 #include <bit>
 #include <map>
 
 #include "../semantics/semantics.h"
+#include "ptxsim/isa/operand_access.h"
 
 namespace ptxsim::sim::exec {
 
@@ -401,10 +403,39 @@ class FunctionPreparer {
       }
     }
     pi.sync = syncKindOf(inst);
+    if (ok) recordDependences(inst, pi);
     if (!ok) {
       errors_.push_back("unsupported instruction " + opcodeText(inst) + " at " + locationText(module_, inst) +
                         (why.empty() ? "" : ": " + why));
     }
+  }
+
+  // The register rows `pi` writes and reads (prepared.h), each once.
+  void recordDependences(const isa::Instruction& inst, PreparedInstruction& pi) {
+    std::vector<uint32_t> writes, reads;
+    auto add = [&](std::vector<uint32_t>& to, uint32_t row) {
+      if (row < out_->registerCount && std::find(to.begin(), to.end(), row) == to.end()) to.push_back(row);
+    };
+    for (unsigned i = 0; i < inst.operandCount && i < pi.ops.size(); ++i) {
+      isa::OperandAccess access = isa::operandAccess(inst, i);
+      if (access == isa::OperandAccess::None) continue;
+      const PreparedOperand& op = pi.ops[i];
+      const Operand& ir = fn_.operands[inst.firstOperand + i];
+      // The registers inside an address are read even when the instruction writes through it.
+      std::vector<uint32_t>& to = access == isa::OperandAccess::Write && ir.kind != OperandKind::Address &&
+                                          ir.kind != OperandKind::AddressTuple
+                                      ? writes
+                                      : reads;
+      for (uint8_t e = 0; e < op.elementCount; ++e) add(to, out_->vectorRows[op.firstElement + e]);
+      if (op.elementCount == 0 && op.row != kNoRow) add(to, op.row);
+      if (op.secondRow != kNoRow) add(writes, op.secondRow);
+    }
+    if (pi.guardRow != kNoRow) add(reads, pi.guardRow);
+    pi.dependenceFirst = static_cast<uint32_t>(out_->dependenceRows.size());
+    pi.writeCount = static_cast<uint8_t>(writes.size());
+    pi.readCount = static_cast<uint8_t>(reads.size());
+    out_->dependenceRows.insert(out_->dependenceRows.end(), writes.begin(), writes.end());
+    out_->dependenceRows.insert(out_->dependenceRows.end(), reads.begin(), reads.end());
   }
 
   const isa::Module& module_;
