@@ -37,6 +37,7 @@ void initCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
     warp.existing = lanes == kWarpSize ? kFullMask : (LaneMask{1} << lanes) - 1;
     warp.exited = 0;
     warp.status = WarpStatus::Ready;
+    warp.picked = false;
     for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
       uint32_t t = first + lane;
       warp.tid[lane] = {t % launch.block.x, t / launch.block.x % launch.block.y,

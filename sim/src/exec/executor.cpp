@@ -73,17 +73,35 @@ void materialize(ExecContext& ctx, const PreparedInstruction& pi) {
   }
 }
 
-}  // namespace
-
-StepResult step(ExecContext& ctx) {
+// Chooses the group the next step runs, once: choosing changes the
+// schedule's state (time slices, round-robin turns), so a peek and the step
+// after it must see the same choice.
+bool pickOnce(ExecContext& ctx) {
   Warp& warp = *ctx.warp;
-  if (warp.status != WarpStatus::Ready) return StepResult::Blocked;
+  if (warp.picked) return true;
   bool stuck = false;
   if (!pickGroup(warp, stuck)) {
     if (warp.status == WarpStatus::Ready) warp.status = WarpStatus::Blocked;
     if (stuck) reportStuckWarp(ctx);
-    return StepResult::Blocked;
+    return false;
   }
+  warp.picked = true;
+  return true;
+}
+
+}  // namespace
+
+const PreparedInstruction* peek(ExecContext& ctx) {
+  Warp& warp = *ctx.warp;
+  if (warp.status != WarpStatus::Ready || !pickOnce(ctx)) return nullptr;
+  const ThreadGroup& group = warp.group();
+  return &group.frame->function->code[group.pc];
+}
+
+StepResult step(ExecContext& ctx) {
+  Warp& warp = *ctx.warp;
+  if (warp.status != WarpStatus::Ready || !pickOnce(ctx)) return StepResult::Blocked;
+  warp.picked = false;  // whatever happens now, the next step chooses again
   ThreadGroup& group = warp.group();
   Frame& frame = *group.frame;
   const PreparedInstruction& pi = frame.function->code[group.pc];

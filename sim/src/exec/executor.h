@@ -18,6 +18,12 @@ enum class StepResult : uint8_t {
 // chooses, for the lanes there.
 StepResult step(ExecContext& ctx);
 
+// The instruction the next step() of ctx.warp would execute, chosen now and
+// kept until that step: a timing driver asks this (any number of times) to
+// check dependences before it lets the warp issue. Null when no group can
+// run (the warp is done or blocked, or stuck: then the launch has failed).
+const PreparedInstruction* peek(ExecContext& ctx);
+
 // Runs the warp until it blocks, finishes or has executed `budget`
 // instructions; returns how many it executed. Sets `changed` when its state
 // changed at all (instructions ran or groups started waiting).

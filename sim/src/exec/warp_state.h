@@ -79,6 +79,7 @@ struct Warp {
   std::array<std::array<uint32_t, 3>, kWarpSize> tid{};
   std::vector<ThreadGroup> groups;
   uint32_t current = 0;        // the group the next step runs
+  bool picked = false;         // `current` is chosen and nothing ran since (executor.h's peek)
   uint32_t slice = 0;          // steps the current group has run in a row
   std::vector<Divergence> divergences;
   std::vector<uint32_t> freeDivergences;
