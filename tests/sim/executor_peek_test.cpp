@@ -4,17 +4,7 @@
 // choice each time they choose, so choosing must happen once per step).
 #include <gtest/gtest.h>
 
-#include <memory>
-#include <string>
-#include <vector>
-
-#include "../../sim/src/exec/cta_runner.h"
-#include "../../sim/src/exec/executor.h"
-#include "../../sim/src/exec/preparer.h"
-#include "ptxsim/isa/lower.h"
-#include "ptxsim/memory/allocation_table.h"
-#include "ptxsim/memory/page_store.h"
-#include "ptxsim/sim/device_heap.h"
+#include "../support/one_warp_grid.h"
 
 namespace ptxsim::sim::exec {
 namespace {
@@ -49,35 +39,16 @@ JOIN:
 class PeekTest : public ::testing::TestWithParam<ItsSchedule> {
  protected:
   void SetUp() override {
-    isa::CompileResult compiled = isa::compilePtx(kDivergentKernel);
-    ASSERT_TRUE(compiled.ok()) << compiled.errors[0].message;
-    module_ = compiled.module;
-    std::vector<std::string> errors;
-    kernel_ = prepareKernel(*module_, 0, ModulePlacement{}, errors);
-    ASSERT_NE(kernel_, nullptr) << errors[0];
-    launch_.grid = {1, 1, 1};
-    launch_.block = {32, 1, 1};
-    options_.simt = SimtMode::Its;
-    options_.itsSchedule = GetParam();
-    options_.seed = 7;
-    grid_ = std::make_unique<GridContext>(config_, store_, allocations_, *kernel_, launch_, options_, heap_);
-    ctx_ = std::make_unique<ExecContext>(*grid_);
-    initCta(*ctx_, cta_, 0);
-    ctx_->cta = &cta_;
-    ctx_->warp = &cta_.warps[0];
+    run_.options.simt = SimtMode::Its;
+    run_.options.itsSchedule = GetParam();
+    run_.options.seed = 7;
+    run_.start(kDivergentKernel);
+    ASSERT_NE(run_.ctx, nullptr);
+    ctx_ = run_.ctx.get();
   }
 
-  GpuConfig config_;
-  memory::PageStore store_;
-  memory::AllocationTable allocations_;
-  DeviceHeap heap_;
-  LaunchConfig launch_;
-  LaunchOptions options_;
-  std::shared_ptr<const isa::Module> module_;
-  std::unique_ptr<PreparedKernel> kernel_;
-  std::unique_ptr<GridContext> grid_;
-  std::unique_ptr<ExecContext> ctx_;
-  CtaState cta_;
+  test::OneWarpGrid run_;
+  ExecContext* ctx_ = nullptr;
 };
 
 TEST_P(PeekTest, NamesTheInstructionTheNextStepExecutes) {

@@ -24,7 +24,7 @@ uint64_t specialValue(const ExecContext& ctx, const Materialization& m, unsigned
     case SpecialRegister::Laneid: return lane;
     case SpecialRegister::Warpid: return warp.index;
     case SpecialRegister::Nwarpid: return ctx.grid.config.maxThreadsPerSm / kWarpSize;
-    case SpecialRegister::Smid: return cta.linearId % ctx.grid.config.smCount;
+    case SpecialRegister::Smid: return ctx.grid.clock->smOf(ctx);
     case SpecialRegister::Nsmid: return ctx.grid.config.smCount;
     case SpecialRegister::Gridid: return ctx.grid.gridId;
     case SpecialRegister::LanemaskEq: return uint64_t{1} << lane;
@@ -32,14 +32,13 @@ uint64_t specialValue(const ExecContext& ctx, const Materialization& m, unsigned
     case SpecialRegister::LanemaskLt: return (uint64_t{1} << lane) - 1;
     case SpecialRegister::LanemaskGe: return static_cast<uint32_t>(~((uint64_t{1} << lane) - 1));
     case SpecialRegister::LanemaskGt: return static_cast<uint32_t>(~((uint64_t{2} << lane) - 1));
-    // The functional model has no clock: %clock counts the CTA's executed
-    // warp instructions, which keeps it monotonic and deterministic.
-    case SpecialRegister::Clock: return static_cast<uint32_t>(cta.instructions);
-    case SpecialRegister::ClockHi: return static_cast<uint32_t>(cta.instructions >> 32);
-    case SpecialRegister::Clock64: return cta.instructions;
-    case SpecialRegister::Globaltimer: return ctx.grid.launchTimeNs + cta.instructions;
-    case SpecialRegister::GlobaltimerLo: return static_cast<uint32_t>(ctx.grid.launchTimeNs + cta.instructions);
-    case SpecialRegister::GlobaltimerHi: return static_cast<uint32_t>((ctx.grid.launchTimeNs + cta.instructions) >> 32);
+    // The driver's clock (driver_clock.h).
+    case SpecialRegister::Clock: return static_cast<uint32_t>(ctx.grid.clock->cycle(ctx));
+    case SpecialRegister::ClockHi: return static_cast<uint32_t>(ctx.grid.clock->cycle(ctx) >> 32);
+    case SpecialRegister::Clock64: return ctx.grid.clock->cycle(ctx);
+    case SpecialRegister::Globaltimer: return ctx.grid.clock->globalTimerNs(ctx);
+    case SpecialRegister::GlobaltimerLo: return static_cast<uint32_t>(ctx.grid.clock->globalTimerNs(ctx));
+    case SpecialRegister::GlobaltimerHi: return static_cast<uint32_t>(ctx.grid.clock->globalTimerNs(ctx) >> 32);
     case SpecialRegister::DynamicSmemSize: return launch.dynamicSharedBytes;
     case SpecialRegister::TotalSmemSize:
     case SpecialRegister::AggrSmemSize: return cta.shared.size();

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "driver_clock.h"
 #include "launch_turns.h"
 #include "prepared.h"
 #include "ptxsim/memory/allocation_table.h"
@@ -63,6 +64,10 @@ struct GridContext {
   uint64_t localBytesPerThread = 0;
   uint64_t gridId = 1;
   uint64_t launchTimeNs = 0;  // %globaltimer's value at the launch
+  // What %smid, %clock and %globaltimer read (driver_clock.h): the
+  // functional driver's instruction count unless a timing driver sets its own.
+  InstructionCountClock instructionClock;
+  const DriverClock* clock = &instructionClock;
   // A cooperative launch's grid workspace (what cooperative_groups reads
   // through %envreg1, the high half, and %envreg2, the low half); 0 for
   // other launches, whose grid.sync() then traps as on a GPU.
