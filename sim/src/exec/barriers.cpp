@@ -3,7 +3,7 @@
 #include <bit>
 
 #include "warp_control.h"
-#include "warp_scheduler.h"
+#include "simt_policy.h"
 
 namespace ptxsim::sim::exec {
 

@@ -7,7 +7,7 @@
 #include "executor.h"
 #include "progress_monitor.h"
 #include "warp_control.h"
-#include "warp_scheduler.h"
+#include "simt_policy.h"
 
 namespace ptxsim::sim::exec {
 

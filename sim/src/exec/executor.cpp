@@ -4,7 +4,7 @@
 #include <chrono>
 
 #include "warp_control.h"
-#include "warp_scheduler.h"
+#include "simt_policy.h"
 
 namespace ptxsim::sim::exec {
 

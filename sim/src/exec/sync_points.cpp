@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "ptxsim/isa/instruction_table.h"
-#include "warp_scheduler.h"
+#include "simt_policy.h"
 #include "../hex_text.h"
 
 namespace ptxsim::sim::exec {

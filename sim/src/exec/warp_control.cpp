@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "warp_scheduler.h"
+#include "simt_policy.h"
 
 namespace ptxsim::sim::exec {
 

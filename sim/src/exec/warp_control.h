@@ -3,7 +3,7 @@
 // Control operations on the running group of a warp (warp_state.h), shared
 // by the control-flow and synchronisation handlers and the warp loop. They
 // change PCs, split groups and move lanes between frames; which group runs
-// next, and when groups wait and merge, is warp_scheduler.h's business.
+// next, and when groups wait and merge, is simt_policy.h's business.
 
 #include <utility>
 #include <vector>

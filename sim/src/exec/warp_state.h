@@ -15,7 +15,7 @@
 //
 // The reconvergence stack of pre-Volta GPUs is this state under a policy
 // that always runs the newest group and waits at every meeting point
-// (warp_scheduler.h); independent thread scheduling uses other policies.
+// (simt_policy.h); independent thread scheduling uses other policies.
 
 #include <array>
 #include <cstdint>

@@ -1,6 +1,8 @@
 #pragma once
 
-// Which group of a warp runs next, and when groups wait and merge: the
+// The SIMT policy: which group of a warp runs next, and when groups wait
+// and merge (not a warp scheduler, which chooses between warps: that is
+// the timing model's, sim/src/timing/schedulers). It is the
 // difference between the SIMT modes and schedule policies (ptxsim/sim/simt.h).
 //
 // - Stack (pre-Volta): the newest group runs; a group that reaches its

@@ -1,4 +1,4 @@
-#include "warp_scheduler.h"
+#include "simt_policy.h"
 
 #include <algorithm>
 #include <bit>
