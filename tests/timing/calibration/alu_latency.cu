@@ -26,14 +26,15 @@ int main() {
   // Tensor: one mma.sync chain (4 accumulators of thread-held C/D).
   {
     unsigned one2 = 0x3c003c00u;  // two f16 ones
-    std::vector<unsigned> in(6, one2);
+    std::vector<unsigned> in(22, 0);
+    for (int i = 0; i < 6; ++i) in[i] = one2;
     unsigned* dIn;
     float* dOut;
     long long* dTimes;
-    CUDA_CHECK(cudaMalloc(&dIn, 6 * 4));
+    CUDA_CHECK(cudaMalloc(&dIn, 22 * 4));
     CUDA_CHECK(cudaMalloc(&dOut, 32 * 16 * 4));
     CUDA_CHECK(cudaMalloc(&dTimes, 2 * reps * 8));
-    CUDA_CHECK(cudaMemcpy(dIn, in.data(), 6 * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dIn, in.data(), 22 * 4, cudaMemcpyHostToDevice));
     kernel_mma<<<1, 32>>>(dIn, dOut, dTimes, reps);
     CUDA_CHECK(cudaGetLastError());
     std::vector<float> out(32 * 16);

@@ -75,7 +75,9 @@
 #define OP_DFMA(d, g) "fma.rn.f64 %" d ", %" d ", %8, %9;\n"
 
 // --- the kernels ---------------------------------------------------------
-// in[0] = x0, in[1] = p, in[2 + lane] = q; out[thread * 8 + i] = register i.
+// in[0] = x0, in[1] = p, in[2 + lane] = q, in[33 + i] = x0 again for chain
+// register i = 1..7 (separate words, so that ptxas cannot tell the eight
+// chains are equal and merge them); out[thread * 8 + i] = register i.
 #define CHAIN_OPERANDS(C)                                                      \
   "+" C(a0), "+" C(a1), "+" C(a2), "+" C(a3), "+" C(a4), "+" C(a5), "+" C(a6), \
       "+" C(a7)                                                                \
@@ -91,8 +93,8 @@ __device__ __forceinline__ void sinkValue(volatile float* s, double x) {
 }
 
 #define CHAIN_PROLOGUE(T)                                                      \
-  T a0 = in[0], a1 = in[0], a2 = in[0], a3 = in[0], a4 = in[0], a5 = in[0],    \
-    a6 = in[0], a7 = in[0];                                                    \
+  T a0 = in[0], a1 = in[34], a2 = in[35], a3 = in[36], a4 = in[37],           \
+    a5 = in[38], a6 = in[39], a7 = in[40];                                     \
   T p = in[1], q = in[2 + (threadIdx.x & 31)];                                 \
   unsigned g0_ = guards[0], g1_ = guards[1];
 
@@ -193,13 +195,13 @@ DEFINE_OP(dfma, double, "d", NOTHING, OP_DFMA, NOTHING)
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1])       \
       : "memory"
 
-// in: 6 words of A and B fragments; out[thread * 16 + i] = accumulator i.
+// in: 6 words of A and B fragments, 16 zero words; out[thread * 16 + i] = accumulator i.
 __global__ void kernel_mma(const unsigned* in, float* out, long long* times,
                            int reps) {
   unsigned a[4] = {in[0], in[1], in[2], in[3]};
   unsigned b[2] = {in[4], in[5]};
-  float c[16];
-  for (int i = 0; i < 16; ++i) c[i] = 0.0f;
+  float c[16];  // zeros, from separate words so that ptxas cannot merge the sets
+  for (int i = 0; i < 16; ++i) c[i] = __uint_as_float(in[6 + i]);
   for (int r = 0; r < reps; ++r) {
 #ifdef ALU_LATENCY
     __shared__ float sinkSlot_[1];
@@ -301,13 +303,14 @@ static const OpSpec kOps[] = {
 static inline void runOp(const OpSpec& s, int warps, int reps, double* tN, double* t2N) {
   int threads = warps * 32;
   size_t esize = s.type == 'd' ? 8 : 4;
-  std::vector<unsigned char> in(34 * 8), out(size_t(threads) * 8 * esize);
+  std::vector<unsigned char> in(41 * 8), out(size_t(threads) * 8 * esize);
   auto put = [&](int i, double v) {
     if (s.type == 'f') { float f = float(v); std::memcpy(&in[i * 4], &f, 4); }
     else if (s.type == 'u') { unsigned u = unsigned((long long)v); std::memcpy(&in[i * 4], &u, 4); }
     else std::memcpy(&in[i * 8], &v, 8);
   };
   put(0, s.x0);
+  for (int i = 34; i <= 40; ++i) put(i, s.x0);
   put(1, s.p);
   for (int l = 0; l < 32; ++l) put(2 + l, s.q < 0 ? double(l) : s.q);
   void *dIn, *dOut;

@@ -30,15 +30,16 @@ int main() {
   // Tensor: mma.sync m16n8k16, four independent accumulator sets per warp.
   for (int w : warpCounts) {
     unsigned one2 = 0x3c003c00u;  // two f16 ones
-    std::vector<unsigned> in(6, one2);
+    std::vector<unsigned> in(22, 0);
+    for (int i = 0; i < 6; ++i) in[i] = one2;
     unsigned* dIn;
     float* dOut;
     long long* dTimes;
     int threads = 32 * w;
-    CUDA_CHECK(cudaMalloc(&dIn, 6 * 4));
+    CUDA_CHECK(cudaMalloc(&dIn, 22 * 4));
     CUDA_CHECK(cudaMalloc(&dOut, threads * 16 * 4));
     CUDA_CHECK(cudaMalloc(&dTimes, 2 * reps * 8));
-    CUDA_CHECK(cudaMemcpy(dIn, in.data(), 6 * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(dIn, in.data(), 22 * 4, cudaMemcpyHostToDevice));
     kernel_mma<<<1, threads>>>(dIn, dOut, dTimes, reps);
     CUDA_CHECK(cudaGetLastError());
     std::vector<float> out(threads * 16);
