@@ -1,0 +1,231 @@
+// bandwidth: sustained bandwidth and atomic throughput of the whole GPU,
+// timed with cudaEvents (each the best of 3 runs after a warm-up run; shared
+// memory with clock64 inside the CTAs); per second and per SM cycle at the
+// SM clock measured here:
+// - bw.l2.read: 4 CTAs per SM of 512 threads read a 16 MiB array (resident in
+//   L2) 50 times with ld.global.cg.v4 (L1 bypassed); the sum is checked;
+// - bw.dram.copy: a 2 GiB array copied to another (16-byte loads and stores,
+//   grid-stride); bytes read + written per second; the copy is checked;
+//   bw.dram.read: the 2 GiB array summed;
+// - bw.smem.read: one CTA of 1024 threads per SM reading shared memory with
+//   conflict-free ld.shared.v4, bytes per cycle per SM (clock64 in each
+//   CTA, median over SMs);
+// - atomic.one_address: every thread of 4 CTAs per SM x 256 threads does 64
+//   atomicAdd (result unused: RED) to one word (its address not provably
+//   uniform, so not aggregated per warp by the compiler); atomic.many_addresses: the
+//   same to 1 Mi distinct words (consecutive lanes, consecutive words);
+//   operations per second and per SM cycle (whole GPU); the totals are
+//   checked.
+// CALIB_QUICK=1 shrinks every size (the numbers then mean little).
+// Output: METRIC VALUE UNIT, then ok or FAILED.
+#include "calib_common.h"
+
+#include <cstdint>
+
+__global__ void fillWords(unsigned* p, size_t n, int pattern) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    p[i] = pattern ? unsigned(i * 2654435761u) : 1u;
+}
+
+__global__ void l2Read(const uint4* p, size_t n, int passes, unsigned long long* sum) {
+  unsigned s = 0;
+  for (int k = 0; k < passes; ++k)
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+      uint4 v = __ldcg(p + i);
+      s += v.x + v.y + v.z + v.w;
+    }
+  atomicAdd(sum, (unsigned long long)s);
+}
+
+__global__ void copy(const uint4* __restrict__ src, uint4* __restrict__ dst, size_t n) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    dst[i] = src[i];
+}
+
+__global__ void readSum(const uint4* __restrict__ src, size_t n, unsigned long long* sum) {
+  unsigned s = 0;
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    uint4 v = src[i];
+    s += v.x ^ v.y ^ v.z ^ v.w;
+  }
+  atomicAdd(sum, (unsigned long long)s);
+}
+
+__global__ void checkCopy(const unsigned* p, size_t n, unsigned long long* bad) {
+  unsigned b = 0;
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    b += p[i] != unsigned(i * 2654435761u);
+  if (b) atomicAdd(bad, (unsigned long long)b);
+}
+
+// 48 KiB of ones; every thread reads 16 bytes `iters` x 8 times, lanes on
+// consecutive 16-byte words (4 conflict-free wavefronts per warp access).
+__global__ void smemRead(int iters, unsigned long long* sum, long long* cycles) {
+  __shared__ __align__(16) uint4 s[3072];
+  for (int i = threadIdx.x; i < 3072; i += blockDim.x) s[i] = make_uint4(1, 1, 1, 1);
+  __syncthreads();
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  unsigned idx = threadIdx.x;
+  long long t0 = clk();
+  for (int k = 0; k < iters; ++k) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      uint4 v = s[(idx + j * 1024 + k * 32) % 3072];
+      a += v.x; b += v.y; c += v.z; d += v.w;
+    }
+  }
+  __syncthreads();
+  long long t1 = clk();
+  if (threadIdx.x == 0) cycles[blockIdx.x] = t1 - t0;
+  atomicAdd(sum, (unsigned long long)(a + b + c + d));
+}
+
+// The offset is a zero read from memory: the compiler cannot see that the
+// address is uniform, so it does not aggregate the warp's atomics into one.
+__global__ void atomicOne(unsigned* p, const unsigned* zeros, int iters) {
+  unsigned* q = p + zeros[threadIdx.x & 31];
+  for (int k = 0; k < iters; ++k) atomicAdd(q, 1u);
+}
+
+__global__ void atomicMany(unsigned* p, unsigned words, int iters) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int k = 0; k < iters; ++k) atomicAdd(p + (t + k * 7919u * 32u) % words, 1u);
+}
+
+// Best time in ms of `runs` launches after one warm-up.
+template <typename F>
+static float bestMs(int runs, F launch) {
+  cudaEvent_t e0, e1;
+  CUDA_CHECK(cudaEventCreate(&e0));
+  CUDA_CHECK(cudaEventCreate(&e1));
+  launch();
+  float best = 1e30f;
+  for (int i = 0; i < runs; ++i) {
+    CUDA_CHECK(cudaEventRecord(e0));
+    launch();
+    CUDA_CHECK(cudaEventRecord(e1));
+    CUDA_CHECK(cudaEventSynchronize(e1));
+    CUDA_CHECK(cudaGetLastError());
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    best = std::min(best, ms);
+  }
+  CUDA_CHECK(cudaEventDestroy(e0));
+  CUDA_CHECK(cudaEventDestroy(e1));
+  return best;
+}
+
+static void reportRate(const std::string& name, double amount, float ms, double mhz,
+                       const char* perSecond, double perSecondScale, const char* perCycle) {
+  double seconds = ms / 1000.0;
+  report(name, amount / seconds / perSecondScale, perSecond);
+  if (mhz > 0) report(name + ".per_cycle", amount / (seconds * mhz * 1e6), perCycle);
+}
+
+int main() {
+  double mhz = reportClock();
+  bool quick = quickMode();
+  int sms = smCount();
+  int runs = quick ? 1 : 3;
+  unsigned long long* dSum;
+  CUDA_CHECK(cudaMalloc(&dSum, 8));
+  unsigned long long sum = 0;
+
+  // L2 read bandwidth.
+  {
+    size_t bytes = quick ? (1u << 20) : (16u << 20);
+    int passes = quick ? 2 : 50;
+    size_t n = bytes / 16;
+    uint4* p;
+    CUDA_CHECK(cudaMalloc(&p, bytes));
+    fillWords<<<256, 256>>>((unsigned*)p, bytes / 4, 0);
+    int grid = quick ? sms : 4 * sms;
+    float ms = bestMs(runs, [&] {
+      CUDA_CHECK(cudaMemset(dSum, 0, 8));
+      l2Read<<<grid, 512>>>(p, n, passes, dSum);
+    });
+    CUDA_CHECK(cudaMemcpy(&sum, dSum, 8, cudaMemcpyDeviceToHost));
+    if (sum != 4ull * n * passes) fail("l2 read: sum %llu, expected %llu", sum, 4ull * n * passes);
+    reportRate("bw.l2.read", double(bytes) * passes, ms, mhz, "GB/s", 1e9, "bytes/cycle");
+    CUDA_CHECK(cudaFree(p));
+  }
+
+  // DRAM copy and read.
+  {
+    size_t bytes = quick ? (8u << 20) : (size_t(2) << 30);
+    size_t n = bytes / 16;
+    uint4 *src, *dst;
+    CUDA_CHECK(cudaMalloc(&src, bytes));
+    CUDA_CHECK(cudaMalloc(&dst, bytes));
+    fillWords<<<4 * sms, 512>>>((unsigned*)src, bytes / 4, 1);
+    CUDA_CHECK(cudaMemset(dst, 0, bytes));
+    float ms = bestMs(runs, [&] { copy<<<4 * sms, 512>>>(src, dst, n); });
+    CUDA_CHECK(cudaMemset(dSum, 0, 8));
+    checkCopy<<<4 * sms, 512>>>((const unsigned*)dst, bytes / 4, dSum);
+    CUDA_CHECK(cudaMemcpy(&sum, dSum, 8, cudaMemcpyDeviceToHost));
+    if (sum != 0) fail("dram copy: %llu words differ", sum);
+    reportRate("bw.dram.copy", 2.0 * double(bytes), ms, mhz, "GB/s", 1e9, "bytes/cycle");
+    ms = bestMs(runs, [&] {
+      CUDA_CHECK(cudaMemset(dSum, 0, 8));
+      readSum<<<4 * sms, 512>>>(src, n, dSum);
+    });
+    reportRate("bw.dram.read", double(bytes), ms, mhz, "GB/s", 1e9, "bytes/cycle");
+    CUDA_CHECK(cudaFree(src));
+    CUDA_CHECK(cudaFree(dst));
+  }
+
+  // Shared-memory bandwidth.
+  {
+    int iters = quick ? 4 : 2048;
+    long long* dCycles;
+    CUDA_CHECK(cudaMalloc(&dCycles, sms * 8));
+    CUDA_CHECK(cudaMemset(dSum, 0, 8));
+    smemRead<<<sms, 1024>>>(iters, dSum, dCycles);  // warm-up
+    CUDA_CHECK(cudaMemset(dSum, 0, 8));
+    smemRead<<<sms, 1024>>>(iters, dSum, dCycles);
+    CUDA_CHECK(cudaGetLastError());
+    std::vector<long long> cycles(sms);
+    CUDA_CHECK(cudaMemcpy(cycles.data(), dCycles, sms * 8, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&sum, dSum, 8, cudaMemcpyDeviceToHost));
+    unsigned long long expect = 4ull * 8 * iters * 1024ull * sms;
+    if (sum != expect) fail("smem read: sum %llu, expected %llu", sum, expect);
+    double bytesPerCta = 1024.0 * 16 * 8 * iters;
+    report("bw.smem.read", bytesPerCta / median(cycles), "bytes/cycle/SM");
+    CUDA_CHECK(cudaFree(dCycles));
+  }
+
+  // Atomics.
+  {
+    int grid = quick ? sms : 4 * sms, block = 256, iters = quick ? 4 : 64;
+    double ops = double(grid) * block * iters;
+    unsigned* p;
+    unsigned words = 1u << 20;
+    CUDA_CHECK(cudaMalloc(&p, words * 4));
+    unsigned* zeros;
+    CUDA_CHECK(cudaMalloc(&zeros, 32 * 4));
+    CUDA_CHECK(cudaMemset(zeros, 0, 32 * 4));
+    float ms = bestMs(runs, [&] {
+      CUDA_CHECK(cudaMemset(p, 0, 4));
+      atomicOne<<<grid, block>>>(p, zeros, iters);
+    });
+    unsigned one = 0;
+    CUDA_CHECK(cudaMemcpy(&one, p, 4, cudaMemcpyDeviceToHost));
+    if (one != unsigned(ops)) fail("atomic one address: %u, expected %.0f", one, ops);
+    reportRate("atomic.one_address", ops, ms, mhz, "Gop/s", 1e9, "op/cycle");
+    ms = bestMs(runs, [&] {
+      CUDA_CHECK(cudaMemset(p, 0, words * 4));
+      atomicMany<<<grid, block>>>(p, words, iters);
+    });
+    std::vector<unsigned> h(words);
+    CUDA_CHECK(cudaMemcpy(h.data(), p, words * 4, cudaMemcpyDeviceToHost));
+    unsigned long long total = 0;
+    for (unsigned v : h) total += v;
+    if (total != (unsigned long long)ops) fail("atomic many addresses: total %llu, expected %.0f", total, ops);
+    reportRate("atomic.many_addresses", ops, ms, mhz, "Gop/s", 1e9, "op/cycle");
+    CUDA_CHECK(cudaFree(p));
+    CUDA_CHECK(cudaFree(zeros));
+  }
+  CUDA_CHECK(cudaFree(dSum));
+  reportClock("clock.sm_mhz_end");
+  return finish();
+}
