@@ -17,6 +17,7 @@
 // and W * 256 / ((t2 - t1) - (t1 - t0)) is the SM's warp instructions per cycle.
 #pragma once
 
+#include <cstdint>
 #include "calib_common.h"
 
 #define IND8(M) M("0") M("1") M("2") M("3") M("4") M("5") M("6") M("7")
