@@ -83,6 +83,12 @@ bool applyLine(const std::string& line, GpuConfig& config, std::string& error, c
   std::string value = trim(std::string_view(line).substr(eq + 1));
   auto it = setters().find(key);
   if (it == setters().end()) {
+    if (const TimingParameter* timing = findTimingParameter(key)) {
+      std::string why;
+      if (timing->set(config.timing, value, why)) return true;
+      error = where + ": bad value '" + value + "' for " + key + " (" + timing->unit + "): " + why;
+      return false;
+    }
     error = where + ": unknown key '" + key + "'";
     return false;
   }

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "ptxsim/sim/gpu_presets.h"
 #include "ptxsim/sim/simt.h"
 
@@ -22,6 +25,47 @@ TEST(GpuPresets, TheDefaultPresetFileMatchesTheBuiltInDefaults) {
   EXPECT_EQ(loaded.smVersion, builtIn.smVersion);
   EXPECT_EQ(loaded.sharedBytesPerBlockOptin, builtIn.sharedBytesPerBlockOptin);
   EXPECT_EQ(loaded.limits.maxThreadsPerBlock, builtIn.limits.maxThreadsPerBlock);
+  EXPECT_EQ(describeTiming(loaded.timing), describeTiming(builtIn.timing));
+}
+
+TEST(GpuPresets, EveryTimingParameterIsInTheH100PresetAndOverridable) {
+  GpuConfig c;
+  c.timing.sm.scheduler = "lrr";  // proves the file sets it
+  c.timing.pipeline(Pipeline::Fp64).latencyCycles = 99;
+  std::string error;
+  ASSERT_TRUE(loadPreset("h100,sm.scheduler=two-level,pipe.mufu.latency=40", kPresets, c, error)) << error;
+  EXPECT_EQ(c.timing.sm.scheduler, "two-level");
+  EXPECT_EQ(c.timing.pipeline(Pipeline::Mufu).latencyCycles, 40u);
+  EXPECT_EQ(c.timing.pipeline(Pipeline::Fp64).latencyCycles, 8u);  // measured: latency.fp64.dadd
+  // The preset file holds every parameter: each line of the description's
+  // keys is found in it.
+  std::ifstream in(std::string(kPresets) + "/h100.cfg");
+  std::stringstream text;
+  text << in.rdbuf();
+  for (const TimingParameter& p : timingParameters())
+    EXPECT_NE(text.str().find("\n" + p.key + " = "), std::string::npos) << p.key;
+}
+
+TEST(GpuPresets, TimingKeysAreCheckedByNameTypeAndRange) {
+  GpuConfig c;
+  std::string error;
+  EXPECT_FALSE(loadPreset("h100,sm.schedular=gto", kPresets, c, error));
+  EXPECT_EQ(error, "override 'sm.schedular=gto': unknown key 'sm.schedular'");
+  EXPECT_FALSE(loadPreset("h100,sm.scheduler=fifo", kPresets, c, error));
+  EXPECT_EQ(error, "override 'sm.scheduler=fifo': bad value 'fifo' for sm.scheduler (name): no such policy (lrr, "
+                   "gto, oldest-first, two-level)");
+  EXPECT_FALSE(loadPreset("h100,pipe.int.interval=0", kPresets, c, error));
+  EXPECT_EQ(error, "override 'pipe.int.interval=0': bad value '0' for pipe.int.interval (cycles): at least 1");
+  EXPECT_FALSE(loadPreset("h100,shared.latency=fast", kPresets, c, error));
+  EXPECT_EQ(error, "override 'shared.latency=fast': bad value 'fast' for shared.latency (cycles): not a whole number");
+}
+
+TEST(GpuPresets, TheEffectiveTimingParametersAreEchoedAsJson) {
+  GpuConfig c;
+  std::string json = timingJson(c.timing);
+  EXPECT_EQ(json.rfind("{\"sm.sub_partitions\":4,\"sm.scheduler\":\"gto\",\"sm.instruction_buffer\":2,", 0), 0u);
+  EXPECT_NE(json.find("\"pipe.shuffle.latency\":26"), std::string::npos);
+  EXPECT_EQ(json.back(), '}');
 }
 
 TEST(GpuPresets, OverridesApplyAfterThePreset) {

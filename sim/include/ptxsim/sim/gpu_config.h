@@ -1,13 +1,13 @@
 #pragma once
 
-// The simulated GPU's functional parameters: what a launch is checked
-// against and what special registers and device queries report. Timing
-// parameters join this struct with the timing model.
+// The simulated GPU's parameters: what a launch is checked against, what
+// special registers and device queries report, and the timing model's.
 
 #include <cstdint>
 #include <string>
 
 #include "ptxsim/sim/launch_geometry.h"
+#include "ptxsim/sim/timing_config.h"
 
 namespace ptxsim::sim {
 
@@ -60,6 +60,8 @@ struct GpuConfig {
   // cudaLimitDevRuntimePendingLaunchCount: device-side launches that may
   // wait to run at once; CUDA's default.
   uint64_t pendingLaunchLimit = 2048;
+  // The timing model's parameters (timing_config.h): preset keys with dots.
+  TimingConfig timing;
 };
 
 }  // namespace ptxsim::sim

@@ -1,0 +1,108 @@
+#pragma once
+
+// The timing model's parameters, in typed sections with units. Every one
+// has a preset key (`sm.scheduler`, `pipe.fp32.latency`, ...), set in
+// configs/*.cfg and overridable with --config h100,key=value; the table of
+// keys, units and descriptions is timing_parameters.cpp, which also echoes
+// the effective values into each launch's statistics record.
+//
+// Defaults are the H100's, measured with the calibration programs
+// (tests/timing/calibration, outputs in its h100/ folder, SM clock 1980
+// MHz) where a figure is marked "measured"; the others are estimates
+// still to be measured.
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace ptxsim::sim {
+
+// One execution pipeline of a sub-partition: cycles from issue until a
+// dependent instruction may issue, and cycles between two issues of the
+// pipeline (32 lanes over the pipeline's lanes per sub-partition).
+struct PipelineTiming {
+  uint32_t latencyCycles = 4;
+  uint32_t intervalCycles = 1;
+};
+
+// The pipelines a warp instruction can issue to.
+enum class Pipeline : uint8_t { Fp32, Int, Fp64, Fp16, Mufu, Conversion, Tensor, LoadStore, Branch, Shuffle, Count };
+
+struct SmTiming {
+  uint32_t subPartitions = 4;             // each with its own warp scheduler and pipelines
+  std::string scheduler = "gto";          // warp-scheduler policy (sim/src/timing/schedulers)
+  uint32_t instructionBufferEntries = 2;  // decoded instructions per warp waiting to issue (estimate)
+  uint32_t barrierCycles = 14;            // bar.sync of a one-warp CTA (measured: barrier.warps_1)
+  uint32_t barrierCyclesPerWarp = 2;      // and for each further warp (measured: barrier.warps_2..32)
+  uint32_t ctaLaunchCycles = 329;         // a CTA's end to the next CTA's first instruction on
+                                          // its SM (measured: cta.turnaround)
+};
+
+struct SharedMemoryTiming {
+  uint32_t latencyCycles = 23;         // a conflict-free load, issue to use (measured: latency.smem.chase)
+  uint32_t cyclesPerExtraWay = 2;      // each further way of a bank conflict (measured)
+  uint32_t banks = 32;
+  uint32_t bankBytes = 4;
+};
+
+struct L1Timing {
+  uint32_t hitLatencyCycles = 32;  // measured: latency.l1.chase
+  uint32_t lineBytes = 128;
+  uint32_t sectorBytes = 32;
+  uint32_t mshrs = 256;  // outstanding missed lines per SM (estimate)
+};
+
+// Until the memory system beyond the SM exists (part 2), an L1 miss goes
+// to this fixed-latency, bandwidth-limited back end: the mean L2 hit
+// latency (measured: latency.l2.chase; near 264, far 297) and the L2's
+// read bandwidth shared by the SMs (measured: bw.l2.read, 1442 bytes per
+// cycle over 132 SMs).
+struct BackendTiming {
+  uint32_t latencyCycles = 285;
+  uint32_t bytesPerCyclePerSm = 11;
+};
+
+struct TimingConfig {
+  SmTiming sm;
+  std::array<PipelineTiming, static_cast<size_t>(Pipeline::Count)> pipelines{};
+  SharedMemoryTiming shared;
+  L1Timing l1;
+  BackendTiming backend;
+  uint32_t constantCacheHitCycles = 8;  // estimate
+
+  TimingConfig();
+  PipelineTiming& pipeline(Pipeline p) { return pipelines[static_cast<size_t>(p)]; }
+  const PipelineTiming& pipeline(Pipeline p) const { return pipelines[static_cast<size_t>(p)]; }
+};
+
+// A pipeline's name in preset keys: "fp32", "int", "fp64", ...
+const char* nameOf(Pipeline p);
+
+}  // namespace ptxsim::sim
+
+#include <functional>
+#include <vector>
+
+namespace ptxsim::sim {
+
+// One preset key of the timing model.
+struct TimingParameter {
+  std::string key;          // "sm.scheduler", "pipe.fp32.latency"
+  std::string unit;         // "cycles", "bytes", "count", "name", "bytes/cycle"
+  std::string description;
+  std::function<bool(TimingConfig&, const std::string&, std::string& why)> set;
+  std::function<std::string(const TimingConfig&)> get;
+};
+
+// Every timing parameter, in preset order.
+const std::vector<TimingParameter>& timingParameters();
+
+// The parameter called `key`; null when there is none.
+const TimingParameter* findTimingParameter(const std::string& key);
+
+// Every parameter as `key = value  # unit: description` lines (what a
+// preset file holds), and as one JSON object {"key": value, ...}.
+std::string describeTiming(const TimingConfig& timing);
+std::string timingJson(const TimingConfig& timing);
+
+}  // namespace ptxsim::sim

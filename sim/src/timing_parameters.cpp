@@ -1,0 +1,128 @@
+// The timing model's preset keys: one row per parameter, with its unit and
+// description, which parse, echo and document it.
+#include <charconv>
+#include <sstream>
+
+#include "ptxsim/sim/timing_config.h"
+#include "timing/schedulers/issue_policy.h"
+
+namespace ptxsim::sim {
+
+namespace {
+
+bool parseCount(const std::string& text, uint32_t& out) {
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+// A number field, reached from the TimingConfig by `field`; `minimum`
+// rejects values the model cannot run with (a zero interval, no banks).
+template <typename Field>
+TimingParameter number(std::string key, std::string unit, std::string description, Field field,
+                       uint32_t minimum = 0) {
+  return {std::move(key), std::move(unit), std::move(description),
+          [field, minimum](TimingConfig& t, const std::string& v, std::string& why) {
+            uint32_t value = 0;
+            if (!parseCount(v, value)) {
+              why = "not a whole number";
+              return false;
+            }
+            if (value < minimum) {
+              why = "at least " + std::to_string(minimum);
+              return false;
+            }
+            field(t) = value;
+            return true;
+          },
+          [field](const TimingConfig& t) { return std::to_string(field(const_cast<TimingConfig&>(t))); }};
+}
+
+std::vector<TimingParameter> makeParameters() {
+  std::vector<TimingParameter> p;
+  p.push_back(number("sm.sub_partitions", "count", "sub-partitions per SM, each with a warp scheduler",
+                     [](TimingConfig& t) -> uint32_t& { return t.sm.subPartitions; }, 1));
+  p.push_back({"sm.scheduler", "name", "warp-scheduler policy: " + timing::issuePolicyNames(),
+               [](TimingConfig& t, const std::string& v, std::string& why) {
+                 if (timing::makeIssuePolicy(v) == nullptr) {
+                   why = "no such policy (" + timing::issuePolicyNames() + ")";
+                   return false;
+                 }
+                 t.sm.scheduler = v;
+                 return true;
+               },
+               [](const TimingConfig& t) { return t.sm.scheduler; }});
+  p.push_back(number("sm.instruction_buffer", "count", "decoded instructions per warp waiting to issue",
+                     [](TimingConfig& t) -> uint32_t& { return t.sm.instructionBufferEntries; }, 1));
+  p.push_back(number("sm.barrier", "cycles", "bar.sync of a one-warp CTA",
+                     [](TimingConfig& t) -> uint32_t& { return t.sm.barrierCycles; }));
+  p.push_back(number("sm.barrier_per_warp", "cycles", "bar.sync: added for each further warp",
+                     [](TimingConfig& t) -> uint32_t& { return t.sm.barrierCyclesPerWarp; }));
+  p.push_back(number("sm.cta_launch", "cycles", "a CTA's end to the next CTA's first instruction on its SM",
+                     [](TimingConfig& t) -> uint32_t& { return t.sm.ctaLaunchCycles; }));
+  for (size_t i = 0; i < static_cast<size_t>(Pipeline::Count); ++i) {
+    std::string name = nameOf(static_cast<Pipeline>(i));
+    p.push_back(number("pipe." + name + ".latency", "cycles", name + " pipeline: issue to a dependent issue",
+                       [i](TimingConfig& t) -> uint32_t& { return t.pipelines[i].latencyCycles; }, 1));
+    p.push_back(number("pipe." + name + ".interval", "cycles", name + " pipeline: between two issues",
+                       [i](TimingConfig& t) -> uint32_t& { return t.pipelines[i].intervalCycles; }, 1));
+  }
+  p.push_back(number("shared.latency", "cycles", "conflict-free shared load, issue to use",
+                     [](TimingConfig& t) -> uint32_t& { return t.shared.latencyCycles; }, 1));
+  p.push_back(number("shared.cycles_per_extra_way", "cycles", "each further way of a bank conflict",
+                     [](TimingConfig& t) -> uint32_t& { return t.shared.cyclesPerExtraWay; }));
+  p.push_back(number("shared.banks", "count", "shared-memory banks",
+                     [](TimingConfig& t) -> uint32_t& { return t.shared.banks; }, 1));
+  p.push_back(number("shared.bank_bytes", "bytes", "width of a bank",
+                     [](TimingConfig& t) -> uint32_t& { return t.shared.bankBytes; }, 1));
+  p.push_back(number("l1.hit_latency", "cycles", "L1 hit, issue to use",
+                     [](TimingConfig& t) -> uint32_t& { return t.l1.hitLatencyCycles; }, 1));
+  p.push_back(number("l1.line_bytes", "bytes", "L1 line", [](TimingConfig& t) -> uint32_t& { return t.l1.lineBytes; },
+                     1));
+  p.push_back(number("l1.sector_bytes", "bytes", "L1 sector",
+                     [](TimingConfig& t) -> uint32_t& { return t.l1.sectorBytes; }, 1));
+  p.push_back(number("l1.mshrs", "count", "outstanding missed lines per SM",
+                     [](TimingConfig& t) -> uint32_t& { return t.l1.mshrs; }, 1));
+  p.push_back(number("backend.latency", "cycles", "fixed-latency back end behind L1: a miss, issue to use",
+                     [](TimingConfig& t) -> uint32_t& { return t.backend.latencyCycles; }, 1));
+  p.push_back(number("backend.bytes_per_cycle_per_sm", "bytes/cycle", "what one SM may draw from the back end",
+                     [](TimingConfig& t) -> uint32_t& { return t.backend.bytesPerCyclePerSm; }, 1));
+  p.push_back(number("const.hit_latency", "cycles", "constant-cache hit",
+                     [](TimingConfig& t) -> uint32_t& { return t.constantCacheHitCycles; }, 1));
+  return p;
+}
+
+}  // namespace
+
+const std::vector<TimingParameter>& timingParameters() {
+  static const std::vector<TimingParameter> kParameters = makeParameters();
+  return kParameters;
+}
+
+const TimingParameter* findTimingParameter(const std::string& key) {
+  for (const TimingParameter& p : timingParameters()) {
+    if (p.key == key) return &p;
+  }
+  return nullptr;
+}
+
+std::string describeTiming(const TimingConfig& timing) {
+  std::ostringstream out;
+  for (const TimingParameter& p : timingParameters()) {
+    std::string line = p.key + " = " + p.get(timing);
+    out << line << std::string(line.size() < 40 ? 40 - line.size() : 1, ' ') << "# " << p.unit << ": "
+        << p.description << "\n";
+  }
+  return out.str();
+}
+
+std::string timingJson(const TimingConfig& timing) {
+  std::string json = "{";
+  for (const TimingParameter& p : timingParameters()) {
+    std::string value = p.get(timing);
+    bool text = p.unit == "name";
+    json += (json.size() > 1 ? "," : "") + std::string("\"") + p.key + "\":" + (text ? "\"" + value + "\"" : value);
+  }
+  return json + "}";
+}
+
+}  // namespace ptxsim::sim
