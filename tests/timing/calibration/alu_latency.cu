@@ -20,43 +20,14 @@ int main() {
   int reps = quickMode() ? 3 : 9;
   for (const OpSpec& s : kOps) {
     double tN, t2N;
-    runOp(s, 1, reps, &tN, &t2N);
+    runOp(s, 1, reps, 1, &tN, &t2N);
     report(std::string("latency.") + s.name, (t2N - tN) / 256.0, "cycles");
   }
   // Tensor: one mma.sync chain (4 accumulators of thread-held C/D).
   {
-    unsigned one2 = 0x3c003c00u;  // two f16 ones
-    std::vector<unsigned> in(22, 0);
-    for (int i = 0; i < 6; ++i) in[i] = one2;
-    unsigned* dIn;
-    float* dOut;
-    long long* dTimes;
-    CUDA_CHECK(cudaMalloc(&dIn, 22 * 4));
-    CUDA_CHECK(cudaMalloc(&dOut, 32 * 16 * 4));
-    CUDA_CHECK(cudaMalloc(&dTimes, 2 * reps * 8));
-    CUDA_CHECK(cudaMemcpy(dIn, in.data(), 22 * 4, cudaMemcpyHostToDevice));
-    kernel_mma<<<1, 32>>>(dIn, dOut, dTimes, reps);
-    CUDA_CHECK(cudaGetLastError());
-    std::vector<float> out(32 * 16);
-    std::vector<long long> t(2 * reps);
-    CUDA_CHECK(cudaMemcpy(out.data(), dOut, out.size() * 4, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(t.data(), dTimes, t.size() * 8, cudaMemcpyDeviceToHost));
-    std::vector<long long> a, b;
-    for (int r = 0; r < reps; ++r) { a.push_back(t[2 * r]); b.push_back(t[2 * r + 1]); }
-    report("latency.tensor.mma_m16n8k16_f16_f32", (median(b) - median(a)) / 64.0, "cycles");
-    float expect = 16.0f * 192 * reps;
-    for (int th = 0; th < 32; ++th)
-      for (int i = 0; i < 16; ++i) {
-        float e = i < 4 ? expect : 0.0f;
-        if (out[th * 16 + i] != e) {
-          fail("mma: thread %d accumulator %d is %g, expected %g", th, i, out[th * 16 + i], e);
-          th = 32;
-          break;
-        }
-      }
-    CUDA_CHECK(cudaFree(dIn));
-    CUDA_CHECK(cudaFree(dOut));
-    CUDA_CHECK(cudaFree(dTimes));
+    double tN, t2N;
+    runMma(1, reps, 1, &tN, &t2N);
+    report("latency.tensor.mma_m16n8k16_f16_f32", (t2N - tN) / 64.0, "cycles");
   }
   reportClock("clock.sm_mhz_end");
   return finish();
