@@ -1,7 +1,7 @@
 // The instruction classes timed by alu_latency.cu and alu_throughput.cu.
 //
-// Each op is one inline-PTX instruction (or a named pair) applied to a
-// register: OP(d) with d one of "0".."7" the eight chain registers %0..%7,
+// Each op is one inline-PTX instruction (or a named pair, or for int.iadd two
+// adds that ptxas fuses into one IADD3) applied to a register: OP(d) with d one of "0".."7" the eight chain registers %0..%7,
 // %8 = p and %9 = q, both read from memory so that ptxas cannot fold them.
 // The inputs make most ops the identity (x + 0, x * 1, x & ~0, shfl from the
 // own lane, ...): the result is known and checked; the others are emulated on
@@ -407,7 +407,7 @@ static const OpSpec kOps[] = {
     {"mufu.sin", 'f', (const void*)kernel_sin, 1.0, 0.0, 0.0, 2, "FMUL.RZ+MUFU.SIN"},
     {"cvt.s32_to_f32", 'u', (const void*)kernel_i2f, 12345, 0, 0, 0, "I2F"},
     {"cvt.f32_to_s32", 'u', (const void*)kernel_f2i, 0x4b3c614e, 0, 0, 0, "F2I.TRUNC"},
-    {"cvt.f32_f16_f32_pair", 'f', (const void*)kernel_cvt_f16, 1.5, 0.0, 0.0, 0, "F2FP.F16+HADD2.F32"},
+    {"cvt.f32_f16_f32_pair", 'f', (const void*)kernel_cvt_f16, 1.5, 0.0, 0.0, 0, "F2FP.F16.F32.PACK_AB+HADD2.F32"},
     {"half.hfma2", 'u', (const void*)kernel_hfma2, 0x40004000, 0x3c003c00, 0, 0, "HFMA2/HFMA2.MMA alternating"},
     {"shfl.idx", 'u', (const void*)kernel_shfl, 12345, 0, -1, 0, "SHFL.IDX"},
     {"vote.any", 'u', (const void*)kernel_vote, 12345, 0, 0, 0, "VOTE.ANY"},
