@@ -3,8 +3,9 @@
 // Each op is one inline-PTX instruction (or a named pair, or for int.iadd two
 // adds that ptxas fuses into one IADD3) applied to a register: OP(d, g) with
 // d one of "0".."7" the eight chain registers %0..%7, %8 = p and %9 = q,
-// both read from memory so that ptxas cannot fold them, g a guard. The inputs make most ops the identity (x + 0, x * 1, x & ~0, shfl from the
-// own lane, ...): the result is known and checked; the others are emulated on
+// both read from memory so that ptxas cannot fold them, g a guard. The
+// inputs make most ops the identity (x + 0, x * 1, x & ~0, shfl from the own
+// lane, ...): the result is known and checked; the others are emulated on
 // the host (mul.hi, cvt) or checked loosely (MUFU).
 //
 // ALU_LATENCY defined: kernel_NAME runs one warp with one dependent chain in
