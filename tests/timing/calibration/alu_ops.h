@@ -1,22 +1,30 @@
 // The instruction classes timed by alu_latency.cu and alu_throughput.cu.
 //
-// Each op is one inline-PTX instruction (or a named pair) applied to a
-// register: OP(d) with d one of "0".."7" the eight chain registers %0..%7,
-// %8 = p and %9 = q, both read from memory so that ptxas cannot fold them.
-// The inputs make most ops the identity (x + 0, x * 1, x & ~0, shfl from the
-// own lane, ...): the result is known and checked; the others are emulated on
+// Each op is one inline-PTX instruction (or a named pair, or for int.iadd two
+// adds that ptxas fuses into one IADD3) applied to a register: OP(d, g) with
+// d one of "0".."7" the eight chain registers %0..%7, %8 = p and %9 = q,
+// both read from memory so that ptxas cannot fold them, g a guard. The
+// inputs make most ops the identity (x + 0, x * 1, x & ~0, shfl from the own
+// lane, ...): the result is known and checked; the others are emulated on
 // the host (mul.hi, cvt) or checked loosely (MUFU).
 //
-// ALU_LATENCY defined: lat_NAME runs one warp with one dependent chain in %0:
+// ALU_LATENCY defined: kernel_NAME runs one warp with one dependent chain in
+// %0:
 //   sink(x); t0; chain of 256; t1; sink(x); t2; chain of 512; t3
 // where sink(x) is a volatile shared store that waits for x, so each chain
 // starts with its input ready; (t3 - t2) - (t1 - t0) is 256 latencies, free of
 // the clock reads' own cost.
-// Otherwise thr_NAME runs W warps, each with eight independent chains:
-//   bar; t0; 256 ops; bar; t1; 512 ops; bar; t2   (clock of thread 0)
-// and W * 256 / ((t2 - t1) - (t1 - t0)) is the SM's warp instructions per cycle.
+// Otherwise kernel_NAME runs W warps, each with eight independent chains:
+//   bar; t0; iters x 256 ops; t1; bar; t2; iters x 512 ops; t3
+// every warp recording its own four clocks; the CTA span of a segment is the
+// latest end minus the earliest start over the warps (one warp's own clock
+// is no measure of the CTA's work when 8 warps share a sub-partition: the
+// first H100 run, timed by thread 0 alone between barriers, gave negative
+// 32-warp throughputs), and W * iters * 256 / (span_long - span_short) is
+// the SM's warp instructions per cycle.
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include "calib_common.h"
 
@@ -48,10 +56,21 @@
 #define OP_RSQRT(d, g) "rsqrt.approx.ftz.f32 %" d ", %" d ";\n"
 #define OP_SIN(d, g) "sin.approx.ftz.f32 %" d ", %" d ";\n"
 // f32 -> f16 -> f32 (f): F2FP.F16.F32.PACK_AB + HADD2.F32, a pair.
-#define OP_CVT_F16(d, g) \
-  "{.reg .b16 h; " g "cvt.rn.f16.f32 h, %" d "; " g "cvt.f32.f16 %" d ", h;}\n"
+// Unguarded: a guarded cvt into a 16-bit register became F2F.F16.F32 + FSEL
+// + HADD2.F32 with spills to local memory (the first H100 run: 75 cycles);
+// the rounding round trip is not an identity ptxas could drop.
+// The f16x2 form (the value packed twice) keeps ptxas from packing two
+// independent chains into one F2FP, which it does with cvt.rn.f16.f32.
+#define OP_CVT_F16(d, g)                                                       \
+  "{.reg .b32 r; .reg .b16 lo, hi; cvt.rn.f16x2.f32 r, %" d ", %" d ";"        \
+  " mov.b32 {lo, hi}, r; cvt.f32.f16 %" d ", lo;}\n"
 // INT (r): IADD3, LOP3, SHF, IMAD, IMAD.HI.
-#define OP_IADD(d, g) g "add.u32 %" d ", %" d ", %9;\n"
+// iadd: two unguarded adds, x + p + q, which ptxas fuses into one IADD3
+// (one op = one IADD3). Guarded single adds (iadd_imad_mix) come out half
+// IADD3, half IMAD.IADD (ptxas balances the ALU and FMA pipes; it cannot be
+// told not to): that chain measures the mix, as ptxas emits it in real code.
+#define OP_IADD(d, g) "add.u32 %" d ", %" d ", %8;\nadd.u32 %" d ", %" d ", %9;\n"
+#define OP_IADD_MIX(d, g) g "add.u32 %" d ", %" d ", %9;\n"
 #define OP_AND(d, g) g "and.b32 %" d ", %" d ", %8;\n"
 #define OP_SHL(d, g) g "shl.b32 %" d ", %" d ", %9;\n"
 #define OP_SHR(d, g) g "shr.u32 %" d ", %" d ", %9;\n"
@@ -66,11 +85,16 @@
 #define OP_SHFL(d, g) "shfl.sync.idx.b32 %" d ", %" d ", %9, 0x1f, 0xffffffff;\n"
 // Vote (r): a chain of VOTE.ANY on a predicate; set up and read out once.
 #define PRE_VOTE(d) "setp.ne.u32 vp" d ", %" d ", 0;\n"
-#define OP_VOTE(d, g) g "vote.sync.any.pred vp" d ", vp" d ", 0xffffffff;\n"
+// Unguarded: with the guards, eight chain predicates, the guards and a loop
+// exceed the seven predicate registers, and ptxas spilled them into
+// LOP3/ISETP/BRA sequences.
+#define OP_VOTE(d, g) "vote.sync.any.pred vp" d ", vp" d ", 0xffffffff;\n"
 #define POST_VOTE(d) "selp.u32 %" d ", %" d ", 0, vp" d ";\n"
 // Compare + select (r): ISETP + SEL, a pair (x = x != q ? p : q).
+// Unguarded: guarded, ptxas made ISETP + ISETP + PLOP3 + SEL + 3 LOP3 of
+// each pair (the first H100 run: 18.9 cycles).
 #define OP_SETP_SELP(d, g) \
-  "{.reg .pred sp; " g "setp.ne.u32 sp, %" d ", %9; " g "selp.u32 %" d ", %8, %9, sp;}\n"
+  "{.reg .pred sp; setp.ne.u32 sp, %" d ", %9; selp.u32 %" d ", %8, %9, sp;}\n"
 // FP64 (d): DADD, DFMA.
 #define OP_DADD(d, g) "add.f64 %" d ", %" d ", %9;\n"
 #define OP_DFMA(d, g) "fma.rn.f64 %" d ", %" d ", %8, %9;\n"
@@ -104,13 +128,27 @@ __device__ __forceinline__ void sinkValue(volatile float* s, double x) {
   o[0] = a0; o[1] = a1; o[2] = a2; o[3] = a3;                                  \
   o[4] = a4; o[5] = a5; o[6] = a6; o[7] = a7;
 
+// Every kernel records, per repetition r and warp w, four clock64 readings
+// of the warp's lane 0 at times[(r * warps + w) * 4 + 0..3]: the start and
+// end of its short segment and the start and end of its long one. The host
+// takes each segment's CTA span (latest end minus earliest start over the
+// warps), the median span over repetitions, and divides the work of the
+// difference (long minus short) by the difference of the median spans.
+#define RECORD_TIMES(t0, t1, t2, t3)                                           \
+  if ((threadIdx.x & 31) == 0) {                                               \
+    long long* w_ = times + ((long long)r * (blockDim.x >> 5) + (threadIdx.x >> 5)) * 4; \
+    w_[0] = t0; w_[1] = t1; w_[2] = t2; w_[3] = t3;                            \
+  }
+
 #ifdef ALU_LATENCY
+// One warp: sink(x); t0; chain of 256; t1; sink(x); t2; chain of 512; t3.
 #define DEFINE_OP(NAME, T, C, PRE, OP, POST)                                   \
   __global__ void kernel_##NAME(const T* in, const unsigned* guards, T* out,  \
-                                long long* times, int reps) {                  \
+                                long long* times, int reps, int iters) {       \
     __shared__ double sinkSlot_[1];                                            \
     volatile float* sink_ = (volatile float*)sinkSlot_;                        \
     CHAIN_PROLOGUE(T)                                                          \
+    (void)iters;                                                               \
     for (int r = 0; r < reps; ++r) {                                           \
       sinkValue(sink_, a0);                                                    \
       long long t0 = clk();                                                    \
@@ -122,39 +160,44 @@ __device__ __forceinline__ void sinkValue(volatile float* s, double x) {
       asm volatile("{\n" CHAIN_DECLS PRE("0") LAT_BODY(OP, R256) POST("0") "}"      \
                    : CHAIN_OPERANDS(C));                                       \
       long long t3 = clk();                                                    \
-      if (threadIdx.x == 0) {                                                  \
-        times[2 * r] = t1 - t0;                                                \
-        times[2 * r + 1] = t3 - t2;                                            \
-      }                                                                        \
+      RECORD_TIMES(t0, t1, t2, t3)                                             \
     }                                                                          \
     CHAIN_EPILOGUE(T)                                                          \
   }
-// Ops per chain register per repetition.
+// Ops per chain register per repetition (and per iteration).
 #define OPS_PER_REP 768
+#define SHORT_OPS 256
 #else
+// W warps, eight independent chains each:
+//   bar; t0; iters x (256 ops); t1; bar; t2; iters x (512 ops); t3
+// (a loop of `iters` over an unrolled block, not unrolled itself: its
+// overhead, a few instructions per iteration, is the same in both segments
+// and cancels in the difference). __launch_bounds__(1024): at most 64
+// registers, so that 32 warps can launch.
 #define DEFINE_OP(NAME, T, C, PRE, OP, POST)                                   \
-  __global__ void kernel_##NAME(const T* in, const unsigned* guards, T* out,  \
-                                long long* times, int reps) {                  \
+  __global__ void __launch_bounds__(1024)                                      \
+  kernel_##NAME(const T* in, const unsigned* guards, T* out,                   \
+                long long* times, int reps, int iters) {                       \
     CHAIN_PROLOGUE(T)                                                          \
     for (int r = 0; r < reps; ++r) {                                           \
       __syncthreads();                                                         \
       long long t0 = clk();                                                    \
+      _Pragma("unroll 1") for (int k = 0; k < iters; ++k)                      \
       asm volatile("{\n" CHAIN_DECLS IND8(PRE) THR_BODY(OP, R16) IND8(POST) "}"    \
                    : CHAIN_OPERANDS(C));                                       \
-      __syncthreads();                                                         \
       long long t1 = clk();                                                    \
-      asm volatile("{\n" CHAIN_DECLS IND8(PRE) THR_BODY(OP, R32) IND8(POST) "}"    \
-                   : CHAIN_OPERANDS(C));                                       \
       __syncthreads();                                                         \
       long long t2 = clk();                                                    \
-      if (threadIdx.x == 0) {                                                  \
-        times[2 * r] = t1 - t0;                                                \
-        times[2 * r + 1] = t2 - t1;                                            \
-      }                                                                        \
+      _Pragma("unroll 1") for (int k = 0; k < iters; ++k)                      \
+      asm volatile("{\n" CHAIN_DECLS IND8(PRE) THR_BODY(OP, R32) IND8(POST) "}"    \
+                   : CHAIN_OPERANDS(C));                                       \
+      long long t3 = clk();                                                    \
+      RECORD_TIMES(t0, t1, t2, t3)                                             \
     }                                                                          \
     CHAIN_EPILOGUE(T)                                                          \
   }
 #define OPS_PER_REP 96
+#define SHORT_OPS 256
 #endif
 
 DEFINE_OP(fadd, float, "f", NOTHING, OP_FADD, NOTHING)
@@ -165,6 +208,7 @@ DEFINE_OP(rsqrt, float, "f", NOTHING, OP_RSQRT, NOTHING)
 DEFINE_OP(sin, float, "f", NOTHING, OP_SIN, NOTHING)
 DEFINE_OP(cvt_f16, float, "f", NOTHING, OP_CVT_F16, NOTHING)
 DEFINE_OP(iadd, unsigned, "r", NOTHING, OP_IADD, NOTHING)
+DEFINE_OP(iadd_mix, unsigned, "r", NOTHING, OP_IADD_MIX, NOTHING)
 DEFINE_OP(and, unsigned, "r", NOTHING, OP_AND, NOTHING)
 DEFINE_OP(shl, unsigned, "r", NOTHING, OP_SHL, NOTHING)
 DEFINE_OP(shr, unsigned, "r", NOTHING, OP_SHR, NOTHING)
@@ -196,15 +240,24 @@ DEFINE_OP(dfma, double, "d", NOTHING, OP_DFMA, NOTHING)
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1])       \
       : "memory"
 
-// in: 6 words of A and B fragments, 16 zero words; out[thread * 16 + i] = accumulator i.
-__global__ void kernel_mma(const unsigned* in, float* out, long long* times,
-                           int reps) {
+// in: 6 words of A and B fragments, 16 zero words; out[thread * 16 + i] =
+// accumulator i; times as RECORD_TIMES. Latency: one chain (accumulators
+// 0..3) of 64 and 128 mma; throughput: four independent accumulator sets,
+// `iters` x 16 and `iters` x 32 rounds of four mma per warp.
+#ifdef ALU_LATENCY
+#define MMA_BOUNDS
+#else
+#define MMA_BOUNDS __launch_bounds__(1024)
+#endif
+__global__ void MMA_BOUNDS
+kernel_mma(const unsigned* in, float* out, long long* times, int reps, int iters) {
   unsigned a[4] = {in[0], in[1], in[2], in[3]};
   unsigned b[2] = {in[4], in[5]};
   float c[16];  // zeros, from separate words so that ptxas cannot merge the sets
   for (int i = 0; i < 16; ++i) c[i] = __uint_as_float(in[6 + i]);
   for (int r = 0; r < reps; ++r) {
 #ifdef ALU_LATENCY
+    (void)iters;
     __shared__ float sinkSlot_[1];
     volatile float* sink_ = sinkSlot_;
     *sink_ = c[0] + c[1] + c[2] + c[3];
@@ -215,26 +268,88 @@ __global__ void kernel_mma(const unsigned* in, float* out, long long* times,
     long long t2 = clk();
     asm volatile(R128(MMA_C0) : MMA_OPERANDS);
     long long t3 = clk();
-    if (threadIdx.x == 0) {
-      times[2 * r] = t1 - t0;
-      times[2 * r + 1] = t3 - t2;
-    }
 #else
     __syncthreads();
     long long t0 = clk();
-    asm volatile(R16(MMA_IND4) : MMA_OPERANDS);
-    __syncthreads();
+#pragma unroll 1
+    for (int k = 0; k < iters; ++k) asm volatile(R16(MMA_IND4) : MMA_OPERANDS);
     long long t1 = clk();
-    asm volatile(R32(MMA_IND4) : MMA_OPERANDS);
     __syncthreads();
     long long t2 = clk();
-    if (threadIdx.x == 0) {
-      times[2 * r] = t1 - t0;
-      times[2 * r + 1] = t2 - t1;
-    }
+#pragma unroll 1
+    for (int k = 0; k < iters; ++k) asm volatile(R32(MMA_IND4) : MMA_OPERANDS);
+    long long t3 = clk();
 #endif
+    RECORD_TIMES(t0, t1, t2, t3)
   }
   for (int i = 0; i < 16; ++i) out[threadIdx.x * 16 + i] = c[i];
+}
+
+// The median over repetitions of the CTA span (latest end minus earliest
+// start over the warps) of the short and of the long segment, from the
+// clock readings of RECORD_TIMES; fails (and returns false) when a span is
+// not positive or the long one is not longer.
+static inline bool ctaSpans(const std::vector<long long>& times, int reps, int warps,
+                            const char* what, double* shortSpan, double* longSpan) {
+  std::vector<long long> sa, sb;
+  for (int r = 0; r < reps; ++r) {
+    long long s0 = LLONG_MAX, e0 = LLONG_MIN, s1 = LLONG_MAX, e1 = LLONG_MIN;
+    for (int w = 0; w < warps; ++w) {
+      const long long* t = &times[(size_t(r) * warps + w) * 4];
+      s0 = std::min(s0, t[0]); e0 = std::max(e0, t[1]);
+      s1 = std::min(s1, t[2]); e1 = std::max(e1, t[3]);
+    }
+    sa.push_back(e0 - s0);
+    sb.push_back(e1 - s1);
+  }
+  *shortSpan = median(sa);
+  *longSpan = median(sb);
+  if (!(*shortSpan > 0 && *longSpan > *shortSpan)) {
+    fail("%s: spans %g (short) and %g (long) cycles: not increasing", what, *shortSpan, *longSpan);
+    return false;
+  }
+  return true;
+}
+
+// Runs kernel_mma with `warps` warps; returns the median spans; checks the
+// accumulators (each mma adds 16: A and B all ones).
+static inline void runMma(int warps, int reps, int iters, double* tN, double* t2N) {
+  unsigned one2 = 0x3c003c00u;  // two f16 ones
+  std::vector<unsigned> in(22, 0);
+  for (int i = 0; i < 6; ++i) in[i] = one2;
+  unsigned* dIn;
+  float* dOut;
+  long long* dTimes;
+  int threads = 32 * warps;
+  size_t ntimes = size_t(reps) * warps * 4;
+  CUDA_CHECK(cudaMalloc(&dIn, 22 * 4));
+  CUDA_CHECK(cudaMalloc(&dOut, threads * 16 * 4));
+  CUDA_CHECK(cudaMalloc(&dTimes, ntimes * 8));
+  CUDA_CHECK(cudaMemcpy(dIn, in.data(), 22 * 4, cudaMemcpyHostToDevice));
+  kernel_mma<<<1, threads>>>(dIn, dOut, dTimes, reps, iters);
+  CUDA_CHECK(cudaGetLastError());
+  std::vector<float> out(threads * 16);
+  std::vector<long long> t(ntimes);
+  CUDA_CHECK(cudaMemcpy(out.data(), dOut, out.size() * 4, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(t.data(), dTimes, ntimes * 8, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(dIn));
+  CUDA_CHECK(cudaFree(dOut));
+  CUDA_CHECK(cudaFree(dTimes));
+  ctaSpans(t, reps, warps, "mma", tN, t2N);
+#ifdef ALU_LATENCY
+  const int sets = 1, perSet = 192;   // accumulators 0..3 only
+#else
+  const int sets = 4, perSet = 48;    // 16 + 32 rounds per iteration
+#endif
+  for (int th = 0; th < threads; ++th)
+    for (int i = 0; i < 16; ++i) {
+      float e = i < 4 * sets ? 16.0f * perSet * reps * (sets == 1 ? 1 : iters) : 0.0f;
+      if (out[th * 16 + i] != e) {
+        fail("mma w%d: thread %d accumulator %d is %g, expected %g", warps, th, i,
+             out[th * 16 + i], e);
+        return;
+      }
+    }
 }
 
 // --- host side: the op table, inputs, emulation and checks ----------------
@@ -279,7 +394,8 @@ static const OpSpec kOps[] = {
     {"fp32.fadd", 'f', (const void*)kernel_fadd, 1.5, 1.0, 0.0, 0, "FADD"},
     {"fp32.fmul", 'f', (const void*)kernel_fmul, 1.5, 1.0, 0.0, 0, "FMUL"},
     {"fp32.ffma", 'f', (const void*)kernel_ffma, 1.5, 1.0, 0.0, 0, "FFMA"},
-    {"int.iadd", 'u', (const void*)kernel_iadd, 12345, 1, 0, 0, "IADD3"},
+    {"int.iadd", 'u', (const void*)kernel_iadd, 12345, 0, 0, 0, "IADD3"},
+    {"int.iadd_imad_mix", 'u', (const void*)kernel_iadd_mix, 12345, 1, 0, 0, "IADD3/IMAD.IADD alternating"},
     {"int.and", 'u', (const void*)kernel_and, 12345, 0xffffffffu, 0, 0, "LOP3.LUT"},
     {"int.shl", 'u', (const void*)kernel_shl, 12345, 1, 0, 0, "SHF.L.U32"},
     {"int.shr", 'u', (const void*)kernel_shr, 12345, 1, 0, 0, "SHF.R.U32.HI"},
@@ -292,8 +408,8 @@ static const OpSpec kOps[] = {
     {"mufu.sin", 'f', (const void*)kernel_sin, 1.0, 0.0, 0.0, 2, "FMUL.RZ+MUFU.SIN"},
     {"cvt.s32_to_f32", 'u', (const void*)kernel_i2f, 12345, 0, 0, 0, "I2F"},
     {"cvt.f32_to_s32", 'u', (const void*)kernel_f2i, 0x4b3c614e, 0, 0, 0, "F2I.TRUNC"},
-    {"cvt.f32_f16_f32_pair", 'f', (const void*)kernel_cvt_f16, 1.5, 0.0, 0.0, 0, "F2FP.F16+HADD2.F32"},
-    {"half.hfma2", 'u', (const void*)kernel_hfma2, 0x40004000, 0x3c003c00, 0, 0, "HFMA2"},
+    {"cvt.f32_f16_f32_pair", 'f', (const void*)kernel_cvt_f16, 1.5, 0.0, 0.0, 0, "F2FP.F16.F32.PACK_AB+HADD2.F32"},
+    {"half.hfma2", 'u', (const void*)kernel_hfma2, 0x40004000, 0x3c003c00, 0, 0, "HFMA2/HFMA2.MMA alternating"},
     {"shfl.idx", 'u', (const void*)kernel_shfl, 12345, 0, -1, 0, "SHFL.IDX"},
     {"vote.any", 'u', (const void*)kernel_vote, 12345, 0, 0, 0, "VOTE.ANY"},
     {"setp_selp_pair", 'u', (const void*)kernel_setp_selp, 12345, 12345, 0, 0, "ISETP+SEL"},
@@ -301,7 +417,7 @@ static const OpSpec kOps[] = {
 
 // Runs op `s` with `warps` warps per CTA (one CTA); returns the median of
 // the two chain times per repetition in `tN` and `t2N`; checks the results.
-static inline void runOp(const OpSpec& s, int warps, int reps, double* tN, double* t2N) {
+static inline void runOp(const OpSpec& s, int warps, int reps, int iters, double* tN, double* t2N) {
   int threads = warps * 32;
   size_t esize = s.type == 'd' ? 8 : 4;
   std::vector<unsigned char> in(41 * 8), out(size_t(threads) * 8 * esize);
@@ -322,25 +438,27 @@ static inline void runOp(const OpSpec& s, int warps, int reps, double* tN, doubl
   CUDA_CHECK(cudaMemcpy(dGuards, guards, sizeof guards, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMalloc(&dIn, in.size()));
   CUDA_CHECK(cudaMalloc(&dOut, out.size()));
-  CUDA_CHECK(cudaMalloc(&dTimes, sizeof(long long) * 2 * reps));
+  size_t ntimes = size_t(reps) * warps * 4;
+  CUDA_CHECK(cudaMalloc(&dTimes, sizeof(long long) * ntimes));
   CUDA_CHECK(cudaMemcpy(dIn, in.data(), in.size(), cudaMemcpyHostToDevice));
-  void* args[] = {&dIn, &dGuards, &dOut, &dTimes, &reps};
+  void* args[] = {&dIn, &dGuards, &dOut, &dTimes, &reps, &iters};
   CUDA_CHECK(cudaLaunchKernel(s.kernel, dim3(1), dim3(threads), args, 0, 0));
   CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<long long> times(2 * reps);
+  std::vector<long long> times(ntimes);
   CUDA_CHECK(cudaMemcpy(out.data(), dOut, out.size(), cudaMemcpyDeviceToHost));
-  CUDA_CHECK(cudaMemcpy(times.data(), dTimes, sizeof(long long) * 2 * reps,
+  CUDA_CHECK(cudaMemcpy(times.data(), dTimes, sizeof(long long) * ntimes,
                         cudaMemcpyDeviceToHost));
   CUDA_CHECK(cudaFree(dIn));
   CUDA_CHECK(cudaFree(dGuards));
   CUDA_CHECK(cudaFree(dOut));
   CUDA_CHECK(cudaFree(dTimes));
-  std::vector<long long> a, b;
-  for (int r = 0; r < reps; ++r) { a.push_back(times[2 * r]); b.push_back(times[2 * r + 1]); }
-  *tN = median(a);
-  *t2N = median(b);
+  ctaSpans(times, reps, warps, s.name, tN, t2N);
   // The expected value of every chain register.
+#ifdef ALU_LATENCY
   long long count = (long long)reps * OPS_PER_REP;
+#else
+  long long count = (long long)reps * iters * OPS_PER_REP;
+#endif
   int bad = 0;
   for (int t = 0; t < threads && bad == 0; ++t) {
     double qv = s.q < 0 ? double(t % 32) : s.q;

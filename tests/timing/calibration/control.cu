@@ -4,6 +4,13 @@
 //   a switch of 32 distinct cases, each a chain of 64 dependent FADDs), P =
 //   1 .. 32, clock64 around the switch and the reconvergence (__syncwarp),
 //   median of 9; divergence.slowdown_P = cycles(P) / cycles(1);
+// - branch.ifelse_{uniform,divergent}.k8 / .k16 / .empty: cycles per if/else
+//   block (BSSY, @P BRA, body, BRA, body, BSYNC) with bodies of K = 8 and 16
+//   dependent FADDs, every lane on one side (uniform) or odd and even lanes
+//   on different sides (2-way divergent: both bodies run); .empty = 2 k8 -
+//   k16, the block with empty bodies (ptxas if-converts real bodies of 4 or
+//   fewer instructions, so those cannot be timed directly);
+//   branch.divergence_cost.empty = divergent.empty - uniform.empty;
 // - barrier.warps_W: bar.sync cost with W = 1 .. 32 warps in the CTA, chains
 //   of 64 and 128 barriers timed by thread 0, cycles per barrier;
 // - launch.grid_G: cudaEvent time of one launch of G CTAs of 32 threads that
@@ -48,6 +55,51 @@ __global__ void divergence(int paths, const float* in, float* out, unsigned* cou
   out[lane] = x;
   counts[lane] = cnt;
 }
+
+// If/else issue cost: chains of if/else blocks, the condition alternating
+// between two words per lane (a, b: so that no two neighbouring blocks share
+// a condition and the compiler cannot merge them), each side an inline-PTX
+// chain of K dependent FADDs (x += r on the taken side, x += q on the other).
+// ptxas makes each block BSSY + @P BRA + body + BRA + body + BSYNC for K >= 8;
+// bodies of 4 or fewer instructions it if-converts (predicated, no branch),
+// so "empty" bodies are extrapolated: per-block cost at K = 8 and K = 16,
+// cost(0) = 2 cost(8) - cost(16). Timed as 8 vs 16 blocks.
+#define FADD_X "add.f32 %0, %0, %1;\n"
+#define IFELSE_BLOCK(c, RK)                                                    \
+  if (c) asm volatile(RK(FADD_X) : "+f"(x) : "f"(r));                          \
+  else asm volatile(RK(FADD_X) : "+f"(x) : "f"(q));
+#define IFELSE_KERNEL(NAME, RK)                                                \
+  __global__ void NAME(const float* in, const unsigned* conds, float* out,     \
+                       long long* times, int reps) {                           \
+    __shared__ float sinkSlot[32];                                             \
+    unsigned lane = threadIdx.x & 31;                                          \
+    volatile float* sink = sinkSlot + lane;                                    \
+    float x = in[0], q = in[1], r = in[2];                                     \
+    unsigned a = conds[lane], b = conds[32 + lane];                            \
+    for (int rep = 0; rep < reps; ++rep) {                                     \
+      *sink = x;                                                               \
+      long long t0 = clk();                                                    \
+      _Pragma("unroll") for (int i = 0; i < 4; ++i) {                          \
+        IFELSE_BLOCK(a, RK) IFELSE_BLOCK(b, RK)                                \
+      }                                                                        \
+      *sink = x;                                                               \
+      long long t1 = clk();                                                    \
+      *sink = x;                                                               \
+      long long t2 = clk();                                                    \
+      _Pragma("unroll") for (int i = 0; i < 8; ++i) {                          \
+        IFELSE_BLOCK(a, RK) IFELSE_BLOCK(b, RK)                                \
+      }                                                                        \
+      *sink = x;                                                               \
+      long long t3 = clk();                                                    \
+      if (lane == 0) {                                                         \
+        times[2 * rep] = t1 - t0;                                              \
+        times[2 * rep + 1] = t3 - t2;                                          \
+      }                                                                        \
+    }                                                                          \
+    out[lane] = x;                                                             \
+  }
+IFELSE_KERNEL(ifelse8, R8)
+IFELSE_KERNEL(ifelse16, R16)
 
 __global__ void barrier(long long* times, int reps) {
   for (int r = 0; r < reps; ++r) {
@@ -132,6 +184,63 @@ int main() {
     CUDA_CHECK(cudaFree(dIn));
     CUDA_CHECK(cudaFree(dOut));
     CUDA_CHECK(cudaFree(dCounts));
+    CUDA_CHECK(cudaFree(dTimes));
+  }
+
+  // If/else: per-block cost, uniform (every lane on one side) and 2-way
+  // divergent (odd lanes on the other side), extrapolated to empty bodies.
+  {
+    typedef void (*IfElseKernel)(const float*, const unsigned*, float*, long long*, int);
+    float in[3] = {0.0f, 1.0f, 2.0f};  // x0, q (not taken side), r (taken side)
+    float* dIn;
+    float* dOut;
+    unsigned* dConds;
+    long long* dTimes;
+    CUDA_CHECK(cudaMalloc(&dIn, sizeof in));
+    CUDA_CHECK(cudaMalloc(&dOut, 32 * 4));
+    CUDA_CHECK(cudaMalloc(&dConds, 64 * 4));
+    CUDA_CHECK(cudaMalloc(&dTimes, 2 * reps * 8));
+    CUDA_CHECK(cudaMemcpy(dIn, in, sizeof in, cudaMemcpyHostToDevice));
+    double perBlock[2][2];  // [divergent][K = 8, 16]
+    const IfElseKernel kernels[2] = {ifelse8, ifelse16};
+    for (int div = 0; div < 2; ++div) {
+      std::vector<unsigned> conds(64);
+      for (int l = 0; l < 32; ++l) conds[l] = conds[32 + l] = div ? (l & 1) : 0;
+      CUDA_CHECK(cudaMemcpy(dConds, conds.data(), 64 * 4, cudaMemcpyHostToDevice));
+      for (int k = 0; k < 2; ++k) {
+        int K = k ? 16 : 8;
+        kernels[k]<<<1, 32>>>(dIn, dConds, dOut, dTimes, reps);
+        CUDA_CHECK(cudaGetLastError());
+        std::vector<long long> t(2 * reps);
+        std::vector<float> out(32);
+        CUDA_CHECK(cudaMemcpy(t.data(), dTimes, t.size() * 8, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(out.data(), dOut, 32 * 4, cudaMemcpyDeviceToHost));
+        for (int l = 0; l < 32; ++l) {
+          // 24 blocks per repetition, K adds each: r when the lane's condition holds.
+          float expect = float(reps) * 24.0f * K * (conds[l] ? 2.0f : 1.0f);
+          if (out[l] != expect) {
+            fail("if/else K=%d %s: lane %d has %g, expected %g", K, div ? "divergent" : "uniform",
+                 l, out[l], expect);
+            break;
+          }
+        }
+        std::vector<long long> a, b;
+        for (int r = 0; r < reps; ++r) { a.push_back(t[2 * r]); b.push_back(t[2 * r + 1]); }
+        perBlock[div][k] = (median(b) - median(a)) / 8.0;
+      }
+    }
+    const char* kind[2] = {"uniform", "divergent"};
+    for (int div = 0; div < 2; ++div) {
+      std::string base = std::string("branch.ifelse_") + kind[div];
+      report(base + ".k8", perBlock[div][0], "cycles");
+      report(base + ".k16", perBlock[div][1], "cycles");
+      report(base + ".empty", 2 * perBlock[div][0] - perBlock[div][1], "cycles");
+    }
+    report("branch.divergence_cost.empty",
+           (2 * perBlock[1][0] - perBlock[1][1]) - (2 * perBlock[0][0] - perBlock[0][1]), "cycles");
+    CUDA_CHECK(cudaFree(dIn));
+    CUDA_CHECK(cudaFree(dOut));
+    CUDA_CHECK(cudaFree(dConds));
     CUDA_CHECK(cudaFree(dTimes));
   }
 

@@ -5,6 +5,20 @@
 // repetitions; latency = difference / 256):
 // - latency.l1.chase: ld.global.ca over 128 lines of 128 B (16 KiB), after a
 //   warm-up lap: L1 hits;
+// - latency.l1.offset_chase.{lane1,warp_1line,warp_32lines}: L1 hits of a
+//   chase of 32-bit offsets (address = base + offset: IADD3 + IADD3.X + LDG
+//   per step) by one lane, by 32 lanes reading one 128-byte line (word l of
+//   the line for lane l: one coalesced request) and by 32 lanes reading 32
+//   different lines, over 64 lines (8 KiB) after two warm-up laps;
+//   latency.l1.address_arith = lane1 - latency.l1.chase (the address
+//   arithmetic), latency.l1.warp_1line / warp_32lines the offset chases less
+//   it (the load's own latency), latency.l1.extra_per_line = (32 lines - 1
+//   line) / 31;
+// - latency.const.chase_1k / chase_32k: ld.const.u32 with a register address
+//   (LDC c[0x3][R]) chasing constant-space addresses over 16 / 512 elements
+//   64 B apart (1 KiB / 32 KiB of a __constant__ array), after two warm-up
+//   laps: constant-cache hits (the 32 KiB set exceeds the small per-SM
+//   constant cache);
 // - latency.l2.chase: ld.global.cg (bypasses L1) over 16384 lines of 128 B
 //   (2 MiB), after a warm-up lap: L2 hits, near and far partitions mixed;
 // - latency.l2.near / latency.l2.far: the same lines timed one load at a time
@@ -138,6 +152,150 @@ static void flushL2(size_t bytes) {
 
 typedef void (*ChaseKernel)(uint64_t, int, int, long long*, uint64_t*);
 
+// --- L1 hits of a whole warp: one line vs 32 lines --------------------------
+// A chase of 32-bit byte offsets from `base` (address = base + offset: an
+// IADD3 and an IADD3.X before each LDG, measured with one thread and
+// subtracted). Lane l reads word l of its line: in the one-line layout all
+// lanes read the same 128-byte line (one coalesced request); in the 32-line
+// layout lane l reads line (order[k] + l) % n at step k: 32 lines per load.
+#define LD_CA_OFF \
+  "{.reg .u64 a; cvt.u64.u32 a, %0; add.u64 a, a, %1; ld.global.ca.u32 %0, [a];}\n"
+__global__ void chaseOffsets(const char* base, const unsigned* start, int warm, int reps,
+                             long long* times, unsigned* end) {
+  __shared__ unsigned sinkSlot[32];
+  volatile unsigned* sink = sinkSlot + (threadIdx.x & 31);
+  unsigned x = start[threadIdx.x];
+  for (int i = 0; i < warm; ++i) asm volatile(LD_CA_OFF : "+r"(x) : "l"(base) : "memory");
+  for (int r = 0; r < reps; ++r) {
+    *sink = x;
+    long long t0 = clk();
+    asm volatile(R256(LD_CA_OFF) : "+r"(x) : "l"(base) : "memory");
+    long long t1 = clk();
+    *sink = x;
+    long long t2 = clk();
+    asm volatile(R512(LD_CA_OFF) : "+r"(x) : "l"(base) : "memory");
+    long long t3 = clk();
+    if (threadIdx.x == 0) {
+      times[2 * r] = t1 - t0;
+      times[2 * r + 1] = t3 - t2;
+    }
+  }
+  end[threadIdx.x] = x;
+}
+
+// Latency per load of an offset chase over n lines of 128 B with `lanes`
+// lanes (1 or 32); spread: the 32-line layout.
+static double offsetChase(const char* what, int n, int lanes, bool spread, int reps) {
+  std::vector<unsigned> order(n), pos(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  for (int i = n - 1; i > 0; --i) std::swap(order[i], order[nextRandom() % (i + 1)]);
+  for (int i = 0; i < n; ++i) pos[order[i]] = i;
+  auto off = [](unsigned line, unsigned lane) { return (line * 32 + lane) * 4; };
+  std::vector<unsigned> table(size_t(n) * 32), start(32);
+  for (unsigned m = 0; m < unsigned(n); ++m)
+    for (unsigned l = 0; l < 32; ++l) {
+      unsigned k = pos[spread ? (m + n - l % n) % n : m];  // the step at which lane l reads line m
+      unsigned nextLine = order[(k + 1) % n];
+      table[m * 32 + l] = off(spread ? (nextLine + l) % n : nextLine, l);
+    }
+  for (unsigned l = 0; l < 32; ++l) start[l] = off(spread ? (order[0] + l) % n : order[0], l);
+  char* dBase;
+  unsigned *dStart, *dEnd;
+  long long* dTimes;
+  CUDA_CHECK(cudaMalloc(&dBase, table.size() * 4));
+  CUDA_CHECK(cudaMalloc(&dStart, 32 * 4));
+  CUDA_CHECK(cudaMalloc(&dEnd, 32 * 4));
+  CUDA_CHECK(cudaMalloc(&dTimes, 2 * reps * 8));
+  CUDA_CHECK(cudaMemcpy(dBase, table.data(), table.size() * 4, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(dStart, start.data(), 32 * 4, cudaMemcpyHostToDevice));
+  chaseOffsets<<<1, lanes>>>(dBase, dStart, 2 * n, reps, dTimes, dEnd);
+  CUDA_CHECK(cudaGetLastError());
+  std::vector<long long> t(2 * reps);
+  std::vector<unsigned> end(32);
+  CUDA_CHECK(cudaMemcpy(t.data(), dTimes, t.size() * 8, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(end.data(), dEnd, 32 * 4, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(dBase));
+  CUDA_CHECK(cudaFree(dStart));
+  CUDA_CHECK(cudaFree(dEnd));
+  CUDA_CHECK(cudaFree(dTimes));
+  unsigned line = order[(2 * size_t(n) + size_t(reps) * 768) % n];
+  for (int l = 0; l < lanes; ++l) {
+    unsigned expect = off(spread ? (line + l) % n : line, l);
+    if (end[l] != expect) {
+      fail("%s: lane %d ended at offset %u, expected %u", what, l, end[l], expect);
+      break;
+    }
+  }
+  std::vector<long long> a, b;
+  for (int r = 0; r < reps; ++r) { a.push_back(t[2 * r]); b.push_back(t[2 * r + 1]); }
+  return (median(b) - median(a)) / 256.0;
+}
+
+// --- constant cache: a chase of ld.const (LDC with a register address) ------
+// cchase[] holds, for element i (at byte i * stride of the array), the
+// constant-space address of the next element in a random cycle.
+__constant__ unsigned cchase[12288];  // 48 KiB
+#define LD_CONST "ld.const.u32 %0, [%0];\n"
+__global__ void constBase(unsigned long long* out) {
+  unsigned long long a;
+  asm("cvta.to.const.u64 %0, %1;" : "=l"(a) : "l"(cchase));
+  out[0] = a;
+}
+__global__ void chaseConst(unsigned start, int warm, int reps, long long* times, unsigned* end) {
+  __shared__ unsigned sinkSlot[1];
+  volatile unsigned* sink = sinkSlot;
+  unsigned x = start;
+  for (int i = 0; i < warm; ++i) asm volatile(LD_CONST : "+r"(x)::"memory");
+  for (int r = 0; r < reps; ++r) {
+    *sink = x;
+    long long t0 = clk();
+    asm volatile(R256(LD_CONST) : "+r"(x)::"memory");
+    long long t1 = clk();
+    *sink = x;
+    long long t2 = clk();
+    asm volatile(R512(LD_CONST) : "+r"(x)::"memory");
+    long long t3 = clk();
+    times[2 * r] = t1 - t0;
+    times[2 * r + 1] = t3 - t2;
+  }
+  *end = x;
+}
+
+// Latency per ld.const of a chase over n elements `stride` bytes apart.
+static double constChase(const char* what, int n, int stride, int reps) {
+  unsigned long long* dA;
+  unsigned long long constAddr = 0;
+  CUDA_CHECK(cudaMalloc(&dA, 8));
+  constBase<<<1, 1>>>(dA);
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaMemcpy(&constAddr, dA, 8, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(dA));
+  std::vector<unsigned> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  for (int i = n - 1; i > 0; --i) std::swap(order[i], order[nextRandom() % (i + 1)]);
+  std::vector<unsigned> table(12288, 0);
+  auto addr = [&](unsigned e) { return unsigned(constAddr) + e * unsigned(stride); };
+  for (int i = 0; i < n; ++i) table[order[i] * (stride / 4)] = addr(order[(i + 1) % n]);
+  CUDA_CHECK(cudaMemcpyToSymbol(cchase, table.data(), table.size() * 4));
+  long long* dTimes;
+  unsigned* dEnd;
+  CUDA_CHECK(cudaMalloc(&dTimes, 2 * reps * 8));
+  CUDA_CHECK(cudaMalloc(&dEnd, 4));
+  chaseConst<<<1, 1>>>(addr(order[0]), 2 * n, reps, dTimes, dEnd);
+  CUDA_CHECK(cudaGetLastError());
+  std::vector<long long> t(2 * reps);
+  unsigned end = 0;
+  CUDA_CHECK(cudaMemcpy(t.data(), dTimes, t.size() * 8, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(&end, dEnd, 4, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaFree(dTimes));
+  CUDA_CHECK(cudaFree(dEnd));
+  unsigned expect = addr(order[(2 * size_t(n) + size_t(reps) * 768) % n]);
+  if (end != expect) fail("%s: the chase ended at %x, expected %x", what, end, expect);
+  std::vector<long long> a, b;
+  for (int r = 0; r < reps; ++r) { a.push_back(t[2 * r]); b.push_back(t[2 * r + 1]); }
+  return (median(b) - median(a)) / 256.0;
+}
+
 // Latency per load of `c` with `warm` untimed loads first.
 static double chaseLatency(const char* what, ChaseKernel k, const Chase& c, int warm, int reps) {
   long long* dTimes;
@@ -202,6 +360,25 @@ int main() {
   std::vector<double> l1Each = perAccess("l1 per access", perAccessCa, l1, 4);
   double overhead = median(l1Each) - l1Lat;
   report("latency.per_access_overhead", overhead, "cycles");
+
+  // L1 hits of a warp: 32 lanes in one line vs in 32 lines (64 lines, 8 KiB).
+  {
+    double lane1 = offsetChase("l1 offsets, one lane", 64, 1, false, reps);
+    double line1 = offsetChase("l1 offsets, one line", 64, 32, false, reps);
+    double lines32 = offsetChase("l1 offsets, 32 lines", 64, 32, true, reps);
+    double addrCost = lane1 - l1Lat;  // the IADD3 + IADD3.X before each load
+    report("latency.l1.offset_chase.lane1", lane1, "cycles");
+    report("latency.l1.offset_chase.warp_1line", line1, "cycles");
+    report("latency.l1.offset_chase.warp_32lines", lines32, "cycles");
+    report("latency.l1.address_arith", addrCost, "cycles");
+    report("latency.l1.warp_1line", line1 - addrCost, "cycles");
+    report("latency.l1.warp_32lines", lines32 - addrCost, "cycles");
+    report("latency.l1.extra_per_line", (lines32 - line1) / 31.0, "cycles");
+  }
+
+  // Constant cache hits: 16 elements 64 B apart (1 KiB) and 512 (32 KiB).
+  report("latency.const.chase_1k", constChase("const 1k", 16, 64, reps), "cycles");
+  report("latency.const.chase_32k", constChase("const 32k", 512, 64, reps), "cycles");
 
   // L2 hits.
   int l2n = quick ? 1024 : 16384;
