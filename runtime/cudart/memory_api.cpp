@@ -190,7 +190,9 @@ CUDART_EXPORT cudaError_t cudaFree(void* devPtr) {
   if (cudaError_t e = s.streamOrder().unsafeCallDuringCapture(); e != cudaSuccess) return result(e);
   // Stream-ordered allocations may be freed with cudaFree too.
   if (s.streamOrder().pools().owner(devPtr) != nullptr) return result(s.streamOrder().pools().free(s.device(), devPtr, false));
-  if (s.hostAllocations().count(devPtr) != 0) {  // managed memory is freed with cudaFree
+  if (auto host = s.hostAllocations().find(devPtr); host != s.hostAllocations().end()) {
+    // Managed memory is freed with cudaFree; its advice goes with it.
+    s.managedAdvice().forget(address(devPtr), host->second);
     s.device().forgetHostMemory(devPtr);
     s.hostAllocations().erase(devPtr);
     std::free(devPtr);

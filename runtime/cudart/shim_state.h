@@ -19,6 +19,8 @@
 
 #include "ptxsim/runtime/device.h"
 #include "ptxsim/runtime/fatbin.h"
+#include "error_log.h"
+#include "managed_advice.h"
 #include "stream_order.h"
 
 namespace ptxsim::cudart {
@@ -154,6 +156,11 @@ class ShimState {
   // The functional model's clock for events, in nanoseconds (README).
   uint64_t simulatedNanoseconds() const { return simulatedNanoseconds_; }
 
+  // Every message the shim reported (cudaLogs*; reportError in error_log.h).
+  ErrorLog& errorLog() { return errorLog_; }
+  // cudaMemAdvise and cudaMemPrefetchAsync as cudaMemRangeGetAttribute reports them.
+  ManagedAdvice& managedAdvice() { return managedAdvice_; }
+
   // Host allocations that kernels may reach (pinned, managed).
   std::map<void*, size_t>& hostAllocations() { return hostAllocations_; }
   // cudaHostAlloc's flags of each pinned allocation (cudaHostGetFlags).
@@ -192,6 +199,8 @@ class ShimState {
   std::unique_ptr<StreamOrderState> streamOrder_;
   std::map<cudaEvent_t, EventRecord> events_;
   std::map<void*, size_t> hostAllocations_;
+  ErrorLog errorLog_;
+  ManagedAdvice managedAdvice_;
   cudaError_t lastError_ = cudaSuccess;
   cudaError_t sticky_ = cudaSuccess;
   cudaError_t pendingFault_ = cudaSuccess;
