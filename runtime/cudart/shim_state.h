@@ -173,6 +173,14 @@ class ShimState {
   };
   std::map<void*, RegisteredHostRange> registeredHost;
   unsigned deviceFlags = 0;  // cudaSetDeviceFlags
+  // cudaDeviceRegisterAsyncNotification's callbacks, by handle. A simulated
+  // GPU never exceeds its memory budget, so none is ever called.
+  struct AsyncNotification {
+    cudaAsyncCallback function = nullptr;
+    void* userData = nullptr;
+  };
+  std::map<uintptr_t, AsyncNotification> asyncNotifications;
+  uintptr_t nextAsyncNotification = 1;
   cudaFuncCache deviceCacheConfig = cudaFuncCachePreferNone;  // cudaDeviceSetCacheConfig
 
   // cudaDeviceSetLimit values.
