@@ -1,8 +1,8 @@
 // Queries of what the device is: properties and attributes
 // (device_attributes.cpp), its PCI identity, cache and shared-memory
-// configuration, peer access (one device: none), cudaChooseDevice and
-// cudaInitDevice. Answers and error codes are those an H100 gave
-// (tests/cuda/programs/device_attributes.expected).
+// configuration, peer access (one device: none), atomic capabilities,
+// memory-budget notifications, cudaChooseDevice and cudaInitDevice. Answers and error codes are those an H100
+// gave (tests/cuda/programs/device_attributes.expected).
 
 #include <algorithm>
 #include <cstdio>
@@ -163,6 +163,73 @@ CUDART_EXPORT cudaError_t cudaSetValidDevices(int* deviceArr, int len) {
   if (len < 0 || (len > 0 && deviceArr == nullptr)) return result(cudaErrorInvalidValue);
   for (int i = 0; i < len; ++i) {
     if (deviceArr[i] != 0) return result(cudaErrorInvalidDevice);
+  }
+  return cudaSuccess;
+}
+
+namespace {
+
+cudaError_t checkAtomicQuery(const unsigned* capabilities, const cudaAtomicOperation* operations,
+                             unsigned count) {
+  if (capabilities == nullptr || operations == nullptr || count == 0) return cudaErrorInvalidValue;
+  for (unsigned i = 0; i < count; ++i) {
+    if (operations[i] < cudaAtomicOperationIntegerAdd || operations[i] > cudaAtomicOperationFloatMax) {
+      return cudaErrorInvalidValue;
+    }
+  }
+  return cudaSuccess;
+}
+
+}  // namespace
+
+// Native atomics with the host need a coherent link (NVLink-C2C); over PCIe,
+// as the H100 preset is attached (cudaDevAttrHostNativeAtomicSupported 0),
+// no operation has any capability.
+CUDART_EXPORT cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int* capabilities,
+                                                              const cudaAtomicOperation* operations,
+                                                              unsigned int count, int device) {
+  std::lock_guard lock(shimState().mutex());
+  if (device != 0) return result(cudaErrorInvalidDevice);
+  if (cudaError_t e = checkAtomicQuery(capabilities, operations, count); e != cudaSuccess) return result(e);
+  if (ptxsim::cudart::deviceAttribute(config(), cudaDevAttrHostNativeAtomicSupported).value_or(0) != 0) {
+    ptxsim::cudart::reportError(
+        "cudaDeviceGetHostAtomicCapabilities: presets with native host atomics "
+        "are not supported yet");
+    return result(cudaErrorNotSupported);
+  }
+  std::fill(capabilities, capabilities + count, 0u);
+  return cudaSuccess;
+}
+
+// A link needs two devices; the simulated system has one.
+CUDART_EXPORT cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int* capabilities,
+                                                             const cudaAtomicOperation* operations,
+                                                             unsigned int count, int srcDevice,
+                                                             int dstDevice) {
+  (void)srcDevice, (void)dstDevice;
+  if (cudaError_t e = checkAtomicQuery(capabilities, operations, count); e != cudaSuccess) return result(e);
+  return result(cudaErrorInvalidDevice);
+}
+
+CUDART_EXPORT cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback callbackFunc,
+                                                              void* userData,
+                                                              cudaAsyncCallbackHandle_t* callback) {
+  std::lock_guard lock(shimState().mutex());
+  if (device != 0) return result(cudaErrorInvalidDevice);
+  if (callbackFunc == nullptr || callback == nullptr) return result(cudaErrorInvalidValue);
+  ptxsim::cudart::ShimState& s = shimState();
+  uintptr_t handle = s.nextAsyncNotification++;
+  s.asyncNotifications[handle] = {callbackFunc, userData};
+  *callback = reinterpret_cast<cudaAsyncCallbackHandle_t>(handle);
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaDeviceUnregisterAsyncNotification(int device,
+                                                                cudaAsyncCallbackHandle_t callback) {
+  std::lock_guard lock(shimState().mutex());
+  if (device != 0) return result(cudaErrorInvalidDevice);
+  if (shimState().asyncNotifications.erase(reinterpret_cast<uintptr_t>(callback)) == 0) {
+    return result(cudaErrorInvalidValue);
   }
   return cudaSuccess;
 }

@@ -54,9 +54,9 @@ CUDART_EXPORT cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const 
   attr->ptxVersion = static_cast<int>(c.smVersion);
   attr->binaryVersion = static_cast<int>(c.smVersion);
   auto it = shimState().maxDynamicShared.find(func);
-  attr->maxDynamicSharedSizeBytes =
-      it != shimState().maxDynamicShared.end() ? it->second
-                                               : static_cast<int>(c.sharedBytesPerBlock - r.staticSharedBytes);
+  attr->maxDynamicSharedSizeBytes = it != shimState().maxDynamicShared.end()
+                                        ? it->second
+                                        : static_cast<int>(c.sharedBytesPerBlock - r.staticSharedBytes);
   attr->preferredShmemCarveout = -1;
   return cudaSuccess;
 }
@@ -87,8 +87,8 @@ CUDART_EXPORT cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribu
 }
 
 // The simulated system has one device, so the attribute applies to it.
-CUDART_EXPORT cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, cudaFuncAttribute attr, int value,
-                                                          int device) {
+CUDART_EXPORT cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, cudaFuncAttribute attr,
+                                                          int value, int device) {
   std::lock_guard lock(shimState().mutex());
   if (device != 0) return result(cudaErrorInvalidDevice);
   return setAttribute(reinterpret_cast<const void*>(kernel), attr, value);
@@ -145,10 +145,8 @@ CUDART_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void* func, cudaShare
   return cudaSuccess;
 }
 
-CUDART_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,
-                                                                                 int blockSize,
-                                                                                 size_t dynamicSMemSize,
-                                                                                 unsigned int flags) {
+CUDART_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize, unsigned int flags) {
   std::lock_guard lock(shimState().mutex());
   (void)flags;
   if (numBlocks == nullptr) return result(cudaErrorInvalidValue);
@@ -161,8 +159,10 @@ CUDART_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
 }
 
 CUDART_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func,
-                                                                        int blockSize, size_t dynamicSMemSize) {
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize, 0);
+                                                                        int blockSize,
+                                                                        size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize,
+                                                                0);
 }
 
 // The most dynamic shared memory a block may use so that numBlocks blocks of
@@ -187,5 +187,81 @@ CUDART_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dyna
                             ? static_cast<uint64_t>(optedIn->second)
                             : c.sharedBytesPerBlock - std::min(c.sharedBytesPerBlock, r.staticSharedBytes);
   *dynamicSmemSize = static_cast<size_t>(std::min(available, blockLimit));
+  return cudaSuccess;
+}
+
+namespace {
+
+// The cluster shape a launch configuration asks for (cudaLaunchAttributeClusterDimension),
+// one CTA when it asks for none.
+cudaError_t clusterCtasOf(const cudaLaunchConfig_t& config, unsigned& ctas) {
+  if (config.numAttrs > 0 && config.attrs == nullptr) return cudaErrorInvalidValue;
+  ctas = 1;
+  for (unsigned i = 0; i < config.numAttrs; ++i) {
+    if (config.attrs[i].id != cudaLaunchAttributeClusterDimension) continue;
+    const auto& c = config.attrs[i].val.clusterDim;
+    if (c.x == 0 || c.y == 0 || c.z == 0) return cudaErrorInvalidClusterSize;
+    ctas = c.x * c.y * c.z;
+  }
+  return cudaSuccess;
+}
+
+int blocksPerSm(const void* func, const cudaLaunchConfig_t& config, cudaError_t& error) {
+  ptxsim::sim::Gpu::KernelResources r;
+  error = resourcesOf(func, r);
+  if (error != cudaSuccess) return 0;
+  int blockSize = static_cast<int>(config.blockDim.x * config.blockDim.y * config.blockDim.z);
+  return ptxsim::sim::maxActiveBlocksPerSm(shimState().device().config(), r, blockSize,
+                                           config.dynamicSmemBytes);
+}
+
+}  // namespace
+
+// Clusters of one CTA are what the simulator runs: each SM holds as many as
+// it holds blocks. Larger clusters are refused as at launch.
+CUDART_EXPORT cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, const void* func,
+                                                         const cudaLaunchConfig_t* launchConfig) {
+  std::lock_guard lock(shimState().mutex());
+  if (numClusters == nullptr || launchConfig == nullptr) return result(cudaErrorInvalidValue);
+  unsigned ctas = 1;
+  if (cudaError_t e = clusterCtasOf(*launchConfig, ctas); e != cudaSuccess) return result(e);
+  if (ctas > 1) {
+    ptxsim::cudart::reportError(
+        "error: cudaOccupancyMaxActiveClusters: thread block clusters of %u CTAs are not supported: the "
+        "simulator runs clusters of one CTA only",
+        ctas);
+    return result(cudaErrorNotSupported);
+  }
+  cudaError_t error = cudaSuccess;
+  int perSm = blocksPerSm(func, *launchConfig, error);
+  if (error != cudaSuccess) return result(error);
+  *numClusters = perSm * static_cast<int>(shimState().device().config().smCount);
+  return cudaSuccess;
+}
+
+// The largest cluster the simulator can launch is one CTA (0 when even one
+// block of this configuration does not fit on an SM). An H100 answers up to
+// 8, so the answer differs from a GPU's, and says so once per call.
+CUDART_EXPORT cudaError_t cudaOccupancyMaxPotentialClusterSize(int* clusterSize, const void* func,
+                                                               const cudaLaunchConfig_t* launchConfig) {
+  std::lock_guard lock(shimState().mutex());
+  if (clusterSize == nullptr || launchConfig == nullptr) return result(cudaErrorInvalidValue);
+  cudaError_t error = cudaSuccess;
+  int perSm = blocksPerSm(func, *launchConfig, error);
+  if (error != cudaSuccess) return result(error);
+  *clusterSize = perSm > 0 ? 1 : 0;
+  ptxsim::cudart::reportWarning(
+      "cudaOccupancyMaxPotentialClusterSize answers %d: the simulator runs clusters of one CTA only",
+      *clusterSize);
+  return cudaSuccess;
+}
+
+// A device entry function's handle is its host stub, as cudaGetKernel's is,
+// so it goes wherever a kernel function does.
+CUDART_EXPORT cudaError_t cudaGetFuncBySymbol(cudaFunction_t* functionPtr, const void* symbolPtr) {
+  std::lock_guard lock(shimState().mutex());
+  if (functionPtr == nullptr) return result(cudaErrorInvalidValue);
+  if (shimState().kernel(symbolPtr) == nullptr) return result(cudaErrorInvalidDeviceFunction);
+  *functionPtr = reinterpret_cast<cudaFunction_t>(const_cast<void*>(symbolPtr));
   return cudaSuccess;
 }

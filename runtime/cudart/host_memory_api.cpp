@@ -1,7 +1,7 @@
 // Mapped host memory (cudaHostGetDevicePointer, cudaHostGetFlags, memory
-// registered with cudaHostRegister), device flags, and the managed-memory
-// hints (prefetch, advice), which change where data lives on a GPU but not
-// what a program computes.
+// registered with cudaHostRegister), device flags, and attaching managed
+// memory to a stream (the other managed-memory hints are in
+// managed_memory_api.cpp).
 
 #include <cstdlib>
 
@@ -89,52 +89,6 @@ CUDART_EXPORT cudaError_t cudaHostUnregister(void* ptr) {
   if (s.registeredHost.erase(ptr) == 0) return result(cudaErrorHostMemoryNotRegistered);
   s.device().forgetHostMemory(ptr);
   return cudaSuccess;
-}
-
-namespace {
-
-// Prefetch and advice take any range inside one allocation the device can
-// reach; they are hints, so nothing moves in a functional simulator.
-cudaError_t checkHintRange(const void* devPtr, size_t count, const cudaMemLocation& location) {
-  if (devPtr == nullptr || count == 0) return cudaErrorInvalidValue;
-  const ptxsim::memory::Allocation* a = shimState().device().allocationAt(address(devPtr));
-  if (a == nullptr || address(devPtr) + count > a->base + a->size) return cudaErrorInvalidValue;
-  switch (location.type) {
-    case cudaMemLocationTypeDevice:
-      return location.id == shimState().currentDevice ? cudaSuccess : cudaErrorInvalidDevice;
-    case cudaMemLocationTypeHost:
-    case cudaMemLocationTypeHostNuma:
-    case cudaMemLocationTypeHostNumaCurrent: return cudaSuccess;
-    default: return cudaErrorInvalidValue;
-  }
-}
-
-}  // namespace
-
-CUDART_EXPORT cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation location,
-                                               unsigned int flags, cudaStream_t stream) {
-  std::lock_guard lock(shimState().mutex());
-  (void)stream;
-  if (flags != 0) return result(cudaErrorInvalidValue);
-  return result(checkHintRange(devPtr, count, location));
-}
-
-CUDART_EXPORT cudaError_t cudaMemPrefetchAsync_ptsz(const void* devPtr, size_t count, cudaMemLocation location,
-                                                    unsigned int flags, cudaStream_t stream) {
-  return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
-}
-
-CUDART_EXPORT cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise advice,
-                                        cudaMemLocation location) {
-  std::lock_guard lock(shimState().mutex());
-  if (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy) {
-    return result(cudaErrorInvalidValue);
-  }
-  // Read-mostly advice ignores the location.
-  if (advice == cudaMemAdviseSetReadMostly || advice == cudaMemAdviseUnsetReadMostly) {
-    location = {cudaMemLocationTypeHost, 0};
-  }
-  return result(checkHintRange(devPtr, count, location));
 }
 
 // Attaching managed memory to a stream only limits which stream's work may

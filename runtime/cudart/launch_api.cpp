@@ -107,11 +107,11 @@ cudaError_t readLaunchAttributes(const cudaLaunchConfig_t& config, LaunchRequest
         const auto& c = a.val.clusterDim;
         if (!clusterFitsGrid(config, c.x, c.y, c.z)) return cudaErrorInvalidClusterSize;
         if (c.x * c.y * c.z > 1) {
-          std::fprintf(stderr,
-                       "ptxsim: error: cudaLaunchKernelEx: thread block clusters of %ux%ux%u CTAs are not supported: "
-                       "the simulator runs clusters of one CTA only (no distributed shared memory, cross-CTA "
-                       "cluster barriers or %%cluster_ctarank above 0)\n",
-                       c.x, c.y, c.z);
+          ptxsim::cudart::reportError(
+              "error: cudaLaunchKernelEx: thread block clusters of %ux%ux%u CTAs are not supported: "
+              "the simulator runs clusters of one CTA only (no distributed shared memory, cross-CTA "
+              "cluster barriers or %%cluster_ctarank above 0)",
+              c.x, c.y, c.z);
           return cudaErrorNotSupported;
         }
         break;
@@ -129,9 +129,9 @@ cudaError_t readLaunchAttributes(const cudaLaunchConfig_t& config, LaunchRequest
         request.completionEvent = a.val.launchCompletionEvent.event;
         break;
       case cudaLaunchAttributeDeviceUpdatableKernelNode:
-        std::fprintf(stderr,
-                     "ptxsim: error: cudaLaunchKernelEx: cudaLaunchAttributeDeviceUpdatableKernelNode applies to "
-                     "graph kernel nodes only, not to a launch in a stream\n");
+        ptxsim::cudart::reportError(
+            "error: cudaLaunchKernelEx: cudaLaunchAttributeDeviceUpdatableKernelNode applies to "
+            "graph kernel nodes only, not to a launch in a stream");
         return cudaErrorInvalidValue;
       case cudaLaunchAttributeIgnore:
       case cudaLaunchAttributeAccessPolicyWindow:

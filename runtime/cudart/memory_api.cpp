@@ -23,8 +23,11 @@ bool isDevice(const void* p) { return shimState().device().allocationAt(address(
 // shim and registered with the simulated device at the same addresses.
 cudaError_t allocateHost(void** out, size_t size, ptxsim::memory::AllocationKind kind) {
   if (out == nullptr) return cudaErrorInvalidValue;
-  size_t rounded = (std::max<size_t>(size, 1) + 255) / 256 * 256;
-  void* p = std::aligned_alloc(256, rounded);
+  // Managed memory starts on a page, as a GPU's does: its advice is kept per
+  // page (managed_advice.h).
+  size_t alignment = kind == ptxsim::memory::AllocationKind::Managed ? 4096 : 256;
+  size_t rounded = (std::max<size_t>(size, 1) + alignment - 1) / alignment * alignment;
+  void* p = std::aligned_alloc(alignment, rounded);
   if (p == nullptr) return cudaErrorMemoryAllocation;
   std::memset(p, 0, rounded);
   try {
@@ -190,7 +193,9 @@ CUDART_EXPORT cudaError_t cudaFree(void* devPtr) {
   if (cudaError_t e = s.streamOrder().unsafeCallDuringCapture(); e != cudaSuccess) return result(e);
   // Stream-ordered allocations may be freed with cudaFree too.
   if (s.streamOrder().pools().owner(devPtr) != nullptr) return result(s.streamOrder().pools().free(s.device(), devPtr, false));
-  if (s.hostAllocations().count(devPtr) != 0) {  // managed memory is freed with cudaFree
+  if (auto host = s.hostAllocations().find(devPtr); host != s.hostAllocations().end()) {
+    // Managed memory is freed with cudaFree; its advice goes with it.
+    s.managedAdvice().forget(address(devPtr), host->second);
     s.device().forgetHostMemory(devPtr);
     s.hostAllocations().erase(devPtr);
     std::free(devPtr);

@@ -21,7 +21,7 @@ cudaError_t streamForAllocation(cudaStream_t stream, const char* call) {
   if (s == nullptr) return cudaErrorInvalidResourceHandle;
   if (cudaError_t e = state.implicitCaptureDependency(s); e != cudaSuccess) return e;
   if (s->capture != nullptr) {
-    std::fprintf(stderr, "ptxsim: %s in a capturing stream (a graph memory node) is not supported yet\n", call);
+    ptxsim::cudart::reportError("%s in a capturing stream (a graph memory node) is not supported yet", call);
     return cudaErrorNotSupported;
   }
   return cudaSuccess;
@@ -56,7 +56,8 @@ CUDART_EXPORT cudaError_t cudaMallocAsync_ptsz(void** ptr, size_t size, cudaStre
   return mallocFromPool(ptr, size, pools().currentPool(), perThread(stream), "cudaMallocAsync");
 }
 
-CUDART_EXPORT cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream) {
+CUDART_EXPORT cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t pool,
+                                                  cudaStream_t stream) {
   MemoryPool* p = nullptr;
   {
     std::lock_guard lock(shimState().mutex());
@@ -106,17 +107,83 @@ CUDART_EXPORT cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool) {
   return cudaSuccess;
 }
 
+namespace {
+
+// The per-location pool calls (CUDA 13) take a device, the host or a host
+// NUMA node, pinned or managed memory (managed also with no location).
+// ptxsim has pools of device memory only: cudaSuccess for the device's
+// pinned pools, cudaErrorNotSupported with a message for the others,
+// cudaErrorInvalidValue for a combination CUDA does not take.
+cudaError_t devicePinnedLocation(const cudaMemLocation* location, cudaMemAllocationType type,
+                                 const char* call) {
+  if (location == nullptr) return cudaErrorInvalidValue;
+  bool managed = type == cudaMemAllocationTypeManaged;
+  if (type != cudaMemAllocationTypePinned && !managed) return cudaErrorInvalidValue;
+  switch (location->type) {
+    case cudaMemLocationTypeDevice:
+      if (location->id != 0) return cudaErrorInvalidDevice;
+      break;
+    case cudaMemLocationTypeHost:
+    case cudaMemLocationTypeHostNuma: break;
+    case cudaMemLocationTypeNone:
+      if (!managed) return cudaErrorInvalidValue;
+      break;
+    default: return cudaErrorInvalidValue;
+  }
+  if (managed || location->type != cudaMemLocationTypeDevice) {
+    ptxsim::cudart::reportError("%s: pools of %s memory are not supported yet", call,
+                                managed ? "managed" : "host");
+    return cudaErrorNotSupported;
+  }
+  return cudaSuccess;
+}
+
+}  // namespace
+
+CUDART_EXPORT cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t* memPool, cudaMemLocation* location,
+                                                   cudaMemAllocationType type) {
+  std::lock_guard lock(shimState().mutex());
+  if (memPool == nullptr) return result(cudaErrorInvalidValue);
+  if (cudaError_t e = devicePinnedLocation(location, type, "cudaMemGetDefaultMemPool"); e != cudaSuccess) {
+    return result(e);
+  }
+  *memPool = reinterpret_cast<cudaMemPool_t>(pools().defaultPool());
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaMemGetMemPool(cudaMemPool_t* memPool, cudaMemLocation* location,
+                                            cudaMemAllocationType type) {
+  std::lock_guard lock(shimState().mutex());
+  if (memPool == nullptr) return result(cudaErrorInvalidValue);
+  if (cudaError_t e = devicePinnedLocation(location, type, "cudaMemGetMemPool"); e != cudaSuccess)
+    return result(e);
+  *memPool = reinterpret_cast<cudaMemPool_t>(pools().currentPool());
+  return cudaSuccess;
+}
+
+CUDART_EXPORT cudaError_t cudaMemSetMemPool(cudaMemLocation* location, cudaMemAllocationType type,
+                                            cudaMemPool_t memPool) {
+  std::lock_guard lock(shimState().mutex());
+  if (cudaError_t e = devicePinnedLocation(location, type, "cudaMemSetMemPool"); e != cudaSuccess)
+    return result(e);
+  // Every pool ptxsim has is a pinned pool of device 0, the location asked for.
+  MemoryPool* p = pools().pool(memPool);
+  if (p == nullptr) return result(cudaErrorInvalidValue);
+  pools().setCurrentPool(p);
+  return cudaSuccess;
+}
+
 CUDART_EXPORT cudaError_t cudaMemPoolCreate(cudaMemPool_t* pool, const cudaMemPoolProps* props) {
   std::lock_guard lock(shimState().mutex());
   if (pool == nullptr || props == nullptr) return result(cudaErrorInvalidValue);
   if (props->allocType != cudaMemAllocationTypePinned) return result(cudaErrorInvalidValue);
   if (props->location.type != cudaMemLocationTypeDevice) {
-    std::fprintf(stderr, "ptxsim: cudaMemPoolCreate: pools of host memory are not supported yet\n");
+    ptxsim::cudart::reportError("cudaMemPoolCreate: pools of host memory are not supported yet");
     return result(cudaErrorNotSupported);
   }
   if (props->location.id != 0) return result(cudaErrorInvalidDevice);
   if (props->handleTypes != cudaMemHandleTypeNone) {
-    std::fprintf(stderr, "ptxsim: cudaMemPoolCreate: shareable (inter-process) pools are not supported\n");
+    ptxsim::cudart::reportError("cudaMemPoolCreate: shareable (inter-process) pools are not supported");
     return result(cudaErrorNotSupported);
   }
   *pool = reinterpret_cast<cudaMemPool_t>(pools().create(*props));
@@ -182,7 +249,8 @@ CUDART_EXPORT cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t minBytesT
 }
 
 // One device: its own pools are always readable and writable by it.
-CUDART_EXPORT cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool, const cudaMemAccessDesc* descList, size_t count) {
+CUDART_EXPORT cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool, const cudaMemAccessDesc* descList,
+                                               size_t count) {
   std::lock_guard lock(shimState().mutex());
   MemoryPool* p = pools().pool(pool);
   if (p == nullptr || (descList == nullptr && count != 0)) return result(cudaErrorInvalidValue);

@@ -94,6 +94,7 @@ void ShimState::reset() {
   if (device_ != nullptr) device_->synchronize();
   for (auto& [pointer, bytes] : hostAllocations_) std::free(pointer);
   hostAllocations_.clear();
+  managedAdvice_.clear();
   hostAllocationFlags.clear();
   registeredHost.clear();
   deviceFlags = 0;

@@ -19,6 +19,8 @@
 
 #include "ptxsim/runtime/device.h"
 #include "ptxsim/runtime/fatbin.h"
+#include "error_log.h"
+#include "managed_advice.h"
 #include "stream_order.h"
 
 namespace ptxsim::cudart {
@@ -154,6 +156,11 @@ class ShimState {
   // The functional model's clock for events, in nanoseconds (README).
   uint64_t simulatedNanoseconds() const { return simulatedNanoseconds_; }
 
+  // Every message the shim reported (cudaLogs*; reportError in error_log.h).
+  ErrorLog& errorLog() { return errorLog_; }
+  // cudaMemAdvise and cudaMemPrefetchAsync as cudaMemRangeGetAttribute reports them.
+  ManagedAdvice& managedAdvice() { return managedAdvice_; }
+
   // Host allocations that kernels may reach (pinned, managed).
   std::map<void*, size_t>& hostAllocations() { return hostAllocations_; }
   // cudaHostAlloc's flags of each pinned allocation (cudaHostGetFlags).
@@ -166,6 +173,14 @@ class ShimState {
   };
   std::map<void*, RegisteredHostRange> registeredHost;
   unsigned deviceFlags = 0;  // cudaSetDeviceFlags
+  // cudaDeviceRegisterAsyncNotification's callbacks, by handle. A simulated
+  // GPU never exceeds its memory budget, so none is ever called.
+  struct AsyncNotification {
+    cudaAsyncCallback function = nullptr;
+    void* userData = nullptr;
+  };
+  std::map<uintptr_t, AsyncNotification> asyncNotifications;
+  uintptr_t nextAsyncNotification = 1;
   cudaFuncCache deviceCacheConfig = cudaFuncCachePreferNone;  // cudaDeviceSetCacheConfig
 
   // cudaDeviceSetLimit values.
@@ -192,6 +207,8 @@ class ShimState {
   std::unique_ptr<StreamOrderState> streamOrder_;
   std::map<cudaEvent_t, EventRecord> events_;
   std::map<void*, size_t> hostAllocations_;
+  ErrorLog errorLog_;
+  ManagedAdvice managedAdvice_;
   cudaError_t lastError_ = cudaSuccess;
   cudaError_t sticky_ = cudaSuccess;
   cudaError_t pendingFault_ = cudaSuccess;

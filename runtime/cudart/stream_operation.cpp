@@ -70,6 +70,15 @@ cudaError_t runEventRecord(const EventRecordOperation& r) {
   return cudaSuccess;
 }
 
+cudaError_t runPrefetch(const PrefetchOperation& p) {
+  for (const PrefetchOperation::Range& r : p.ranges) {
+    if (r.location.type != cudaMemLocationTypeInvalid) {
+      shimState().managedAdvice().prefetched(r.address, r.bytes, r.location);
+    }
+  }
+  return cudaSuccess;
+}
+
 }  // namespace
 
 cudaGraphNodeType nodeTypeOf(const StreamOperation& operation) {
@@ -82,6 +91,8 @@ cudaGraphNodeType nodeTypeOf(const StreamOperation& operation) {
                         [](const EventWaitOperation&) { return cudaGraphNodeTypeWaitEvent; },
                         [](const EmptyOperation&) { return cudaGraphNodeTypeEmpty; },
                         [](const ChildGraphOperation&) { return cudaGraphNodeTypeGraph; },
+                        // The runtime API has no node type for memory hints.
+                        [](const PrefetchOperation&) { return cudaGraphNodeTypeEmpty; },
                     },
                     operation);
 }
@@ -132,6 +143,7 @@ cudaError_t execute(const StreamOperation& operation, cudaStream_t stream, std::
                         [](const EventWaitOperation&) { return cudaSuccess; },
                         [](const EmptyOperation&) { return cudaSuccess; },
                         [&](const ChildGraphOperation& g) { return g.graph->run(stream, lock); },
+                        [](const PrefetchOperation& p) { return runPrefetch(p); },
                     },
                     operation);
 }

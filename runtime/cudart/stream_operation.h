@@ -59,12 +59,25 @@ struct EventWaitOperation {
 
 struct EmptyOperation {};
 
+// Managed-memory prefetches and discards (cudaMemPrefetchAsync and the
+// batch forms): hints that move no data in a functional simulator, but
+// cudaMemRangeGetAttribute reports the last prefetch location once they run.
+struct PrefetchOperation {
+  struct Range {
+    uint64_t address = 0;
+    uint64_t bytes = 0;
+    cudaMemLocation location{cudaMemLocationTypeInvalid, 0};  // Invalid: discard only
+  };
+  std::vector<Range> ranges;
+};
+
 struct ChildGraphOperation {
   std::shared_ptr<Graph> graph;  // owned by the node; copied deeply with it
 };
 
 using StreamOperation = std::variant<KernelOperation, CopyOperation, MemsetOperation, HostOperation,
-                                     EventRecordOperation, EventWaitOperation, EmptyOperation, ChildGraphOperation>;
+                                     EventRecordOperation, EventWaitOperation, EmptyOperation, ChildGraphOperation,
+                                     PrefetchOperation>;
 
 cudaGraphNodeType nodeTypeOf(const StreamOperation& operation);
 
