@@ -32,6 +32,7 @@ void applySchedulingOptions(sim::LaunchOptions& options) {
   if (auto schedule = sim::parseItsSchedule(environment("PTXSIM_ITS_SCHEDULE"))) options.itsSchedule = *schedule;
   std::string seed = environment("PTXSIM_SEED");
   if (!seed.empty()) options.seed = std::strtoull(seed.c_str(), nullptr, 10);
+  options.timing = environment("PTXSIM_TIMING") == "1";
   options.checkWarpSync = environment("PTXSIM_CHECK").find("warp-sync") != std::string::npos;
 }
 

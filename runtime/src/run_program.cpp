@@ -87,6 +87,7 @@ int runProgram(const RunOptions& options) {
     if (options.threads) setenv("PTXSIM_THREADS", std::to_string(*options.threads).c_str(), 1);
     if (options.logLevel) setenv("PTXSIM_LOG", options.logLevel->c_str(), 1);
     if (options.summary) setenv("PTXSIM_SUMMARY", "1", 1);
+    if (options.timing) setenv("PTXSIM_TIMING", "1", 1);
     if (!options.simt.empty()) setenv("PTXSIM_SIMT", options.simt.c_str(), 1);
     if (!options.itsSchedule.empty()) setenv("PTXSIM_ITS_SCHEDULE", options.itsSchedule.c_str(), 1);
     if (options.seed) setenv("PTXSIM_SEED", std::to_string(*options.seed).c_str(), 1);

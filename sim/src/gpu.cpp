@@ -16,6 +16,7 @@
 #include "exec/launch_turns.h"
 #include "exec/exec_context.h"
 #include "exec/preparer.h"
+#include "timing/timing_driver.h"
 #include "ptxsim/sim/occupancy.h"
 
 namespace ptxsim::sim {
@@ -165,6 +166,16 @@ bool readsGridWorkspace(const exec::PreparedKernel& kernel) {
     }
   }
   return false;
+}
+
+// Why the timing model cannot run this grid yet ("" if it can): grids
+// that must be resident together, and device-side launches, are modelled
+// only functionally so far.
+std::string timingRefusal(const exec::PreparedKernel& kernel, bool coResident) {
+  if (coResident) return "cooperative (co-resident) grids are not modelled in time yet; run without --timing";
+  if (kernel.module->findFunction("__cudaCDP2GetParameterBufferV2") != nullptr)
+    return "device-side launches (dynamic parallelism) are not modelled in time yet; run without --timing";
+  return "";
 }
 
 }  // namespace
@@ -389,7 +400,30 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
   grid.pendingLaunchLimit = config_.pendingLaunchLimit;
   LaunchesByCta launchesByCta;
   if (usesWorkspace) grid.gridWorkspace = allocateGridWorkspace();
-  if (coResident) {
+  if (options.timing) {
+    if (std::string why = timingRefusal(*kernel, coResident); !why.empty()) {
+      result.error = {LaunchErrorKind::Unsupported, "launch of " + fn.name + " under --timing: " + why};
+      if (usesWorkspace) allocations_.release(grid.gridWorkspace);
+      return result;
+    }
+    Gpu::KernelResources resources;
+    resources.staticSharedBytes = kernel->staticSharedBytes;
+    resources.registersPerThread = result.stats.registersPerThread;
+    int perSm = maxActiveBlocksPerSm(config_, resources, static_cast<int>(config.block.count()), config.dynamicSharedBytes);
+    timing::TimedGrid timed = timing::runTimedGrid(grid, static_cast<uint32_t>(std::max(perSm, 1)));
+    KernelStats counted = timed.stats;
+    counted.timingParameters = timingJson(config_.timing);
+    result.stats.timed = true;
+    result.stats.cyclesElapsed = counted.cyclesElapsed;
+    result.stats.smCyclesActiveAvg = counted.smCyclesActiveAvg;
+    result.stats.warpsActivePct = counted.warpsActivePct;
+    result.stats.instructionsIssued = counted.instructionsIssued;
+    result.stats.timingParameters = counted.timingParameters;
+    result.stats.add(counted);
+    result.printfOutput = std::move(timed.printfOutput);
+    launchesByCta = std::move(timed.launchesByCta);
+    threads = 1;
+  } else if (coResident) {
     exec::ExecContext ctx(grid);
     exec::runCooperativeGrid(ctx, result.printfOutput, launchesByCta);
     result.stats.add(ctx.stats);

@@ -55,6 +55,13 @@ std::string KernelStats::toJson() const {
     j["ptxsim__parent_launch_id"] = parentLaunchId;
     j["ptxsim__launch_depth"] = launchDepth;
   }
+  if (timed) {
+    j["gpc__cycles_elapsed.max"] = cyclesElapsed;
+    j["sm__cycles_active.avg"] = smCyclesActiveAvg;
+    j["sm__warps_active.avg.pct_of_peak_sustained_active"] = warpsActivePct;
+    j["smsp__inst_issued.sum"] = instructionsIssued;
+    j["ptxsim__timing"] = nlohmann::ordered_json::parse(timingParameters);
+  }
   j["ptxsim__simulation_seconds"] = simulationSeconds;
   j["ptxsim__host_threads"] = hostThreads;
   return j.dump();

@@ -22,6 +22,7 @@ struct RunOptions {
   std::string itsSchedule;          // --its-schedule converge|round-robin|random|adversarial
   std::optional<uint64_t> seed;     // --seed N
   std::vector<std::string> checks;  // --check warp-sync
+  bool timing = false;              // --timing: every launch on the timing model
   std::string profileFromStart;     // --profile-from-start on|off (default on)
   std::string shimDirectory;    // where libcudart.so.13 is (build/lib)
   std::string presetDirectory;  // configs/

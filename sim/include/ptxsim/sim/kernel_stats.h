@@ -41,6 +41,14 @@ struct KernelStats {
   uint64_t launchId = 0;
   uint64_t parentLaunchId = 0;
   uint32_t launchDepth = 0;
+  // Timing runs only (LaunchOptions::timing): simulated cycles at the
+  // preset's SM clock, and the timing parameters in effect (as JSON).
+  bool timed = false;
+  uint64_t cyclesElapsed = 0;          // gpc__cycles_elapsed.max
+  double smCyclesActiveAvg = 0;        // sm__cycles_active.avg
+  double warpsActivePct = 0;           // sm__warps_active.avg.pct_of_peak_sustained_active
+  uint64_t instructionsIssued = 0;     // smsp__inst_issued.sum
+  std::string timingParameters;        // timingJson() of the preset
   double simulationSeconds = 0;           // host wall time spent simulating the launch
   unsigned hostThreads = 0;
 

@@ -46,6 +46,9 @@ struct LaunchOptions {
   // that share memory with no __syncwarp, collective or barrier between
   // their accesses) in LaunchResult::warnings. Results do not change.
   bool checkWarpSync = false;
+  // Run on the timing model (sim/src/timing): the same results, plus
+  // simulated cycles in the statistics. One host thread.
+  bool timing = false;
 };
 
 // Why a launch failed. The codes map one to one onto the cudaError_t a

@@ -1,0 +1,101 @@
+#pragma once
+
+// One SM of the timing model: the CTAs resident on it and their warps,
+// dealt to sub-partitions by warp slot; each sub-partition's warp
+// scheduler (schedulers/) issues at most one warp instruction per cycle to
+// a pipeline that is free, once the instruction's sources are ready.
+//
+// The instruction executes when it issues (the executor's step(), so
+// results are the functional model's, bit for bit); the model decides only
+// when. A result is ready after its pipeline's latency, or for memory
+// after the memory's: shared memory by its wavefronts (bank conflicts),
+// everything else through the fixed-latency back end until the L1 model
+// lands (README: timing model).
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "../exec/exec_context.h"
+#include "ptxsim/sim/timing_config.h"
+#include "schedulers/issue_policy.h"
+
+namespace ptxsim::sim::timing {
+
+// Per-SM counters, in Nsight Compute's terms where they have one.
+struct SmCounters {
+  uint64_t activeCycles = 0;      // sm__cycles_active: cycles with at least one resident warp
+  uint64_t warpCyclesResident = 0;  // sum over cycles of resident warps (sm__warps_active)
+  uint64_t issued = 0;            // smsp__inst_issued
+};
+
+class SmModel {
+ public:
+  SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing);
+  SmModel(const SmModel&) = delete;
+  SmModel& operator=(const SmModel&) = delete;
+
+  uint32_t index() const { return index_; }
+  size_t residentCtas() const { return ctas_.size(); }
+
+  // Makes CTA `linearId` resident; its warps may issue from `startCycle`.
+  void launchCta(uint64_t linearId, uint64_t startCycle);
+
+  // Runs cycle `now`: every sub-partition issues at most one instruction.
+  // Returns the earliest later cycle at which something may happen here
+  // (UINT64_MAX when nothing will without a CTA launch). CTAs that
+  // finished are appended to `finished`.
+  uint64_t cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState>>& finished);
+
+  // The SM's execution context: statistics, the abort flag.
+  exec::ExecContext& context() { return ctx_; }
+  const SmCounters& counters() const { return counters_; }
+  uint64_t now() const { return clock_; }
+  // The last cycle simulated with a CTA resident (0 if none ever was).
+  uint64_t lastActiveCycle() const { return lastActive_; }
+
+ private:
+  struct TimedWarp {
+    exec::CtaState* cta = nullptr;
+    exec::Warp* warp = nullptr;
+    uint32_t slot = 0;  // in its sub-partition
+    uint64_t age = 0;   // launch order
+    // Dependence tracking: the cycle each register row of the current
+    // frame is ready; a call or return waits for every result first.
+    const exec::Frame* frame = nullptr;
+    std::vector<uint64_t> readyAt;
+    std::vector<uint8_t> fromMemory;
+    uint64_t lastResult = 0;  // the latest ready cycle of any result
+    uint64_t notBefore = 0;   // barrier release, CTA start
+    bool wasBlocked = false;
+  };
+  struct SubPartition {
+    std::unique_ptr<IssuePolicy> policy;
+    std::vector<uint32_t> warps;  // TimedWarp indices
+    std::array<uint64_t, static_cast<size_t>(Pipeline::Count)> pipelineFree{};
+  };
+
+  // Whether `w` can issue `pi` at `now`; if not, when it might.
+  bool canIssue(TimedWarp& w, const exec::PreparedInstruction& pi, const SubPartition& sp, uint64_t now,
+                uint64_t& retry) const;
+  void issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now);
+  uint32_t resultLatency(const exec::PreparedInstruction& pi, Pipeline pipe) const;
+  void retireFinished(std::vector<std::unique_ptr<exec::CtaState>>& finished);
+  uint64_t liveWarps() const;
+
+  uint32_t index_;
+  exec::GridContext& grid_;
+  const TimingConfig& timing_;
+  exec::ExecContext ctx_;
+  std::vector<std::unique_ptr<exec::CtaState>> ctas_;
+  std::vector<TimedWarp> warps_;
+  std::vector<SubPartition> subPartitions_;
+  uint64_t nextAge_ = 0;
+  uint64_t now_ = 0;    // cycles before this are accounted in counters_
+  uint64_t clock_ = 0;  // the cycle being simulated (%clock64)
+  uint64_t lastActive_ = 0;
+  SmCounters counters_;
+};
+
+}  // namespace ptxsim::sim::timing

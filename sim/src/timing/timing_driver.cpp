@@ -1,0 +1,123 @@
+#include "timing_driver.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "../exec/cta_runner.h"
+#include "sm_model.h"
+
+namespace ptxsim::sim::timing {
+
+namespace {
+
+// %smid and %clock64 are the SM's and its cycle; %globaltimer converts the
+// cycle at the preset's SM clock.
+class SimulatedClock final : public exec::DriverClock {
+ public:
+  SimulatedClock(const std::vector<std::unique_ptr<SmModel>>& sms, const std::map<const exec::CtaState*, uint32_t>& smOf,
+                 uint64_t startNs, uint32_t clockKhz)
+      : sms_(sms), smOf_(smOf), startNs_(startNs), clockKhz_(clockKhz) {}
+  uint32_t smOf(const exec::ExecContext& ctx) const override { return smOf_.at(ctx.cta); }
+  uint64_t cycle(const exec::ExecContext& ctx) const override { return sms_[smOf(ctx)]->now(); }
+  uint64_t globalTimerNs(const exec::ExecContext& ctx) const override {
+    return startNs_ + cycle(ctx) * 1'000'000 / clockKhz_;
+  }
+
+ private:
+  const std::vector<std::unique_ptr<SmModel>>& sms_;
+  const std::map<const exec::CtaState*, uint32_t>& smOf_;
+  uint64_t startNs_;
+  uint32_t clockKhz_;
+};
+
+}  // namespace
+
+TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, uint64_t startCycle) {
+  TimedGrid out;
+  const TimingConfig& timing = grid.config.timing;
+  const uint64_t ctaCount = grid.launch.grid.count();
+  std::vector<std::unique_ptr<SmModel>> sms;
+  for (uint32_t s = 0; s < grid.config.smCount; ++s) sms.push_back(std::make_unique<SmModel>(s, grid, timing));
+  std::map<const exec::CtaState*, uint32_t> smOfCta;
+  SimulatedClock clock(sms, smOfCta, grid.launchTimeNs, std::max(1u, grid.config.clockRateKhz));
+  grid.clock = &clock;
+  std::map<uint64_t, std::string> printfByCta;
+  uint64_t nextCta = 0;
+  uint64_t now = startCycle;
+  std::vector<uint64_t> nextEvent(sms.size(), UINT64_MAX);
+  // CTAs go to SMs in order, each SM filled to its limit in turn of the
+  // lowest free slot, as the hardware's dispatcher hands them out at the start.
+  auto dispatch = [&](uint64_t at) {
+    for (uint32_t round = 0; round < ctasPerSm && nextCta < ctaCount; ++round) {
+      for (auto& sm : sms) {
+        if (nextCta >= ctaCount) break;
+        if (sm->residentCtas() > round || sm->residentCtas() >= ctasPerSm) continue;
+        sm->launchCta(nextCta, at);
+        smOfCta[sm->context().cta] = sm->index();
+        nextEvent[sm->index()] = std::min(nextEvent[sm->index()], at);
+        ++nextCta;
+      }
+    }
+  };
+  dispatch(now);
+  std::vector<std::unique_ptr<exec::CtaState>> finished;
+  bool failed = false;
+  while (true) {
+    uint64_t soonest = *std::min_element(nextEvent.begin(), nextEvent.end());
+    if (soonest == UINT64_MAX) break;
+    now = std::max(now, soonest);
+    for (auto& sm : sms) {
+      if (nextEvent[sm->index()] > now) continue;
+      finished.clear();
+      nextEvent[sm->index()] = sm->cycle(now, finished);
+      if (sm->context().aborted) {
+        failed = true;
+        break;
+      }
+      for (auto& cta : finished) {
+        if (!cta->printfOutput.empty()) printfByCta[cta->linearId] = std::move(cta->printfOutput);
+        if (!cta->deviceRuntime.launches.empty())
+          out.launchesByCta[cta->linearId] = std::move(cta->deviceRuntime.launches);
+        smOfCta.erase(cta.get());
+        // The freed slot takes the next CTA after the launch cost.
+        if (nextCta < ctaCount) {
+          uint64_t at = now + timing.sm.ctaLaunchCycles;
+          sm->launchCta(nextCta, at);
+          smOfCta[sm->context().cta] = sm->index();
+          nextEvent[sm->index()] = std::min(nextEvent[sm->index()], at);
+          ++nextCta;
+        }
+      }
+    }
+    if (failed) break;
+    // Resident CTAs but nothing will ever happen: every warp waits for a
+    // barrier or for threads that cannot run.
+    if (*std::min_element(nextEvent.begin(), nextEvent.end()) == UINT64_MAX) {
+      for (auto& sm : sms) {
+        if (sm->residentCtas() == 0) continue;
+        exec::failStalled(sm->context(), *sm->context().cta, "no thread of the block can make progress");
+        failed = true;
+        break;
+      }
+    }
+  }
+  uint64_t lastActive = startCycle;
+  for (auto& sm : sms) lastActive = std::max(lastActive, sm->lastActiveCycle());
+  out.stats.timed = true;
+  out.stats.cyclesElapsed = lastActive + 1 - startCycle;
+  uint64_t active = 0, warpCycles = 0;
+  for (auto& sm : sms) {
+    out.stats.add(sm->context().stats);
+    active += sm->counters().activeCycles;
+    warpCycles += sm->counters().warpCyclesResident;
+    out.stats.instructionsIssued += sm->counters().issued;
+  }
+  out.stats.smCyclesActiveAvg = static_cast<double>(active) / static_cast<double>(sms.size());
+  uint32_t warpSlots = grid.config.maxThreadsPerSm / exec::kWarpSize;
+  if (active != 0) out.stats.warpsActivePct = 100.0 * static_cast<double>(warpCycles) / (static_cast<double>(active) * warpSlots);
+  for (auto& [id, text] : printfByCta) out.printfOutput += text;
+  grid.clock = &grid.instructionClock;
+  return out;
+}
+
+}  // namespace ptxsim::sim::timing

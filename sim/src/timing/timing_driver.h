@@ -1,0 +1,31 @@
+#pragma once
+
+// The timing driver: runs a grid on the SMs of the preset cycle by cycle
+// (sm_model.h), placing CTAs on SMs as slots free the way the GPU's CTA
+// scheduler does (lowest SM with room first, then in order), and skipping
+// cycles in which nothing can happen. Results are the functional model's;
+// the driver adds cycles to the statistics and gives %clock, %clock64,
+// %globaltimer and %smid their simulated values.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../exec/device_launch.h"
+#include "../exec/grid_context.h"
+#include "ptxsim/sim/kernel_stats.h"
+
+namespace ptxsim::sim::timing {
+
+struct TimedGrid {
+  KernelStats stats;           // the SMs' counters and cycles
+  std::string printfOutput;    // by CTA, in CTA order
+  std::map<uint64_t, std::vector<exec::DeviceLaunch>> launchesByCta;
+};
+
+// Runs every CTA of `grid`, at most `ctasPerSm` resident on an SM at once.
+// The grid starts at simulated cycle `startCycle`.
+TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, uint64_t startCycle = 0);
+
+}  // namespace ptxsim::sim::timing

@@ -1,0 +1,95 @@
+// The timing driver end to end: cycle-exact on a dependent chain, the
+// functional model's results under barriers and divergence, and
+// %clock64 reading simulated cycles.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "../../support/ptx_kernel.h"
+
+namespace ptxsim {
+namespace {
+
+struct TimedRun {
+  std::vector<uint64_t> out;
+  sim::LaunchResult result;
+};
+
+TimedRun runTimed(const std::string& ptx, size_t outWords, unsigned threads, bool timing,
+                  const std::string& scheduler = "gto") {
+  sim::GpuConfig config;
+  config.timing.sm.scheduler = scheduler;
+  Device device(config, DeviceOptions{1});
+  device.launchOptions().timing = timing;
+  auto module = device.loadModule(ptx, "test.ptx");
+  uint64_t in = device.malloc(8);
+  uint64_t out = device.malloc(outWords * 8);
+  device.memset(out, 0, outWords * 8);
+  TimedRun run;
+  run.result = device.launch(*module, "k", {1}, {threads}, 0, KernelArgs().add(in).add(out));
+  run.out = device.read<uint64_t>(out, outWords);
+  return run;
+}
+
+// 64 dependent f32 adds after a move: with the H100 preset's 4-cycle FP32
+// latency (pipe.fp32.latency) the adds issue at cycles 4, 8, ... 256.
+std::string chainBody() {
+  std::string body = "mov.f32 %f, 0f3F800000;\n";
+  for (int i = 0; i < 64; ++i) body += "add.f32 %f, %f, 0f3F800000;\n";
+  return body;
+}
+
+TEST(TimingDriver, ADependentChainTakesItsLatencyPerInstruction) {
+  // Only the chain: no parameter loads, so the kernel is the mov, 64 adds, ret.
+  std::string ptx = ".version 9.0\n.target sm_90\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 in_param, .param .u64 out_param)\n{\n.reg .f32 %f;\n" +
+                    chainBody() + "ret;\n}\n";
+  TimedRun run = runTimed(ptx, 1, 32, true);
+  ASSERT_FALSE(run.result.error) << run.result.error.message;
+  // mov at 0 (int pipe, 4 cycles), adds at 4..256, ret at 257: 258 cycles.
+  EXPECT_EQ(run.result.stats.cyclesElapsed, 258u);
+  EXPECT_EQ(run.result.stats.instructionsIssued, 66u);
+  EXPECT_TRUE(run.result.stats.timed);
+}
+
+TEST(TimingDriver, Clock64CountsSimulatedCycles) {
+  std::string body = "mov.u64 %c0, %clock64;\n" + chainBody() +
+                     "mov.u64 %c1, %clock64;\nsub.u64 %c1, %c1, %c0;\nst.global.u64 [%out], %c1;\n";
+  TimedRun run = runTimed(test::ptxKernel(".reg .f32 %f; .reg .u64 %c0, %c1;", body), 1, 32, true);
+  ASSERT_FALSE(run.result.error) << run.result.error.message;
+  // The first read at some cycle t on the int pipeline, which takes
+  // another instruction 2 cycles later (pipe.int.interval): the mov at
+  // t + 2, the adds 4 cycles apart after it, the second read one cycle
+  // after the last add: t + 2 + 4 * 64 + 1.
+  EXPECT_EQ(run.out[0], 2u + 4u * 64u + 1u);
+}
+
+TEST(TimingDriver, ResultsAreTheFunctionalModelsUnderEveryScheduler) {
+  // Each thread sums a value over a divergent loop, writes it to shared
+  // memory, and after a barrier reads its neighbour's.
+  std::string body =
+      ".shared .u64 s[128];\n"
+      "mov.u64 %acc, 0;\nmov.u32 %i, 0;\n"
+      "LOOP:\nadd.u64 %acc, %acc, %tx8;\nadd.u32 %i, %i, 1;\nsetp.lt.u32 %p, %i, %tx;\n@%p bra LOOP;\n"
+      "mov.u64 %base, s;\nadd.u64 %a, %base, %tx8;\nst.shared.u64 [%a], %acc;\nbar.sync 0;\n"
+      "xor.b64 %a, %tx8, 8;\nadd.u64 %a, %a, %base;\nld.shared.u64 %v, [%a];\n"
+      "add.u64 %o, %out, %tx8;\nst.global.u64 [%o], %v;\n";
+  std::string ptx = test::ptxKernel(".reg .u64 %acc, %base, %a, %v, %o; .reg .u32 %i; .reg .pred %p;", body);
+  TimedRun functional = runTimed(ptx, 128, 128, false);
+  ASSERT_FALSE(functional.result.error) << functional.result.error.message;
+  for (const char* scheduler : {"lrr", "gto", "oldest-first", "two-level"}) {
+    TimedRun timed = runTimed(ptx, 128, 128, true, scheduler);
+    ASSERT_FALSE(timed.result.error) << scheduler << ": " << timed.result.error.message;
+    EXPECT_EQ(timed.out, functional.out) << scheduler;
+    EXPECT_EQ(timed.result.stats.warpInstructions, functional.result.stats.warpInstructions) << scheduler;
+    EXPECT_GT(timed.result.stats.cyclesElapsed, 127u * 4u) << scheduler;  // thread 127 loops 127 times
+    // The same run twice gives the same cycles.
+    EXPECT_EQ(runTimed(ptx, 128, 128, true, scheduler).result.stats.cyclesElapsed, timed.result.stats.cyclesElapsed);
+  }
+  // Thread t's neighbour is t ^ 1, whose sum is (t ^ 1) * 8 * (t ^ 1).
+  for (uint64_t t = 0; t < 128; ++t) EXPECT_EQ(functional.out[t], (t ^ 1) * 8 * (t ^ 1)) << t;
+}
+
+}  // namespace
+}  // namespace ptxsim
