@@ -18,6 +18,8 @@ struct Overloaded : Ts... {
 template <class... Ts>
 Overloaded(Ts...) -> Overloaded<Ts...>;
 
+GraphMemory& graphMemory() { return shimState().streamOrder().graphMemory(); }
+
 cudaError_t runKernel(const KernelOperation& k, cudaStream_t stream) {
   std::vector<void*> pointers;
   pointers.reserve(k.arguments.size());
@@ -82,6 +84,8 @@ cudaGraphNodeType nodeTypeOf(const StreamOperation& operation) {
                         [](const EventWaitOperation&) { return cudaGraphNodeTypeWaitEvent; },
                         [](const EmptyOperation&) { return cudaGraphNodeTypeEmpty; },
                         [](const ChildGraphOperation&) { return cudaGraphNodeTypeGraph; },
+                        [](const MemAllocOperation&) { return cudaGraphNodeTypeMemAlloc; },
+                        [](const MemFreeOperation&) { return cudaGraphNodeTypeMemFree; },
                     },
                     operation);
 }
@@ -132,6 +136,8 @@ cudaError_t execute(const StreamOperation& operation, cudaStream_t stream, std::
                         [](const EventWaitOperation&) { return cudaSuccess; },
                         [](const EmptyOperation&) { return cudaSuccess; },
                         [&](const ChildGraphOperation& g) { return g.graph->run(stream, lock); },
+                        [](const MemAllocOperation& a) { return graphMemory().map(shimState().device(), a.params.dptr); },
+                        [](const MemFreeOperation& f) { return graphMemory().unmap(shimState().device(), f.pointer); },
                     },
                     operation);
 }
