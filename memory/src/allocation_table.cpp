@@ -53,6 +53,15 @@ std::optional<Allocation> AllocationTable::release(uint64_t base) {
   return gone;
 }
 
+bool AllocationTable::restore(uint64_t base) {
+  auto it = freed_.find(base);
+  if (it == freed_.end()) return false;
+  liveBytes_ += it->second.size;
+  live_.emplace(base, it->second);
+  freed_.erase(it);
+  return true;
+}
+
 const Allocation* AllocationTable::containing(const std::map<uint64_t, Allocation>& ranges, uint64_t address) {
   auto it = ranges.upper_bound(address);
   if (it == ranges.begin()) return nullptr;

@@ -12,9 +12,37 @@ namespace ptxsim::cudart {
 Graph::Graph() { shimState().streamOrder().graphs().insert(this); }
 
 Graph::~Graph() {
+  releaseAllUserObjects();
   StreamOrderState& state = shimState().streamOrder();
   for (auto& node : nodes_) state.nodes().erase(node.get());
   state.graphs().erase(this);
+}
+
+void Graph::retainUserObject(UserObject& object, unsigned count) {
+  shimState().streamOrder().userObjects().retain(object, count);
+  userObjects_[&object] += count;
+}
+
+bool Graph::releaseUserObject(UserObject& object, unsigned count) {
+  auto it = userObjects_.find(&object);
+  if (it == userObjects_.end() || it->second < count) return false;
+  if ((it->second -= count) == 0) userObjects_.erase(it);
+  shimState().streamOrder().userObjects().release(object, count);
+  return true;
+}
+
+void Graph::releaseAllUserObjects() {
+  std::map<UserObject*, unsigned> held;
+  held.swap(userObjects_);
+  for (auto& [object, count] : held) shimState().streamOrder().userObjects().release(*object, count);
+}
+
+void Graph::replaceUserObjects(const Graph& source) {
+  std::map<UserObject*, unsigned> old;
+  old.swap(userObjects_);
+  // The new references are taken before the old ones go, so an object both hold lives on.
+  for (const auto& [object, count] : source.userObjects_) retainUserObject(*object, count);
+  for (auto& [object, count] : old) shimState().streamOrder().userObjects().release(*object, count);
 }
 
 GraphNode* Graph::addNode(StreamOperation operation, const std::vector<GraphNode*>& dependencies) {
@@ -75,6 +103,7 @@ std::unique_ptr<Graph> Graph::clone() const {
     copies[n.get()] = c;
   }
   copy->nextId_ = nextId_;
+  for (const auto& [object, count] : userObjects_) copy->retainUserObject(*object, count);
   // Edges in the same order as in the original.
   for (const auto& n : nodes_) {
     for (GraphNode* d : n->dependencies) addEdge(copies[d], copies[n.get()]);

@@ -7,11 +7,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
 
 #include "stream_operation.h"
+#include "user_object.h"
 
 namespace ptxsim::cudart {
 
@@ -43,7 +45,20 @@ class Graph {
   GraphNode* nodeWithId(uint64_t id) const;
   std::vector<GraphNode*> rootNodes() const;
 
-  // A deep copy: same node ids, same edges, child graphs copied.
+  // User object references the graph owns (released when it is destroyed).
+  void retainUserObject(UserObject& object, unsigned count);
+  // False when the graph holds fewer than `count` references.
+  bool releaseUserObject(UserObject& object, unsigned count);
+  // cudaGraphExecUpdate: the references of `source` replace this graph's.
+  void replaceUserObjects(const Graph& source);
+
+  // A child graph moved into its parent's node (cudaGraphChildGraphOwnershipMove):
+  // the node owns it, so the program may not destroy it.
+  bool ownedByParent() const { return ownedByParent_; }
+  void setOwnedByParent() { ownedByParent_ = true; }
+
+  // A deep copy: same node ids, same edges, child graphs copied, user
+  // object references retained again.
   std::unique_ptr<Graph> clone() const;
   // The nodes in an order that respects every edge, ties broken by creation
   // order (so every launch runs them in the same order); false on a cycle.
@@ -52,8 +67,12 @@ class Graph {
   cudaError_t run(cudaStream_t stream, std::unique_lock<std::mutex>& lock) const;
 
  private:
+  void releaseAllUserObjects();
+
   std::vector<std::unique_ptr<GraphNode>> nodes_;
   uint64_t nextId_ = 0;
+  std::map<UserObject*, unsigned> userObjects_;
+  bool ownedByParent_ = false;
 };
 
 struct GraphExec {

@@ -6,59 +6,13 @@
 #include <fstream>
 
 #include "export.h"
+#include "graph_nodes.h"
 #include "graph_handles.h"
 #include "shim_state.h"
 
 using namespace ptxsim::cudart;
 
 namespace {
-
-cudaError_t addNode(cudaGraphNode_t* out, cudaGraph_t graph, const cudaGraphNode_t* dependencies, size_t count,
-                    StreamOperation operation) {
-  Graph* g = graphOf(graph);
-  if (out == nullptr || g == nullptr || (dependencies == nullptr && count != 0)) return cudaErrorInvalidValue;
-  std::vector<GraphNode*> deps;
-  for (size_t i = 0; i < count; ++i) {
-    GraphNode* n = nodeOf(dependencies[i]);
-    // A node of another graph, or the same dependency twice, is refused.
-    if (n == nullptr || n->graph != g || std::find(deps.begin(), deps.end(), n) != deps.end()) {
-      return cudaErrorInvalidValue;
-    }
-    deps.push_back(n);
-  }
-  *out = handleOf(g->addNode(std::move(operation), deps));
-  return cudaSuccess;
-}
-
-cudaError_t kernelOperation(const cudaKernelNodeParams* p, KernelOperation& out) {
-  if (p == nullptr) return cudaErrorInvalidValue;
-  if (p->extra != nullptr) {
-    std::fprintf(stderr, "ptxsim: kernel node parameters passed through `extra` are not supported yet\n");
-    return cudaErrorNotSupported;
-  }
-  return makeKernelOperation(p->func, p->gridDim, p->blockDim, p->sharedMemBytes, p->kernelParams, out);
-}
-
-cudaError_t memsetOperation(const cudaMemsetParams* p, MemsetOperation& out) {
-  if (p == nullptr || p->dst == nullptr) return cudaErrorInvalidValue;
-  if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) return cudaErrorInvalidValue;
-  if (p->height > 1 && p->pitch < p->width * p->elementSize) return cudaErrorInvalidValue;
-  out.params = *p;
-  return cudaSuccess;
-}
-
-cudaError_t copyOperation(const cudaMemcpy3DParms* p, CopyOperation& out) {
-  if (p == nullptr) return cudaErrorInvalidValue;
-  out.params = *p;
-  out.linear = false;
-  return cudaSuccess;
-}
-
-cudaError_t hostOperation(const cudaHostNodeParams* p, HostOperation& out) {
-  if (p == nullptr || p->fn == nullptr) return cudaErrorInvalidValue;
-  out = HostOperation{p->fn, p->userData, nullptr, nullptr};
-  return cudaSuccess;
-}
 
 // Fills an array the CUDA way: with a null array only the count is
 // returned; otherwise up to *count entries, the rest of a longer array set
@@ -73,13 +27,6 @@ cudaError_t listOut(const std::vector<T*>& items, Handle* array, size_t* count) 
   return cudaSuccess;
 }
 
-// Node accessors that check the node's type.
-template <class Operation>
-Operation* operationOf(cudaGraphNode_t node) {
-  GraphNode* n = nodeOf(node);
-  return n == nullptr ? nullptr : std::get_if<Operation>(&n->operation);
-}
-
 }  // namespace
 
 CUDART_EXPORT cudaError_t cudaGraphCreate(cudaGraph_t* graph, unsigned int flags) {
@@ -92,7 +39,8 @@ CUDART_EXPORT cudaError_t cudaGraphCreate(cudaGraph_t* graph, unsigned int flags
 CUDART_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   std::lock_guard lock(shimState().mutex());
   Graph* g = graphOf(graph);
-  if (g == nullptr) return result(cudaErrorInvalidValue);
+  // A child graph moved into a node goes with the node's graph.
+  if (g == nullptr || g->ownedByParent()) return result(cudaErrorInvalidValue);
   delete g;
   return cudaSuccess;
 }
@@ -101,6 +49,8 @@ CUDART_EXPORT cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t origina
   std::lock_guard lock(shimState().mutex());
   Graph* g = graphOf(original);
   if (clone == nullptr || g == nullptr) return result(cudaErrorInvalidValue);
+  // CUDA: graphs with memory allocation or free nodes cannot be cloned.
+  if (hasMemoryNodes(*g)) return result(cudaErrorNotSupported);
   *clone = handleOf(g->clone().release());
   return cudaSuccess;
 }
@@ -167,6 +117,8 @@ CUDART_EXPORT cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t* node, cuda
   std::lock_guard lock(shimState().mutex());
   Graph* child = graphOf(childGraph);
   if (child == nullptr || child == graphOf(graph)) return result(cudaErrorInvalidValue);
+  // A graph with memory nodes can only be moved into a node (cudaGraphAddNode).
+  if (hasMemoryNodes(*child)) return result(cudaErrorInvalidValue);
   // The node owns a copy of the child graph, as in CUDA.
   return result(addNode(node, graph, dependencies, count, ChildGraphOperation{std::shared_ptr<Graph>(child->clone())}));
 }
@@ -324,6 +276,8 @@ CUDART_EXPORT cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, con
   if (k == nullptr) return result(cudaErrorInvalidValue);
   KernelOperation replacement;
   if (cudaError_t e = kernelOperation(params, replacement); e != cudaSuccess) return result(e);
+  replacement.attributes = std::move(k->attributes);  // the attributes stay
+  replacement.cooperative = k->cooperative;
   *k = std::move(replacement);
   return cudaSuccess;
 }

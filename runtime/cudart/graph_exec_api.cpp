@@ -8,6 +8,7 @@
 
 #include "export.h"
 #include "graph_handles.h"
+#include "graph_nodes.h"
 #include "shim_state.h"
 
 using namespace ptxsim::cudart;
@@ -28,6 +29,12 @@ cudaError_t instantiate(cudaGraphExec_t* out, cudaGraph_t graph, unsigned long l
   }
   std::vector<GraphNode*> order;
   if (!g->topologicalOrder(order)) return cudaErrorInvalidValue;  // a cycle
+  // A graph with memory nodes has at most one executable graph at a time.
+  if (hasMemoryNodes(*g)) {
+    for (const auto& [e, owned] : shimState().streamOrder().execs()) {
+      if (e->source == g) return cudaErrorInvalidValue;
+    }
+  }
   auto exec = std::make_unique<GraphExec>();
   exec->graph = std::shared_ptr<Graph>(g->clone());
   exec->source = g;
@@ -81,19 +88,39 @@ bool sameTopology(const Graph& current, const Graph& updated, cudaGraphExecUpdat
   return true;
 }
 
-// The exec's node for a node of its source graph, if it holds `Operation`.
-template <class Operation>
-Operation* execOperation(cudaGraphExec_t exec, cudaGraphNode_t node) {
-  GraphExec* e = execOf(exec);
-  GraphNode* source = nodeOf(node);
-  GraphNode* n = e != nullptr && source != nullptr ? e->nodeFor(source) : nullptr;
-  return n == nullptr ? nullptr : std::get_if<Operation>(&n->operation);
+// The addresses of a graph's allocation nodes, its child graphs' included.
+void allocationsOf(const Graph& graph, std::vector<const void*>& out) {
+  for (const auto& n : graph.nodes()) {
+    if (const auto* a = std::get_if<MemAllocOperation>(&n->operation)) out.push_back(a->params.dptr);
+    if (const auto* c = std::get_if<ChildGraphOperation>(&n->operation)) allocationsOf(*c->graph, out);
+  }
+}
+
+// An allocation of the graph still mapped from an earlier launch is freed
+// first with cudaGraphInstantiateFlagAutoFreeOnLaunch; without it the
+// launch fails, as on a GPU.
+cudaError_t freeUnfreedAllocations(const GraphExec& exec) {
+  std::vector<const void*> allocations;
+  allocationsOf(*exec.graph, allocations);
+  GraphMemory& memory = shimState().streamOrder().graphMemory();
+  bool autoFree = (exec.flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0;
+  for (const void* a : allocations) {
+    if (!memory.isMapped(a)) continue;
+    if (!autoFree) return cudaErrorInvalidValue;
+    memory.unmap(shimState().device(), a);
+  }
+  return cudaSuccess;
 }
 
 cudaError_t launchGraph(cudaGraphExec_t exec, cudaStream_t stream) {
   std::unique_lock lock(shimState().mutex());
   GraphExec* e = execOf(exec);
   if (e == nullptr) return result(cudaErrorInvalidValue);
+  StreamRecord* s = shimState().streamOrder().stream(stream);
+  // Outside capture the launch runs now; its allocations must be free.
+  if (s != nullptr && s->capture == nullptr) {
+    if (cudaError_t error = freeUnfreedAllocations(*e); error != cudaSuccess) return result(error);
+  }
   return result(issue(stream, ChildGraphOperation{e->graph}, lock));
 }
 
@@ -110,17 +137,42 @@ CUDART_EXPORT cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, c
   return result(instantiate(exec, graph, flags));
 }
 
-CUDART_EXPORT cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t* exec, cudaGraph_t graph,
-                                                         cudaGraphInstantiateParams* params) {
+namespace {
+
+// `perThreadDefault`: a null upload stream is the per-thread default stream (the _ptsz entry points).
+cudaError_t instantiateWithParams(cudaGraphExec_t* exec, cudaGraph_t graph, cudaGraphInstantiateParams* params,
+                                  bool perThreadDefault) {
   std::lock_guard lock(shimState().mutex());
   if (params == nullptr) return result(cudaErrorInvalidValue);
-  if (params->uploadStream != nullptr && shimState().streamOrder().stream(params->uploadStream) == nullptr) {
+  if (shimState().streamOrder().stream(params->uploadStream, perThreadDefault) == nullptr) {
     return result(cudaErrorInvalidValue);
   }
   cudaError_t e = instantiate(exec, graph, params->flags);
   params->result_out = e == cudaSuccess ? cudaGraphInstantiateSuccess : cudaGraphInstantiateError;
   params->errNode_out = nullptr;
   return result(e);
+}
+
+// Uploading prepares a launch on a GPU; here there is nothing to prepare.
+cudaError_t upload(cudaGraphExec_t exec, cudaStream_t stream, bool perThreadDefault) {
+  std::lock_guard lock(shimState().mutex());
+  if (execOf(exec) == nullptr) return result(cudaErrorInvalidValue);
+  if (shimState().streamOrder().stream(stream, perThreadDefault) == nullptr) {
+    return result(cudaErrorInvalidResourceHandle);
+  }
+  return cudaSuccess;
+}
+
+}  // namespace
+
+CUDART_EXPORT cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t* exec, cudaGraph_t graph,
+                                                         cudaGraphInstantiateParams* params) {
+  return instantiateWithParams(exec, graph, params, false);
+}
+
+CUDART_EXPORT cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t* exec, cudaGraph_t graph,
+                                                              cudaGraphInstantiateParams* params) {
+  return instantiateWithParams(exec, graph, params, true);
 }
 
 CUDART_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
@@ -147,12 +199,12 @@ CUDART_EXPORT cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_
   return launchGraph(exec, perThread(stream));
 }
 
-// Uploading prepares a launch on a GPU; here there is nothing to prepare.
 CUDART_EXPORT cudaError_t cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t stream) {
-  std::lock_guard lock(shimState().mutex());
-  if (execOf(exec) == nullptr) return result(cudaErrorInvalidValue);
-  if (shimState().streamOrder().stream(stream) == nullptr) return result(cudaErrorInvalidResourceHandle);
-  return cudaSuccess;
+  return upload(exec, stream, false);
+}
+
+CUDART_EXPORT cudaError_t cudaGraphUpload_ptsz(cudaGraphExec_t exec, cudaStream_t stream) {
+  return upload(exec, stream, true);
 }
 
 CUDART_EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
@@ -173,6 +225,7 @@ CUDART_EXPORT cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t 
   for (size_t i = 0; i < g->nodes().size(); ++i) {
     e->graph->nodes()[i]->operation = deepCopy(g->nodes()[i]->operation);
   }
+  e->graph->replaceUserObjects(*g);
   return cudaSuccess;
 }
 
@@ -189,6 +242,8 @@ CUDART_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec,
   cudaError_t e = makeKernelOperation(params->func, params->gridDim, params->blockDim, params->sharedMemBytes,
                                       params->kernelParams, replacement);
   if (e != cudaSuccess) return result(e);
+  replacement.attributes = std::move(k->attributes);  // the attributes stay
+  replacement.cooperative = k->cooperative;
   *k = std::move(replacement);
   return cudaSuccess;
 }

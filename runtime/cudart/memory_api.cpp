@@ -12,6 +12,7 @@ using ptxsim::cudart::linearCopy;
 using ptxsim::cudart::perThread;
 using ptxsim::cudart::result;
 using ptxsim::cudart::shimState;
+using ptxsim::cudart::symbolRange;
 
 namespace {
 
@@ -137,17 +138,6 @@ cudaError_t symbolCopy(const void* symbol, size_t offset, size_t count, void* ho
                   : copy(host, target, count, kind == cudaMemcpyDefault ? cudaMemcpyDefault : kind);
 }
 
-// The device address of `count` bytes at `offset` in a symbol.
-cudaError_t symbolRange(const void* symbol, size_t offset, size_t count, void*& out) {
-  uint64_t base = 0;
-  size_t size = 0;
-  cudaError_t e = shimState().symbolAddress(symbol, base, size);
-  if (e != cudaSuccess) return e;
-  if (offset + count > size) return cudaErrorInvalidValue;
-  out = reinterpret_cast<void*>(base + offset);
-  return cudaSuccess;
-}
-
 // A fill of `height` rows of `width` bytes, `pitch` apart.
 ptxsim::cudart::MemsetOperation fillOperation(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
   ptxsim::cudart::MemsetOperation m;
@@ -163,6 +153,16 @@ ptxsim::cudart::MemsetOperation fillOperation(void* devPtr, size_t pitch, int va
 }  // namespace
 
 namespace ptxsim::cudart {
+
+cudaError_t symbolRange(const void* symbol, size_t offset, size_t count, void*& out) {
+  uint64_t base = 0;
+  size_t size = 0;
+  cudaError_t e = shimState().symbolAddress(symbol, base, size);
+  if (e != cudaSuccess) return e;
+  if (offset + count > size) return cudaErrorInvalidValue;
+  out = reinterpret_cast<void*>(base + offset);
+  return cudaSuccess;
+}
 
 cudaError_t copyMemory(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
   return copy(dst, src, count, kind);
@@ -191,7 +191,8 @@ CUDART_EXPORT cudaError_t cudaFree(void* devPtr) {
   if (devPtr == nullptr) return cudaSuccess;
   ptxsim::cudart::ShimState& s = shimState();
   if (cudaError_t e = s.streamOrder().unsafeCallDuringCapture(); e != cudaSuccess) return result(e);
-  // Stream-ordered allocations may be freed with cudaFree too.
+  // Stream-ordered allocations, graph memory included, may be freed with cudaFree too.
+  if (s.streamOrder().graphMemory().owns(devPtr)) return result(s.streamOrder().graphMemory().unmap(s.device(), devPtr));
   if (s.streamOrder().pools().owner(devPtr) != nullptr) return result(s.streamOrder().pools().free(s.device(), devPtr, false));
   if (auto host = s.hostAllocations().find(devPtr); host != s.hostAllocations().end()) {
     // Managed memory is freed with cudaFree; its advice goes with it.

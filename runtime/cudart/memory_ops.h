@@ -11,5 +11,8 @@ namespace ptxsim::cudart {
 cudaError_t copyMemory(void* dst, const void* src, size_t count, cudaMemcpyKind kind);
 cudaError_t fillMemory(void* devPtr, int value, size_t count);
 cudaError_t copyMemory3D(const cudaMemcpy3DParms* params);
+// The device address of `count` bytes at `offset` in a registered
+// variable; cudaErrorInvalidSymbol or cudaErrorInvalidValue (past its end).
+cudaError_t symbolRange(const void* symbol, size_t offset, size_t count, void*& out);
 
 }  // namespace ptxsim::cudart

@@ -1,10 +1,12 @@
 // Stream-ordered allocation (cudaMallocAsync, cudaFreeAsync) and memory
 // pools (memory_pool.h). Work completes when it is issued, so an allocation
-// is usable and a free takes effect in stream order at once.
+// is usable and a free takes effect in stream order at once. During stream
+// capture they become graph memory nodes (graph_memory.h).
 
 #include <cstdio>
 
 #include "export.h"
+#include "graph_nodes.h"
 #include "shim_state.h"
 
 using namespace ptxsim::cudart;
@@ -13,32 +15,60 @@ namespace {
 
 MemoryPools& pools() { return shimState().streamOrder().pools(); }
 
-// Checks the stream: allocations in a capturing stream would become graph
-// memory nodes, which are not modelled yet.
-cudaError_t streamForAllocation(cudaStream_t stream, const char* call) {
+// The stream of an allocation or free; cudaErrorStreamCaptureImplicit for
+// the legacy stream while a blocking stream captures.
+cudaError_t streamForAllocation(cudaStream_t stream, StreamRecord*& out) {
   StreamOrderState& state = shimState().streamOrder();
-  StreamRecord* s = state.stream(stream);
-  if (s == nullptr) return cudaErrorInvalidResourceHandle;
-  if (cudaError_t e = state.implicitCaptureDependency(s); e != cudaSuccess) return e;
-  if (s->capture != nullptr) {
-    ptxsim::cudart::reportError("%s in a capturing stream (a graph memory node) is not supported yet", call);
-    return cudaErrorNotSupported;
-  }
+  out = state.stream(stream);
+  if (out == nullptr) return cudaErrorInvalidResourceHandle;
+  return state.implicitCaptureDependency(out);
+}
+
+// During capture an allocation becomes a graph allocation node, whose
+// address is fixed now and whose memory is there once the graph has run it.
+cudaError_t captureAllocation(StreamRecord& stream, const MemoryPool& pool, size_t size, void** ptr) {
+  cudaMemAllocNodeParams params{};
+  params.poolProps = pool.props;
+  params.bytesize = size;
+  MemAllocOperation a;
+  if (cudaError_t e = memAllocOperation(params, a); e != cudaSuccess) return e;
+  if (cudaError_t e = shimState().streamOrder().capture(&stream, std::move(a)); e != cudaSuccess) return e;
+  *ptr = params.dptr;
   return cudaSuccess;
 }
 
-cudaError_t mallocFromPool(void** ptr, size_t size, MemoryPool* pool, cudaStream_t stream, const char* call) {
+// During capture a free of graph memory becomes a free node.
+cudaError_t captureFree(StreamRecord& stream, void* ptr) {
+  if (!shimState().streamOrder().graphMemory().owns(ptr)) {
+    std::fprintf(stderr,
+                 "ptxsim: cudaFreeAsync during stream capture of memory not allocated by a graph (a free node "
+                 "of pool memory) is not supported yet\n");
+    return cudaErrorNotSupported;
+  }
+  if (cudaError_t e = checkMemFree(*stream.capture->graph, stream.captureDependencies, ptr); e != cudaSuccess) {
+    return e;
+  }
+  return shimState().streamOrder().capture(&stream, MemFreeOperation{ptr});
+}
+
+cudaError_t mallocFromPool(void** ptr, size_t size, MemoryPool* pool, cudaStream_t stream) {
   std::lock_guard lock(shimState().mutex());
   if (ptr == nullptr || pool == nullptr) return result(cudaErrorInvalidValue);
   if (shimState().sticky() != cudaSuccess) return shimState().sticky();
-  if (cudaError_t e = streamForAllocation(stream, call); e != cudaSuccess) return result(e);
+  StreamRecord* s = nullptr;
+  if (cudaError_t e = streamForAllocation(stream, s); e != cudaSuccess) return result(e);
+  if (s->capture != nullptr) return result(captureAllocation(*s, *pool, size, ptr));
   return result(pools().allocate(shimState().device(), *pool, size, ptr));
 }
 
 cudaError_t freeAsync(void* ptr, cudaStream_t stream) {
   std::lock_guard lock(shimState().mutex());
   if (ptr == nullptr) return result(cudaErrorInvalidValue);
-  if (cudaError_t e = streamForAllocation(stream, "cudaFreeAsync"); e != cudaSuccess) return result(e);
+  StreamRecord* s = nullptr;
+  if (cudaError_t e = streamForAllocation(stream, s); e != cudaSuccess) return result(e);
+  if (s->capture != nullptr) return result(captureFree(*s, ptr));
+  GraphMemory& graphMemory = shimState().streamOrder().graphMemory();
+  if (graphMemory.owns(ptr)) return result(graphMemory.unmap(shimState().device(), ptr));
   return result(pools().free(shimState().device(), ptr));
 }
 
@@ -49,11 +79,11 @@ bool validDevice(const cudaMemLocation& location) {
 }  // namespace
 
 CUDART_EXPORT cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream) {
-  return mallocFromPool(ptr, size, pools().currentPool(), stream, "cudaMallocAsync");
+  return mallocFromPool(ptr, size, pools().currentPool(), stream);
 }
 
 CUDART_EXPORT cudaError_t cudaMallocAsync_ptsz(void** ptr, size_t size, cudaStream_t stream) {
-  return mallocFromPool(ptr, size, pools().currentPool(), perThread(stream), "cudaMallocAsync");
+  return mallocFromPool(ptr, size, pools().currentPool(), perThread(stream));
 }
 
 CUDART_EXPORT cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t pool,
@@ -63,7 +93,7 @@ CUDART_EXPORT cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaM
     std::lock_guard lock(shimState().mutex());
     p = pools().pool(pool);
   }
-  return mallocFromPool(ptr, size, p, stream, "cudaMallocFromPoolAsync");
+  return mallocFromPool(ptr, size, p, stream);
 }
 
 CUDART_EXPORT cudaError_t cudaMallocFromPoolAsync_ptsz(void** ptr, size_t size, cudaMemPool_t pool,
@@ -73,7 +103,7 @@ CUDART_EXPORT cudaError_t cudaMallocFromPoolAsync_ptsz(void** ptr, size_t size, 
     std::lock_guard lock(shimState().mutex());
     p = pools().pool(pool);
   }
-  return mallocFromPool(ptr, size, p, perThread(stream), "cudaMallocFromPoolAsync");
+  return mallocFromPool(ptr, size, p, perThread(stream));
 }
 
 CUDART_EXPORT cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) { return freeAsync(ptr, stream); }

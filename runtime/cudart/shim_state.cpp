@@ -102,6 +102,7 @@ void ShimState::reset() {
   deviceCacheConfig = cudaFuncCachePreferNone;
   maxDynamicShared.clear();
   streamOrder_->pools().reset();
+  streamOrder_->graphMemory().reset();
   device_.reset();
   for (auto& record : fatbins_) {
     record->module.reset();

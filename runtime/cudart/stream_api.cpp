@@ -258,12 +258,24 @@ CUDART_EXPORT cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t stream, cudaS
   return setAttribute(stream, attr, value, true);
 }
 
-CUDART_EXPORT cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) {
+namespace {
+
+cudaError_t copyAttributes(cudaStream_t dst, cudaStream_t src, bool perThreadDefault) {
   std::lock_guard lock(shimState().mutex());
-  StreamRecord* d = streamOf(dst, false);
-  StreamRecord* s = streamOf(src, false);
+  StreamRecord* d = streamOf(dst, perThreadDefault);
+  StreamRecord* s = streamOf(src, perThreadDefault);
   if (d == nullptr || s == nullptr) return result(cudaErrorInvalidResourceHandle);
   d->accessPolicyWindow = s->accessPolicyWindow;
   d->synchronizationPolicy = s->synchronizationPolicy;
   return cudaSuccess;
+}
+
+}  // namespace
+
+CUDART_EXPORT cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) {
+  return copyAttributes(dst, src, false);
+}
+
+CUDART_EXPORT cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src) {
+  return copyAttributes(dst, src, true);
 }

@@ -32,6 +32,20 @@ cudaError_t beginCapture(cudaStream_t stream, Graph* graph, const cudaGraphNode_
   return result(state.beginCapture(s, mode, graph, deps));
 }
 
+cudaError_t beginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                size_t numDependencies, cudaStreamCaptureMode mode, bool perThreadDefault) {
+  Graph* g = nullptr;
+  {
+    std::lock_guard lock(shimState().mutex());
+    g = graphOf(graph);
+  }
+  if (g == nullptr) {
+    std::lock_guard lock(shimState().mutex());
+    return result(cudaErrorInvalidValue);
+  }
+  return beginCapture(stream, g, dependencies, numDependencies, mode, perThreadDefault);
+}
+
 cudaError_t endCapture(cudaStream_t stream, cudaGraph_t* graph, bool perThreadDefault) {
   std::lock_guard lock(shimState().mutex());
   if (graph == nullptr) return result(cudaErrorInvalidValue);
@@ -119,13 +133,15 @@ CUDART_EXPORT cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cud
                                                         const cudaGraphEdgeData* dependencyData,
                                                         size_t numDependencies, cudaStreamCaptureMode mode) {
   (void)dependencyData;  // default edges only: the data says nothing for them
-  Graph* g = nullptr;
-  {
-    std::lock_guard lock(shimState().mutex());
-    g = graphOf(graph);
-  }
-  if (g == nullptr) return result(cudaErrorInvalidValue);
-  return beginCapture(stream, g, dependencies, numDependencies, mode, false);
+  return beginCaptureToGraph(stream, graph, dependencies, numDependencies, mode, false);
+}
+
+CUDART_EXPORT cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t stream, cudaGraph_t graph,
+                                                             const cudaGraphNode_t* dependencies,
+                                                             const cudaGraphEdgeData* dependencyData,
+                                                             size_t numDependencies, cudaStreamCaptureMode mode) {
+  (void)dependencyData;
+  return beginCaptureToGraph(stream, graph, dependencies, numDependencies, mode, true);
 }
 
 CUDART_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {

@@ -18,6 +18,8 @@ struct Overloaded : Ts... {
 template <class... Ts>
 Overloaded(Ts...) -> Overloaded<Ts...>;
 
+GraphMemory& graphMemory() { return shimState().streamOrder().graphMemory(); }
+
 cudaError_t runKernel(const KernelOperation& k, cudaStream_t stream) {
   std::vector<void*> pointers;
   pointers.reserve(k.arguments.size());
@@ -93,6 +95,8 @@ cudaGraphNodeType nodeTypeOf(const StreamOperation& operation) {
                         [](const ChildGraphOperation&) { return cudaGraphNodeTypeGraph; },
                         // The runtime API has no node type for memory hints.
                         [](const PrefetchOperation&) { return cudaGraphNodeTypeEmpty; },
+                        [](const MemAllocOperation&) { return cudaGraphNodeTypeMemAlloc; },
+                        [](const MemFreeOperation&) { return cudaGraphNodeTypeMemFree; },
                     },
                     operation);
 }
@@ -144,6 +148,8 @@ cudaError_t execute(const StreamOperation& operation, cudaStream_t stream, std::
                         [](const EmptyOperation&) { return cudaSuccess; },
                         [&](const ChildGraphOperation& g) { return g.graph->run(stream, lock); },
                         [](const PrefetchOperation& p) { return runPrefetch(p); },
+                        [](const MemAllocOperation& a) { return graphMemory().map(shimState().device(), a.params.dptr); },
+                        [](const MemFreeOperation& f) { return graphMemory().unmap(shimState().device(), f.pointer); },
                     },
                     operation);
 }

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <variant>
@@ -29,6 +30,8 @@ struct KernelOperation {
   // rebuilt when asked for (a copy of the operation moves the arguments).
   std::vector<void*> argumentPointers;
   bool cooperative = false;  // cudaLaunchCooperativeKernel: every CTA resident at once
+  // cudaGraphKernelNodeSetAttribute's values; an attribute not set reads as zero.
+  std::map<cudaLaunchAttributeID, cudaLaunchAttributeValue> attributes;
 };
 
 struct CopyOperation {
@@ -71,13 +74,24 @@ struct PrefetchOperation {
   std::vector<Range> ranges;
 };
 
+// Graph memory (graph_memory.h): an allocation node maps its allocation,
+// whose address was fixed when the node was made; a free node unmaps one.
+struct MemAllocOperation {
+  cudaMemAllocNodeParams params{};  // accessDescs points into `accessDescs` when reported
+  std::vector<cudaMemAccessDesc> accessDescs;
+};
+
+struct MemFreeOperation {
+  void* pointer = nullptr;
+};
+
 struct ChildGraphOperation {
   std::shared_ptr<Graph> graph;  // owned by the node; copied deeply with it
 };
 
 using StreamOperation = std::variant<KernelOperation, CopyOperation, MemsetOperation, HostOperation,
                                      EventRecordOperation, EventWaitOperation, EmptyOperation, ChildGraphOperation,
-                                     PrefetchOperation>;
+                                     PrefetchOperation, MemAllocOperation, MemFreeOperation>;
 
 cudaGraphNodeType nodeTypeOf(const StreamOperation& operation);
 

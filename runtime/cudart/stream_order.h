@@ -17,8 +17,10 @@
 #include <vector>
 
 #include "graph.h"
+#include "graph_memory.h"
 #include "memory_pool.h"
 #include "stream_operation.h"
+#include "user_object.h"
 
 namespace ptxsim::cudart {
 
@@ -72,6 +74,8 @@ class StreamOrderState {
   std::map<GraphExec*, std::unique_ptr<GraphExec>>& execs() { return execs_; }
   std::map<cudaEvent_t, EventCapture>& eventCaptures() { return eventCaptures_; }
   MemoryPools& pools() { return pools_; }
+  GraphMemory& graphMemory() { return graphMemory_; }
+  UserObjects& userObjects() { return userObjects_; }
 
   // Capture.
   cudaError_t beginCapture(StreamRecord* stream, cudaStreamCaptureMode mode, Graph* intoGraph,
@@ -112,6 +116,8 @@ class StreamOrderState {
   std::map<cudaEvent_t, EventCapture> eventCaptures_;
   std::map<std::thread::id, cudaStreamCaptureMode> threadCaptureModes_;
   MemoryPools pools_;
+  GraphMemory graphMemory_;
+  UserObjects userObjects_;
 };
 
 // Issues one operation in stream order: recorded into the graph while the

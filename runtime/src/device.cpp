@@ -73,6 +73,12 @@ void Device::free(uint64_t address) {
   gpu_.store().release(gone->base, gone->size);
 }
 
+void Device::remap(uint64_t address) {
+  if (!gpu_.allocations().restore(address)) {
+    throw Error("remap(" + hex(address) + "): not the start of a freed device allocation");
+  }
+}
+
 void Device::checkRange(uint64_t address, uint64_t bytes, const char* what) const {
   if (bytes == 0) return;
   memory::AccessCheck check = const_cast<sim::Gpu&>(gpu_).allocations().check(address, bytes);

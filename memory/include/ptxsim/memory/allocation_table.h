@@ -52,6 +52,11 @@ class AllocationTable {
   // The live allocation that begins at `base`, removed; nullopt when there
   // is none (a double free or a pointer into the middle).
   std::optional<Allocation> release(uint64_t base);
+  // Makes the freed allocation that began at `base` live again at the same
+  // address (graph memory: an allocation node's address stays fixed while
+  // its memory is mapped at each launch and unmapped by its free). False
+  // when no freed allocation begins there.
+  bool restore(uint64_t base);
 
   // The live allocation containing address, or null.
   const Allocation* find(uint64_t address) const;

@@ -72,6 +72,9 @@ class Device {
   // Device memory.
   uint64_t malloc(uint64_t bytes);
   void free(uint64_t address);
+  // Maps a freed allocation again at its own address, with undefined
+  // contents (graph memory nodes keep their address across launches).
+  void remap(uint64_t address);
   void copyToDevice(uint64_t destination, const void* source, uint64_t bytes);
   void copyToHost(void* destination, uint64_t source, uint64_t bytes);
   void copyOnDevice(uint64_t destination, uint64_t source, uint64_t bytes);
