@@ -47,7 +47,7 @@ class Graph {
 
   // User object references the graph owns (released when it is destroyed).
   void retainUserObject(UserObject& object, unsigned count);
-  // False when the graph holds fewer than `count` references.
+  // Releases up to `count` of its references; false when it holds none.
   bool releaseUserObject(UserObject& object, unsigned count);
   // cudaGraphExecUpdate: the references of `source` replace this graph's.
   void replaceUserObjects(const Graph& source);

@@ -31,7 +31,8 @@ cudaError_t GraphMemory::map(Device& device, const void* pointer) {
   if (it == allocations_.end() || it->second.mapped) return cudaErrorInvalidValue;
   device.remap(it->first);
   it->second.mapped = true;
-  usedBytes_ += it->second.bytes;
+  mappedBytes_ += it->second.bytes;
+  usedBytes_ = std::max(usedBytes_, roundUpToGranule(mappedBytes_));
   usedHigh_ = std::max(usedHigh_, usedBytes_);
   // Memory unmapped earlier and still reserved is used before more is reserved.
   reservedBytes_ = std::max(reservedBytes_, usedBytes_);
@@ -44,7 +45,7 @@ cudaError_t GraphMemory::unmap(Device& device, const void* pointer) {
   if (it == allocations_.end() || !it->second.mapped) return cudaErrorInvalidValue;
   device.free(it->first);
   it->second.mapped = false;
-  usedBytes_ -= it->second.bytes;
+  mappedBytes_ -= it->second.bytes;  // its granules stay used until a trim
   return cudaSuccess;
 }
 

@@ -32,7 +32,7 @@ class GraphMemory {
   // A free node, cudaFree or cudaFreeAsync: cudaErrorInvalidValue unless mapped.
   cudaError_t unmap(Device& device, const void* pointer);
   // cudaDeviceGraphMemTrim: reserved memory not mapped goes back to the device.
-  void trim() { reservedBytes_ = usedBytes_; }
+  void trim() { reservedBytes_ = usedBytes_ = roundUpToGranule(mappedBytes_); }
 
   // cudaDeviceGetGraphMemAttribute / cudaDeviceSetGraphMemAttribute.
   cudaError_t attribute(cudaGraphMemAttributeType attr, uint64_t& value) const;
@@ -51,6 +51,13 @@ class GraphMemory {
   static uint64_t address(const void* pointer) { return reinterpret_cast<uint64_t>(pointer); }
 
   std::map<uint64_t, Allocation> allocations_;
+  // Graph memory is backed in granules of 32 MiB that stay with the graph
+  // pool after their allocations are freed, until a trim: on an H100 a
+  // 2 MiB allocation node makes the used amount 33554432, and it stays so
+  // after cudaFreeAsync (tests/cuda/programs/graph_nodes).
+  static constexpr uint64_t kGranuleBytes = uint64_t{32} << 20;
+  static uint64_t roundUpToGranule(uint64_t bytes) { return (bytes + kGranuleBytes - 1) / kGranuleBytes * kGranuleBytes; }
+  uint64_t mappedBytes_ = 0;  // of allocations mapped now
   uint64_t usedBytes_ = 0, usedHigh_ = 0;
   uint64_t reservedBytes_ = 0, reservedHigh_ = 0;
 };
