@@ -19,4 +19,19 @@ inline int oldestReady(std::span<const WarpCandidate> warps) {
   return oldest;
 }
 
+// The warp a policy issued last, for policies that start from it.
+struct LastIssued {
+  uint32_t slot = 0;
+  bool any = false;
+
+  // Notes `chosen` (an index in `warps`, or -1) and returns it.
+  int remember(std::span<const WarpCandidate> warps, int chosen) {
+    if (chosen >= 0) {
+      slot = warps[static_cast<size_t>(chosen)].slot;
+      any = true;
+    }
+    return chosen;
+  }
+};
+
 }  // namespace ptxsim::sim::timing

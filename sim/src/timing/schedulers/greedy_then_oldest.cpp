@@ -11,22 +11,16 @@ namespace {
 class GreedyThenOldest final : public IssuePolicy {
  public:
   int choose(std::span<const WarpCandidate> warps) override {
-    if (issued_) {
+    if (last_.any) {
       for (size_t i = 0; i < warps.size(); ++i) {
-        if (warps[i].slot == last_ && warps[i].ready) return static_cast<int>(i);
+        if (warps[i].slot == last_.slot && warps[i].ready) return static_cast<int>(i);
       }
     }
-    int chosen = oldestReady(warps);
-    if (chosen >= 0) {
-      last_ = warps[static_cast<size_t>(chosen)].slot;
-      issued_ = true;
-    }
-    return chosen;
+    return last_.remember(warps, oldestReady(warps));
   }
 
  private:
-  uint32_t last_ = 0;
-  bool issued_ = false;
+  LastIssued last_;
 };
 
 }  // namespace

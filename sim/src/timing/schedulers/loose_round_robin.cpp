@@ -1,5 +1,6 @@
 // Loose round-robin (LRR): each cycle the first ready warp after the one
 // issued last, in slot order, so every ready warp gets its turn.
+#include "candidate_order.h"
 #include "issue_policy.h"
 
 namespace ptxsim::sim::timing {
@@ -13,19 +14,13 @@ class LooseRoundRobin final : public IssuePolicy {
     for (size_t i = 0; i < warps.size(); ++i) {
       if (!warps[i].ready) continue;
       if (first < 0) first = static_cast<int>(i);
-      if (after < 0 && (!issued_ || warps[i].slot > last_)) after = static_cast<int>(i);
+      if (after < 0 && (!last_.any || warps[i].slot > last_.slot)) after = static_cast<int>(i);
     }
-    int chosen = after >= 0 ? after : first;  // wrap around
-    if (chosen >= 0) {
-      last_ = warps[static_cast<size_t>(chosen)].slot;
-      issued_ = true;
-    }
-    return chosen;
+    return last_.remember(warps, after >= 0 ? after : first);  // wrap around
   }
 
  private:
-  uint32_t last_ = 0;
-  bool issued_ = false;
+  LastIssued last_;
 };
 
 }  // namespace
