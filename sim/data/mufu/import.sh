@@ -9,5 +9,5 @@ trap 'rm -rf "$work"' EXIT
 for archive in "$1"/tables_*.tar.xz; do xz -dc "$archive" | tar -C "$work" -xf -; done
 for table in ex2_pos ex2_neg lg2_e0 lg2_em1 rcp sqrt_e0 sqrt_e1 rsqrt_e0 rsqrt_e1; do
   [ "$(stat -c %s "$work/$table.diff")" = $((4 << 23)) ] || { echo "$table.diff: not 2^23 entries" >&2; exit 1; }
-  zstd -q -19 --long=27 -f "$work/$table.diff" -o "$here/$table.diff.zst"
+  "$here/encode_diff8.py" <"$work/$table.diff" | zstd -q -19 -f -o "$here/$table.diff8.zst"
 done

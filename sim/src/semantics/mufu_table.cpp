@@ -2,7 +2,10 @@
 
 #include <zstd.h>
 
+
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -27,32 +30,51 @@ PTXSIM_MUFU_TABLE(rsqrt_e1)
 
 namespace ptxsim::sim::semantics::mufu {
 
+PackedTable::Builder::Builder() : table_(std::make_unique<PackedTable>()) {
+  table_->blocks_.resize(kEntries >> kBlockBits);
+  pending_.reserve(kBlockMask + 1);
+}
+
+void PackedTable::Builder::add(std::span<const int32_t> differences) {
+  if (added_ + differences.size() > kEntries) throw std::runtime_error("MUFU table: more than 2^23 entries");
+  for (int32_t d : differences) {
+    pending_.push_back(value_ += static_cast<uint32_t>(d));
+    if (pending_.size() == kBlockMask + 1) {
+      packBlock(pending_.data());
+      pending_.clear();
+    }
+  }
+  added_ += differences.size();
+}
+
+void PackedTable::Builder::packBlock(const uint32_t* block) {
+  size_t b = blocksPacked_++;
+  PackedTable& t = *table_;
+  uint32_t low = block[0], high = block[0];
+  for (uint32_t k = 1; k <= kBlockMask; ++k) {
+    low = std::min(low, block[k]);
+    high = std::max(high, block[k]);
+  }
+  Block& packed = t.blocks_[b];
+  packed.base = low;
+  if (high - low > UINT8_MAX) {
+    packed.whole = static_cast<uint32_t>(t.raw_.size() >> kBlockBits);
+    t.raw_.insert(t.raw_.end(), block, block + kBlockMask + 1);
+    return;
+  }
+  for (uint32_t k = 0; k <= kBlockMask; ++k) packed.offsets[k] = static_cast<uint8_t>(block[k] - low);
+}
+
+PackedTable PackedTable::Builder::finish() {
+  if (added_ != kEntries) throw std::runtime_error("MUFU table: not 2^23 entries");
+  return std::move(*table_);
+}
+
 PackedTable PackedTable::fromDifferences(std::span<const int32_t> differences) {
   if (differences.size() != kEntries) throw std::runtime_error("MUFU table: not 2^23 entries");
-  std::vector<uint32_t> entries(kEntries);
-  uint32_t value = 0;
-  for (size_t i = 0; i < kEntries; ++i) entries[i] = value += static_cast<uint32_t>(differences[i]);
-  PackedTable t;
-  size_t blocks = kEntries >> kBlockBits;
-  t.base_.resize(blocks);
-  t.whole_.assign(blocks, kPacked);
-  t.offsets_.resize(kEntries);
-  for (size_t b = 0; b < blocks; ++b) {
-    const uint32_t* block = &entries[b << kBlockBits];
-    uint32_t low = block[0], high = block[0];
-    for (uint32_t k = 1; k <= kBlockMask; ++k) {
-      low = std::min(low, block[k]);
-      high = std::max(high, block[k]);
-    }
-    t.base_[b] = low;
-    if (high - low > UINT8_MAX) {
-      t.whole_[b] = static_cast<uint32_t>(t.raw_.size() >> kBlockBits);
-      t.raw_.insert(t.raw_.end(), block, block + kBlockMask + 1);
-      continue;
-    }
-    for (uint32_t k = 0; k <= kBlockMask; ++k) t.offsets_[(b << kBlockBits) | k] = static_cast<uint8_t>(block[k] - low);
-  }
-  return t;
+  Builder builder;
+  builder.add(differences);
+  return builder.finish();
 }
 
 namespace {
@@ -84,28 +106,64 @@ Embedded embedded(TableId id) {
   throw std::logic_error("MUFU table: unknown table");
 }
 
+// Decompresses a piece at a time, decoding the byte-coded differences
+// (sim/data/mufu/encode_diff8.py) into the builder: no full copy of the
+// table is ever made (fresh pages cost more than the decoding).
 PackedTable decode(TableId id) {
   Embedded e = embedded(id);
-  std::vector<int32_t> differences(PackedTable::kEntries);
-  size_t bytes = differences.size() * sizeof(int32_t);
-  // Compressed with --long=27, so the decoder must allow that window.
+  auto corrupt = [&] { return std::runtime_error(std::string("MUFU table ") + e.name + ": corrupt embedded data"); };
   std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
-  ZSTD_DCtx_setParameter(context.get(), ZSTD_d_windowLogMax, 27);
-  size_t got = ZSTD_decompressDCtx(context.get(), differences.data(), bytes, e.begin, static_cast<size_t>(e.end - e.begin));
-  if (ZSTD_isError(got) || got != bytes)
-    throw std::runtime_error(std::string("MUFU table ") + e.name + ": corrupt embedded data");
-  return PackedTable::fromDifferences(differences);
+  std::vector<uint8_t> bytes(1u << 16);
+  std::vector<int32_t> differences;
+  differences.reserve(bytes.size());
+  ZSTD_inBuffer in{e.begin, static_cast<size_t>(e.end - e.begin), 0};
+  PackedTable::Builder builder;
+  size_t carried = 0;  // bytes of an escaped difference split between two pieces
+  while (true) {
+    ZSTD_outBuffer out{bytes.data() + carried, bytes.size() - carried, 0};
+    size_t status = ZSTD_decompressStream(context.get(), &out, &in);
+    if (ZSTD_isError(status)) throw corrupt();
+    size_t end = carried + out.pos, at = 0;
+    differences.clear();
+    while (at < end) {
+      if (bytes[at] != 0x80) {
+        differences.push_back(static_cast<int8_t>(bytes[at++]));
+      } else if (end - at >= 5) {
+        int32_t d;
+        std::memcpy(&d, &bytes[at + 1], sizeof d);
+        differences.push_back(d);
+        at += 5;
+      } else {
+        break;  // the rest of it comes with the next piece
+      }
+    }
+    builder.add(differences);
+    carried = end - at;
+    std::memmove(bytes.data(), bytes.data() + at, carried);
+    if (status == 0 && in.pos == in.size) break;
+    if (out.pos == 0 && in.pos == in.size) throw corrupt();
+  }
+  if (carried != 0) throw corrupt();
+  return builder.finish();
 }
 
 }  // namespace
 
 const PackedTable& table(TableId id) {
   // Read-only data decoded once per process, like a ROM; every simulated
-  // GPU shares it, so it is not part of any one simulator's state.
-  static std::array<std::once_flag, static_cast<size_t>(TableId::Count)> once;
+  // GPU shares it, so it is not part of any one simulator's state. The
+  // ready pointer makes the common case one atomic load: every rcp, sqrt,
+  // ex2 and lg2 of every lane comes here.
+  static std::array<std::atomic<const PackedTable*>, static_cast<size_t>(TableId::Count)> ready{};
   static std::array<std::unique_ptr<PackedTable>, static_cast<size_t>(TableId::Count)> tables;
+  static std::mutex decoding;
   size_t i = static_cast<size_t>(id);
-  std::call_once(once[i], [&] { tables[i] = std::make_unique<PackedTable>(decode(id)); });
+  if (const PackedTable* t = ready[i].load(std::memory_order_acquire)) return *t;
+  std::lock_guard lock(decoding);
+  if (tables[i] == nullptr) {
+    tables[i] = std::make_unique<PackedTable>(decode(id));
+    ready[i].store(tables[i].get(), std::memory_order_release);
+  }
   return *tables[i];
 }
 
