@@ -64,9 +64,20 @@ int main(int argc, char** argv) {
   run->add_option("--stats", runOptions.statsPath, "Write one JSON statistics record per kernel launch to FILE");
   run->add_option("--threads", runOptions.threads, "Host threads that run CTAs (default: all cores)");
   run->add_flag("--summary", runOptions.summary, "Print a one-line statistics summary on stderr at exit");
-  run->add_flag("--timing", runOptions.timing,
-                "Run every launch on the timing model: the same results, plus simulated cycles in --stats "
-                "(work in progress: see the README's timing section)");
+  CLI::Option* timing = run->add_flag(
+      "--timing", runOptions.timing,
+      "Run launches on the timing model: the same results, plus simulated cycles in --stats "
+      "(work in progress: see the README's timing section)");
+  run->add_option("--kernel-name", runOptions.kernelName,
+                  "With --timing: time only launches of this kernel (mangled or demangled name, or the "
+                  "function name alone), as Nsight Compute's option")
+      ->needs(timing);
+  run->add_option("--launch-skip", runOptions.launchSkip,
+                  "With --timing: run the first N matching launches functionally")
+      ->needs(timing);
+  run->add_option("--launch-count", runOptions.launchCount,
+                  "With --timing: time at most N matching launches (after the skipped ones)")
+      ->needs(timing);
   run->add_option("--simt", runOptions.simt,
                   "stack (pre-Volta reconvergence stack) or its (independent thread scheduling); default: "
                   "the preset's (its from sm_70)")

@@ -25,7 +25,8 @@ double issueRatePerNanosecond(const sim::GpuConfig& config) {
   return 4.0 * config.smCount * config.clockRateKhz / 1e6;
 }
 
-// `ptxsim run --simt/--its-schedule/--seed/--check`, checked by the CLI
+// `ptxsim run --simt/--its-schedule/--seed/--check/--timing` and the
+// timing launch filter (--kernel-name/--launch-skip/--launch-count), checked by the CLI
 // (a program started without it gets the defaults).
 void applySchedulingOptions(sim::LaunchOptions& options) {
   if (auto mode = sim::parseSimtMode(environment("PTXSIM_SIMT"))) options.simt = *mode;
@@ -33,6 +34,11 @@ void applySchedulingOptions(sim::LaunchOptions& options) {
   std::string seed = environment("PTXSIM_SEED");
   if (!seed.empty()) options.seed = std::strtoull(seed.c_str(), nullptr, 10);
   options.timing = environment("PTXSIM_TIMING") == "1";
+  options.timingKernelName = environment("PTXSIM_TIMING_KERNEL");
+  if (std::string skip = environment("PTXSIM_TIMING_LAUNCH_SKIP"); !skip.empty())
+    options.timingLaunchSkip = std::strtoull(skip.c_str(), nullptr, 10);
+  if (std::string count = environment("PTXSIM_TIMING_LAUNCH_COUNT"); !count.empty())
+    options.timingLaunchCount = std::strtoull(count.c_str(), nullptr, 10);
   options.checkWarpSync = environment("PTXSIM_CHECK").find("warp-sync") != std::string::npos;
 }
 

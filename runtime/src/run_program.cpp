@@ -88,6 +88,9 @@ int runProgram(const RunOptions& options) {
     if (options.logLevel) setenv("PTXSIM_LOG", options.logLevel->c_str(), 1);
     if (options.summary) setenv("PTXSIM_SUMMARY", "1", 1);
     if (options.timing) setenv("PTXSIM_TIMING", "1", 1);
+    if (!options.kernelName.empty()) setenv("PTXSIM_TIMING_KERNEL", options.kernelName.c_str(), 1);
+    if (options.launchSkip) setenv("PTXSIM_TIMING_LAUNCH_SKIP", std::to_string(*options.launchSkip).c_str(), 1);
+    if (options.launchCount) setenv("PTXSIM_TIMING_LAUNCH_COUNT", std::to_string(*options.launchCount).c_str(), 1);
     if (!options.simt.empty()) setenv("PTXSIM_SIMT", options.simt.c_str(), 1);
     if (!options.itsSchedule.empty()) setenv("PTXSIM_ITS_SCHEDULE", options.itsSchedule.c_str(), 1);
     if (options.seed) setenv("PTXSIM_SEED", std::to_string(*options.seed).c_str(), 1);

@@ -16,6 +16,7 @@
 #include "exec/launch_turns.h"
 #include "exec/exec_context.h"
 #include "exec/preparer.h"
+#include "timing/launch_selection.h"
 #include "timing/timing_driver.h"
 #include "ptxsim/sim/occupancy.h"
 
@@ -294,9 +295,14 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
     return result;
   }
   std::vector<exec::DeviceLaunch> launches;
-  LaunchResult result = runGrid(module, static_cast<uint32_t>(index), config, options, GridPlace{}, launches);
+  LaunchOptions effective = options;
+  if (options.timing) {
+    timing::LaunchFilter filter{options.timingKernelName, options.timingLaunchSkip, options.timingLaunchCount};
+    effective.timing = timing::selectsForTiming(kernelName, filter, timingMatched_);
+  }
+  LaunchResult result = runGrid(module, static_cast<uint32_t>(index), config, effective, GridPlace{}, launches);
   if (!result.error && !launches.empty()) {
-    runDeviceLaunches(module, options, GridPlace{}, result.stats.launchId, launches, result);
+    runDeviceLaunches(module, effective, GridPlace{}, result.stats.launchId, launches, result);
   }
   return result;
 }

@@ -103,6 +103,21 @@ done
 out=$("$ptxsim" run --config=h100 --threads 1 -- "$work/vector_add" --timng 2>&1)
 check "options after the program are the program's own" grep -q "0 mismatches" <<<"$out"
 
+# --timing: the same output, cycles in the statistics; --kernel-name,
+# --launch-skip and --launch-count choose the timed launches.
+out=$("$ptxsim" run --timing --stats "$work/timed.json" -- "$work/vector_add" 2>&1)
+check "timing: the program's output is unchanged" grep -q "0 mismatches" <<<"$out"
+check "timing: the record has simulated cycles" grep -q '"gpc__cycles_elapsed.max":[1-9]' "$work/timed.json"
+check "timing: the record echoes the timing parameters" grep -q '"ptxsim__timing":{"sm.sub_partitions":4' "$work/timed.json"
+"$ptxsim" run --timing --kernel-name vectorAdd --stats "$work/named.json" -- "$work/vector_add" >/dev/null 2>&1
+check "timing: --kernel-name by the function's name selects it" grep -q '"gpc__cycles_elapsed.max"' "$work/named.json"
+"$ptxsim" run --timing --launch-skip 1 --stats "$work/skipped.json" -- "$work/vector_add" >/dev/null 2>&1
+check "timing: a skipped launch runs functionally" bash -c "! grep -q gpc__cycles_elapsed '$work/skipped.json' && grep -q smsp__inst_executed '$work/skipped.json'"
+err=$("$ptxsim" run --launch-count 1 -- "$work/vector_add" 2>&1)
+status=$?
+check "timing: --launch-count without --timing is refused" [ "$status" -ne 0 ]
+check "timing: the refusal names --timing" grep -q -- "--timing" <<<"$err"
+
 # Profiler ranges (tests/cuda/programs/profiler_ranges.cu): launches before
 # cudaProfilerStart and after cudaProfilerStop run but, with
 # --profile-from-start off, get no statistics.

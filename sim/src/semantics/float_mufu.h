@@ -28,7 +28,7 @@ inline float rn(double x) { return fp::flush(static_cast<float>(x)); }
 // it was checked against all 2^32 inputs on an H100).
 inline uint32_t mantissaOf(float x) { return fp::bitsOf(x) & 0x7fffffu; }
 inline int exponentOf(float x) { return static_cast<int>((fp::bitsOf(x) >> 23) & 0xff) - 127; }
-inline float at(TableId id, uint32_t index) { return fp::fromBitsOf<float>(table(id)[index]); }
+inline float at(TableId id, uint32_t index) { return fp::fromBitsOf<float>(entry(id, index)); }
 
 inline float rcp(float x) {
   x = fp::flush(x);

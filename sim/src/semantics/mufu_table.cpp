@@ -1,10 +1,14 @@
 #include "mufu_table.h"
 
+#include "mufu_near_table.h"
+
 #include <zstd.h>
 
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cmath>
 #include <atomic>
 #include <cstring>
 #include <memory>
@@ -109,7 +113,8 @@ Embedded embedded(TableId id) {
 // Decompresses a piece at a time, decoding the byte-coded differences
 // (sim/data/mufu/encode_diff8.py) into the builder: no full copy of the
 // table is ever made (fresh pages cost more than the decoding).
-PackedTable decode(TableId id) {
+template <typename Builder>
+auto decode(TableId id, Builder builder) {
   Embedded e = embedded(id);
   auto corrupt = [&] { return std::runtime_error(std::string("MUFU table ") + e.name + ": corrupt embedded data"); };
   std::unique_ptr<ZSTD_DCtx, size_t (*)(ZSTD_DCtx*)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
@@ -117,7 +122,6 @@ PackedTable decode(TableId id) {
   std::vector<int32_t> differences;
   differences.reserve(bytes.size());
   ZSTD_inBuffer in{e.begin, static_cast<size_t>(e.end - e.begin), 0};
-  PackedTable::Builder builder;
   size_t carried = 0;  // bytes of an escaped difference split between two pieces
   while (true) {
     ZSTD_outBuffer out{bytes.data() + carried, bytes.size() - carried, 0};
@@ -147,24 +151,62 @@ PackedTable decode(TableId id) {
   return builder.finish();
 }
 
+// The references NearTables are held against: the correctly rounded
+// function of each table's inputs, in double arithmetic.
+double oneDotM(uint32_t m) { return 1.0 + m * 0x1p-23; }
+uint32_t bitsOf(double value) { return std::bit_cast<uint32_t>(static_cast<float>(value)); }
+uint32_t rcpOf(uint32_t m) { return bitsOf(1.0 / oneDotM(m)); }
+uint32_t sqrtOf(uint32_t m) { return bitsOf(std::sqrt(oneDotM(m))); }
+uint32_t sqrtOfTwice(uint32_t m) { return bitsOf(std::sqrt(2 * oneDotM(m))); }
+uint32_t rsqrtOf(uint32_t m) { return bitsOf(1.0 / std::sqrt(oneDotM(m))); }
+uint32_t rsqrtOfTwice(uint32_t m) { return bitsOf(1.0 / std::sqrt(2 * oneDotM(m))); }
+uint32_t exp2Of(uint32_t i) { return bitsOf(std::exp2(i * 0x1p-23)); }
+uint32_t exp2OfMinus(uint32_t i) { return bitsOf(std::exp2(-(i * 0x1p-23))); }
+
+NearTable::Reference referenceOf(TableId id) {
+  switch (id) {
+    case TableId::Ex2Pos: return &exp2Of;
+    case TableId::Ex2Neg: return &exp2OfMinus;
+    case TableId::Rcp: return &rcpOf;
+    case TableId::SqrtE0: return &sqrtOf;
+    case TableId::SqrtE1: return &sqrtOfTwice;
+    case TableId::RsqrtE0: return &rsqrtOf;
+    case TableId::RsqrtE1: return &rsqrtOfTwice;
+    default: return nullptr;  // lg2: packed
+  }
+}
+
+struct LoadedTable {
+  std::unique_ptr<NearTable> near;
+  std::unique_ptr<PackedTable> packed;
+};
+
 }  // namespace
 
-const PackedTable& table(TableId id) {
+uint32_t entry(TableId id, uint32_t index) {
   // Read-only data decoded once per process, like a ROM; every simulated
   // GPU shares it, so it is not part of any one simulator's state. The
   // ready pointer makes the common case one atomic load: every rcp, sqrt,
   // ex2 and lg2 of every lane comes here.
-  static std::array<std::atomic<const PackedTable*>, static_cast<size_t>(TableId::Count)> ready{};
-  static std::array<std::unique_ptr<PackedTable>, static_cast<size_t>(TableId::Count)> tables;
+  static std::array<std::atomic<const LoadedTable*>, static_cast<size_t>(TableId::Count)> ready{};
+  static std::array<LoadedTable, static_cast<size_t>(TableId::Count)> tables;
   static std::mutex decoding;
   size_t i = static_cast<size_t>(id);
-  if (const PackedTable* t = ready[i].load(std::memory_order_acquire)) return *t;
-  std::lock_guard lock(decoding);
-  if (tables[i] == nullptr) {
-    tables[i] = std::make_unique<PackedTable>(decode(id));
-    ready[i].store(tables[i].get(), std::memory_order_release);
+  const LoadedTable* t = ready[i].load(std::memory_order_acquire);
+  if (t == nullptr) {
+    std::lock_guard lock(decoding);
+    LoadedTable& loaded = tables[i];
+    if (loaded.near == nullptr && loaded.packed == nullptr) {
+      if (NearTable::Reference reference = referenceOf(id)) {
+        loaded.near = std::make_unique<NearTable>(decode(id, NearTable::Builder(reference)));
+      } else {
+        loaded.packed = std::make_unique<PackedTable>(decode(id, PackedTable::Builder()));
+      }
+    }
+    t = &loaded;
+    ready[i].store(t, std::memory_order_release);
   }
-  return *tables[i];
+  return t->near != nullptr ? (*t->near)[index] : (*t->packed)[index];
 }
 
 }  // namespace ptxsim::sim::semantics::mufu

@@ -2,7 +2,8 @@
 
 // The multi-function unit's tables as read on an H100 (sim/data/mufu):
 // 2^23 result bit patterns each, embedded compressed in the library and
-// decoded on first use.
+// decoded on first use. Tables far from any simple reference (lg2) are
+// kept packed here.
 
 #include <array>
 #include <cstdint>
@@ -63,8 +64,9 @@ class PackedTable {
   std::vector<uint32_t> raw_;  // the blocks kept whole
 };
 
-// The table, decoded on the first call (thread-safe); later calls return
-// the same read-only table.
-const PackedTable& table(TableId id);
+// Entry `index` of table `id`. Each table is decoded on its first use
+// (thread-safe) and kept read-only: rcp, sqrt, rsqrt and ex2 as NearTables
+// (mufu_near_table.h), lg2 packed.
+uint32_t entry(TableId id, uint32_t index);
 
 }  // namespace ptxsim::sim::semantics::mufu

@@ -110,7 +110,10 @@ void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartit
     bool selfReleased = pi.sync == exec::SyncKind::CtaBarrier && w.warp->status == exec::WarpStatus::Ready;
     for (TimedWarp& other : warps_) {
       if (other.cta != w.cta || other.warp->status != exec::WarpStatus::Ready) continue;
-      if (other.wasBlocked || (&other == &w && selfReleased)) other.notBefore = std::max(other.notBefore, release);
+      if (other.wasBlocked || (&other == &w && selfReleased)) {
+        other.notBefore = std::max(other.notBefore, release);
+        other.retry = 0;
+      }
     }
   }
   for (TimedWarp& other : warps_) {
@@ -145,6 +148,13 @@ uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState
     for (uint32_t index : sp.warps) {
       TimedWarp& w = warps_[index];
       if (w.warp->done()) continue;
+      if (now < w.retry) {
+        candidates.push_back({w.slot, w.age, false, w.waitsOnMemory});
+        indices.push_back(index);
+        next_instruction.push_back(nullptr);
+        next = std::min(next, w.retry);
+        continue;
+      }
       ctx_.cta = w.cta;
       ctx_.warp = w.warp;
       const exec::PreparedInstruction* pi = w.warp->status == exec::WarpStatus::Ready ? exec::peek(ctx_) : nullptr;
@@ -160,6 +170,8 @@ uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState
               if (w.readyAt[row] > now && w.fromMemory[row] != 0) c.waitingOnMemory = true;
             }
           }
+          w.retry = retry;
+          w.waitsOnMemory = c.waitingOnMemory;
         }
       }
       candidates.push_back(c);

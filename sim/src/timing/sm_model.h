@@ -69,6 +69,11 @@ class SmModel {
     uint64_t lastResult = 0;  // the latest ready cycle of any result
     uint64_t notBefore = 0;   // barrier release, CTA start
     bool wasBlocked = false;
+    // When a check found the warp unable to issue: the earliest cycle it
+    // might (its dependences and notBefore only move later, pipelines only
+    // get busier), so until then it is not checked again.
+    uint64_t retry = 0;
+    bool waitsOnMemory = false;
   };
   struct SubPartition {
     std::unique_ptr<IssuePolicy> policy;

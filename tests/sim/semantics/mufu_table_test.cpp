@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "../../../sim/src/semantics/mufu_near_table.h"
 #include "../../../sim/src/semantics/mufu_table.h"
 
 namespace ptxsim::sim::semantics::mufu {
@@ -48,14 +50,33 @@ TEST(MufuTable, RejectsATableOfTheWrongSize) {
 // tables: rcp(1) = 1, rcp(1 + 2^-23) = 0x3f7ffffe, sqrt(2) = 0x3fb504f3,
 // rsqrt(2) = 0x3f3504f2, lg2(0.5) = 0xbf7ffffe, ex2(0) = 1).
 TEST(MufuTable, EmbeddedTablesHoldTheH100sValues) {
-  EXPECT_EQ(table(TableId::Rcp)[0], 0x3f800000u);
-  EXPECT_EQ(table(TableId::Rcp)[1], 0x3f7ffffeu);
-  EXPECT_EQ(table(TableId::SqrtE1)[0], 0x3fb504f3u);
-  EXPECT_EQ(table(TableId::RsqrtE1)[0], 0x3f3504f2u);
-  EXPECT_EQ(table(TableId::Lg2Em1)[0], 0xbf7ffffeu);
-  EXPECT_EQ(table(TableId::Ex2Pos)[0], 0x3f800000u);
-  EXPECT_EQ(table(TableId::Ex2Neg)[0], 0x3f800000u);
-  EXPECT_EQ(&table(TableId::Rcp), &table(TableId::Rcp)) << "decoded once";
+  EXPECT_EQ(entry(TableId::Rcp, 0), 0x3f800000u);
+  EXPECT_EQ(entry(TableId::Rcp, 1), 0x3f7ffffeu);  // correctly rounded: 0x3f7ffffe too
+  EXPECT_EQ(entry(TableId::SqrtE1, 0), 0x3fb504f3u);
+  EXPECT_EQ(entry(TableId::RsqrtE1, 0), 0x3f3504f2u);  // one below the correctly rounded 0x3f3504f3
+  EXPECT_EQ(entry(TableId::Lg2Em1, 0), 0xbf7ffffeu);
+  EXPECT_EQ(entry(TableId::Ex2Pos, 0), 0x3f800000u);
+  EXPECT_EQ(entry(TableId::Ex2Neg, 0), 0x3f800000u);
+}
+
+// Entries near a reference take 2 bits; the others are listed, and every
+// one comes back.
+uint32_t squareish(uint32_t i) { return i * 3 + 0x1000; }
+
+TEST(MufuTable, NearTablesCodeTheOffsetAndListTheRest) {
+  std::vector<uint32_t> entries(NearTable::kEntries);
+  for (uint32_t i = 0; i < entries.size(); ++i) {
+    uint32_t offset = i % 7 == 0 ? 1u : i % 11 == 0 ? static_cast<uint32_t>(-1) : 0u;
+    entries[i] = squareish(i) + offset;
+    if (i % 1001 == 0) entries[i] = squareish(i) + 2;        // listed
+    if (i % 4093 == 0) entries[i] = 0xdeadbeefu ^ i;         // listed, far off
+  }
+  NearTable::Builder builder(&squareish);
+  std::vector<int32_t> d = differencesOf(entries);
+  builder.add(std::span<const int32_t>(d).first(12345));
+  builder.add(std::span<const int32_t>(d).subspan(12345));
+  NearTable table = builder.finish();
+  for (uint32_t i = 0; i < entries.size(); ++i) ASSERT_EQ(table[i], entries[i]) << "entry " << i;
 }
 
 }  // namespace

@@ -22,7 +22,10 @@ struct RunOptions {
   std::string itsSchedule;          // --its-schedule converge|round-robin|random|adversarial
   std::optional<uint64_t> seed;     // --seed N
   std::vector<std::string> checks;  // --check warp-sync
-  bool timing = false;              // --timing: every launch on the timing model
+  bool timing = false;              // --timing: launches on the timing model
+  std::string kernelName;           // --kernel-name: only launches of this kernel are timed
+  std::optional<uint64_t> launchSkip;   // --launch-skip: of those, the first N run functionally
+  std::optional<uint64_t> launchCount;  // --launch-count: then at most N are timed
   std::string profileFromStart;     // --profile-from-start on|off (default on)
   std::string shimDirectory;    // where libcudart.so.13 is (build/lib)
   std::string presetDirectory;  // configs/

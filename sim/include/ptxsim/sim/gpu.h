@@ -130,6 +130,7 @@ class Gpu {
   DeviceHeap heap_;
   TextureRegistry textures_{allocations_, store_};
   uint64_t launches_ = 0;
+  uint64_t timingMatched_ = 0;  // host launches LaunchOptions' timing filter matched so far
 };
 
 }  // namespace ptxsim::sim

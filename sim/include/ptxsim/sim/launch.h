@@ -47,8 +47,13 @@ struct LaunchOptions {
   // their accesses) in LaunchResult::warnings. Results do not change.
   bool checkWarpSync = false;
   // Run on the timing model (sim/src/timing): the same results, plus
-  // simulated cycles in the statistics. One host thread.
+  // simulated cycles in the statistics. One host thread. Only the launches
+  // the filter selects (as Nsight Compute's --kernel-name, --launch-skip and
+  // --launch-count select launches to profile); the others run functionally.
   bool timing = false;
+  std::string timingKernelName;
+  uint64_t timingLaunchSkip = 0;
+  uint64_t timingLaunchCount = UINT64_MAX;
 };
 
 // Why a launch failed. The codes map one to one onto the cudaError_t a
