@@ -60,7 +60,7 @@ bool SmModel::canIssue(TimedWarp& w, const exec::PreparedInstruction& pi, const 
   return false;
 }
 
-uint32_t SmModel::resultLatency(const exec::PreparedInstruction& pi, Pipeline pipe) const {
+uint32_t SmModel::resultLatency(Pipeline pipe) const {
   const StepReport& r = ctx_.report;
   if (r.access != AccessKind::Load && r.access != AccessKind::Atomic) return timing_.pipeline(pipe).latencyCycles;
   AddressSpace space = r.space;
@@ -78,7 +78,7 @@ uint32_t SmModel::resultLatency(const exec::PreparedInstruction& pi, Pipeline pi
     case AddressSpace::Const:
     case AddressSpace::Param:
     case AddressSpace::KernelParam: return timing_.constantCacheHitCycles;
-    default: (void)pi; return timing_.backend.latencyCycles;
+    default: return timing_.backend.latencyCycles;
   }
 }
 
@@ -91,7 +91,7 @@ void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartit
   if (result != exec::StepResult::Executed) return;
   ++counters_.issued;
   sp.pipelineFree[static_cast<size_t>(pipe)] = now + timing_.pipeline(pipe).intervalCycles;
-  uint64_t ready = now + resultLatency(pi, pipe);
+  uint64_t ready = now + resultLatency(pipe);
   bool memory = ctx_.report.access == AccessKind::Load || ctx_.report.access == AccessKind::Atomic;
   for (uint32_t row : fn.writesOf(pi)) {
     w.readyAt[row] = ready;
@@ -140,18 +140,18 @@ uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState
   uint64_t next = UINT64_MAX;
   std::vector<WarpCandidate> candidates;
   std::vector<uint32_t> indices;
-  std::vector<const exec::PreparedInstruction*> next_instruction;
+  std::vector<const exec::PreparedInstruction*> nextInstructions;
   for (SubPartition& sp : subPartitions_) {
     candidates.clear();
     indices.clear();
-    next_instruction.clear();
+    nextInstructions.clear();
     for (uint32_t index : sp.warps) {
       TimedWarp& w = warps_[index];
       if (w.warp->done()) continue;
       if (now < w.retry) {
         candidates.push_back({w.slot, w.age, false, w.waitsOnMemory});
         indices.push_back(index);
-        next_instruction.push_back(nullptr);
+        nextInstructions.push_back(nullptr);
         next = std::min(next, w.retry);
         continue;
       }
@@ -176,12 +176,12 @@ uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState
       }
       candidates.push_back(c);
       indices.push_back(index);
-      next_instruction.push_back(pi);
+      nextInstructions.push_back(pi);
     }
     int chosen = sp.policy->choose(candidates);
     if (chosen < 0) continue;
     TimedWarp& w = warps_[indices[static_cast<size_t>(chosen)]];
-    issue(w, *next_instruction[static_cast<size_t>(chosen)], sp, now);
+    issue(w, *nextInstructions[static_cast<size_t>(chosen)], sp, now);
     if (ctx_.aborted) return UINT64_MAX;
     next = std::min(next, now + 1);
   }

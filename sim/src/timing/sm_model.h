@@ -85,7 +85,8 @@ class SmModel {
   bool canIssue(TimedWarp& w, const exec::PreparedInstruction& pi, const SubPartition& sp, uint64_t now,
                 uint64_t& retry) const;
   void issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now);
-  uint32_t resultLatency(const exec::PreparedInstruction& pi, Pipeline pipe) const;
+  // Cycles from issue until the instruction just executed (ctx_.report) has its result.
+  uint32_t resultLatency(Pipeline pipe) const;
   void retireFinished(std::vector<std::unique_ptr<exec::CtaState>>& finished);
   uint64_t liveWarps() const;
 

@@ -39,7 +39,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, uint64_t sta
   std::vector<std::unique_ptr<SmModel>> sms;
   for (uint32_t s = 0; s < grid.config.smCount; ++s) sms.push_back(std::make_unique<SmModel>(s, grid, timing));
   std::map<const exec::CtaState*, uint32_t> smOfCta;
-  SimulatedClock clock(sms, smOfCta, grid.launchTimeNs, std::max(1u, grid.config.clockRateKhz));
+  SimulatedClock clock(sms, smOfCta, grid.launchTimeNs, grid.config.clockRateKhz == 0 ? 1u : grid.config.clockRateKhz);
   grid.clock = &clock;
   std::map<uint64_t, std::string> printfByCta;
   uint64_t nextCta = 0;
