@@ -8,12 +8,11 @@
 #include "export.h"
 #include "shim_state.h"
 
+using ptxsim::cudart::address;
 using ptxsim::cudart::result;
 using ptxsim::cudart::shimState;
 
 namespace {
-
-uint64_t address(const void* p) { return reinterpret_cast<uint64_t>(p); }
 
 // The host-backed allocation (pinned, registered or managed) holding p.
 const ptxsim::memory::Allocation* hostAllocationAt(const void* p) {

@@ -10,12 +10,11 @@
 using ptxsim::cudart::checkGroupStarts;
 using ptxsim::cudart::issue;
 using ptxsim::cudart::PrefetchOperation;
+using ptxsim::cudart::address;
 using ptxsim::cudart::result;
 using ptxsim::cudart::shimState;
 
 namespace {
-
-uint64_t address(const void* p) { return reinterpret_cast<uint64_t>(p); }
 
 cudaError_t checkLocation(const cudaMemLocation& location) {
   switch (location.type) {

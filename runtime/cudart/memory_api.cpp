@@ -10,13 +10,12 @@
 using ptxsim::cudart::issue;
 using ptxsim::cudart::linearCopy;
 using ptxsim::cudart::perThread;
+using ptxsim::cudart::address;
 using ptxsim::cudart::result;
 using ptxsim::cudart::shimState;
 using ptxsim::cudart::symbolRange;
 
 namespace {
-
-uint64_t address(const void* p) { return reinterpret_cast<uint64_t>(p); }
 
 bool isDevice(const void* p) { return shimState().device().allocationAt(address(p)) != nullptr; }
 

@@ -25,6 +25,9 @@
 
 namespace ptxsim::cudart {
 
+// A host-side pointer as the device address it stands for.
+inline uint64_t address(const void* p) { return reinterpret_cast<uint64_t>(p); }
+
 struct FatbinRecord {
   const void* wrapper = nullptr;  // what __cudaRegisterFatBinary received
   std::optional<runtime::Fatbin> fatbin;

@@ -4,18 +4,14 @@
 
 #include <array>
 
+#include "warp_addresses.h"
 #include "ptxsim/memory/coalescer.h"
 
 namespace ptxsim::memory {
 namespace {
 
-constexpr uint32_t kAll = 0xffffffffu;
-
-std::array<uint64_t, 32> strided(uint64_t strideBytes, uint64_t base = 0) {
-  std::array<uint64_t, 32> a{};
-  for (uint32_t i = 0; i < 32; ++i) a[i] = base + i * strideBytes;
-  return a;
-}
+using test::strided;
+constexpr uint32_t kAll = test::kAllLanes;
 
 TEST(Coalescer, ConsecutiveWordsFillOneLine) {
   CoalescedAccess a = coalesce(strided(4, 0x1000), kAll, 4);

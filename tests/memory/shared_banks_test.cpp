@@ -4,19 +4,14 @@
 
 #include <array>
 
+#include "warp_addresses.h"
 #include "ptxsim/memory/shared_banks.h"
 
 namespace ptxsim::memory {
 namespace {
 
-constexpr uint32_t kAll = 0xffffffffu;
-
-// Lane i at base + i * strideBytes.
-std::array<uint64_t, 32> strided(uint64_t strideBytes, uint64_t base = 0) {
-  std::array<uint64_t, 32> a{};
-  for (uint32_t i = 0; i < 32; ++i) a[i] = base + i * strideBytes;
-  return a;
-}
+using test::strided;
+constexpr uint32_t kAll = test::kAllLanes;
 
 TEST(SharedBanks, AnNWayConflictTakesNPasses) {
   for (uint32_t ways : {1u, 2u, 4u, 8u, 16u, 32u}) {
