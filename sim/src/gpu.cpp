@@ -77,6 +77,9 @@ std::shared_ptr<LoadedModule> Gpu::load(std::shared_ptr<const isa::Module> modul
                                                                      : memory::AllocationKind::ModuleVariable;
     const memory::Allocation& a = allocations_.allocate(v.size, std::max<uint32_t>(v.alignment, 16), kind, v.name);
     loaded->globalAddresses_[i] = a.base;
+    if (kind == memory::AllocationKind::ModuleConstant && loaded->constantBankBase_ == 0) {
+      loaded->constantBankBase_ = a.base;
+    }
   }
   // Initializers, then the addresses they hold (relocations).
   for (size_t i = 0; i < m.globals.size(); ++i) {
@@ -397,6 +400,7 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
   exec::GridContext grid(config_, store_, allocations_, *kernel, config, effective, heap_);
   grid.textures = &textures_;
   grid.textureCoherence = coherence.get();
+  grid.constantBankBase = module.constantBankBase_;
   grid.localBytesPerThread = kernel->kernelLocalBytes + (usesStack(*kernel) ? config_.stackBytesPerThread : 0);
   grid.gridId = ++launches_;
   grid.launchTimeNs = grid.gridId * 1'000'000'000ull;

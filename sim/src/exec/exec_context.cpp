@@ -144,8 +144,13 @@ uint8_t* ExecContext::accessChecked(AddressSpace space, uint64_t address, unsign
         case memory::Window::Global: return global(address, size, lane, kind, AddressSpace::Generic);
       }
       return nullptr;
-    case AddressSpace::Global:
-    case AddressSpace::Const: return global(address, size, lane, kind, space);
+    case AddressSpace::Global: return global(address, size, lane, kind, space);
+    case AddressSpace::Const:
+      // A bank offset (from cvta.to.const) or a variable's device address.
+      if (address < memory::AllocationTable::kFirstAddress && grid.constantBankBase != 0) {
+        address += grid.constantBankBase;
+      }
+      return global(address, size, lane, kind, space);
     case AddressSpace::Shared: return window(cta->shared.data(), cta->shared.size(), address, size, lane, kind, space);
     case AddressSpace::Local:
       return window(warp->local.data() + lane * grid.localBytesPerThread, grid.localBytesPerThread, address, size,

@@ -62,6 +62,9 @@ struct GridContext {
   // Texture reads report to it (semantics/texture_access.h).
   checks::TextureCoherenceChecker* textureCoherence = nullptr;
   uint64_t localBytesPerThread = 0;
+  // The kernel's module's constant bank (LoadedModule::constantBankBase_):
+  // what cvta.const adds to, and ld.const of a bank offset reads from.
+  uint64_t constantBankBase = 0;
   uint64_t gridId = 1;
   uint64_t launchTimeNs = 0;  // %globaltimer's value at the launch
   // What %smid, %clock and %globaltimer read (driver_clock.h): the

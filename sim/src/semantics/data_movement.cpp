@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "lane_ops.h"
+#include "ptxsim/memory/allocation_table.h"
 #include "semantics.h"
 #include "type_dispatch.h"
 
@@ -332,13 +333,15 @@ bool selectStore(const isa::Instruction& inst, PreparedInstruction& pi, SelectCo
   return ok;
 }
 
-// cvta: aux is the window (0 global, 1 shared, 2 local, 3 kernel parameters);
-// aux2 is 1 for cvta.to (generic to window).
+// cvta: aux is the window (0 global, 1 shared, 2 local, 3 kernel
+// parameters, 4 the module's constant bank); aux2 is 1 for cvta.to
+// (generic to window).
 uint64_t windowBase(const ExecContext& ctx, uint64_t window) {
   switch (window) {
     case 1: return ctx.layout.sharedBase;
     case 2: return ctx.layout.localBase;
     case 3: return ctx.layout.paramBase;
+    case 4: return ctx.grid.constantBankBase;
     default: return 0;
   }
 }
@@ -349,8 +352,14 @@ void cvtaHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   const uint64_t* a = ctx.row(pi.ops[1].row);
   uint64_t base = windowBase(ctx, pi.aux);
   bool toWindow = pi.aux2 != 0;
+  // A constant variable's name already gives its device address (the
+  // preparer resolves every state space's symbols to device addresses), so
+  // cvta.const only moves bank offsets.
+  bool constant = pi.aux == 4;
   forLanes(ctx.mask, [&](unsigned l) {
-    uint64_t value = toWindow ? a[l] - base : a[l] + base;
+    uint64_t value = toWindow                                                   ? a[l] - base
+                     : constant && a[l] >= memory::AllocationTable::kFirstAddress ? a[l]
+                                                                                 : a[l] + base;
     d[l] = static_cast<T>(value);
   });
 }
@@ -363,6 +372,7 @@ uint64_t windowOf(isa::Mod space) {
     case isa::Mod::Local: return 2;
     case isa::Mod::Param:
     case isa::Mod::ParamEntry: return 3;
+    case isa::Mod::Const: return 4;
     default: return 0;
   }
 }

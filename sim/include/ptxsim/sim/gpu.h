@@ -52,6 +52,11 @@ class LoadedModule {
   std::map<std::string, uint32_t> machineRegisters_;
   std::shared_ptr<const isa::Module> module_;
   std::vector<uint64_t> globalAddresses_;
+  // Where the module's constant bank begins: its first __constant__
+  // variable (they are allocated one after another). Constant-space
+  // addresses below AllocationTable::kFirstAddress are offsets into the
+  // bank, as cvta.to.const gives them on the GPU; 0 with no constants.
+  uint64_t constantBankBase_ = 0;
   std::mutex prepareMutex_;
   std::vector<std::unique_ptr<exec::PreparedKernel>> kernels_;  // by Module::functions index
 };
