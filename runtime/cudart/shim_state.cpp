@@ -330,8 +330,14 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
     for (const sim::KernelStats& child : r.deviceLaunches) profile(child);
   }
   for (const std::string& warning : r.warnings) std::fprintf(stderr, "%s\n", warning.c_str());
-  simulatedNanoseconds_ +=
-      static_cast<uint64_t>(static_cast<double>(warpInstructions) / issueRatePerNanosecond(dev.config())) + 1;
+  if (r.stats.timed) {
+    // The timing model's time: the launch's cycles at the SM clock, and
+    // the launch's own cost (the preset's launch.overhead).
+    simulatedNanoseconds_ += r.stats.durationNs + dev.config().timing.launchOverheadNs;
+  } else {
+    simulatedNanoseconds_ +=
+        static_cast<uint64_t>(static_cast<double>(warpInstructions) / issueRatePerNanosecond(dev.config())) + 1;
+  }
   if (!r.error) return cudaSuccess;
   std::fprintf(stderr, "ptxsim: error: %s\n", r.error.message.c_str());
   cudaError_t code = toCudaError(r.error.kind);

@@ -57,9 +57,19 @@ std::string KernelStats::toJson() const {
   }
   if (timed) {
     j["gpc__cycles_elapsed.max"] = cyclesElapsed;
+    j["sm__cycles_elapsed.avg"] = cyclesElapsed;  // every SM is clocked for the whole launch
+    j["gpu__time_duration.sum"] = durationNs;
     j["sm__cycles_active.avg"] = smCyclesActiveAvg;
     j["sm__warps_active.avg.pct_of_peak_sustained_active"] = warpsActivePct;
     j["smsp__inst_issued.sum"] = instructionsIssued;
+    for (size_t r = 0; r < kStallReasons; ++r) {
+      double ratio = instructionsIssued == 0 ? 0.0
+                                             : static_cast<double>(stallWarpCycles[r]) /
+                                                   static_cast<double>(instructionsIssued);
+      j[std::string("smsp__average_warp_latency_issue_stalled_") + kStallReasonNames[r] + ".ratio"] = ratio;
+    }
+    j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = sharedBankConflictsLoad;
+    j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"] = sharedBankConflictsStore;
     j["ptxsim__timing"] = nlohmann::ordered_json::parse(timingParameters);
   }
   j["ptxsim__simulation_seconds"] = simulationSeconds;

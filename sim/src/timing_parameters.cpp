@@ -59,6 +59,10 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.sm.barrierCyclesPerWarp; }));
   p.push_back(number("sm.cta_launch", "cycles", "a CTA's end to the next CTA's first instruction on its SM",
                      [](TimingConfig& t) -> uint32_t& { return t.sm.ctaLaunchCycles; }));
+  p.push_back(number("sm.branch", "cycles", "a branch to its warp's next issue",
+                     [](TimingConfig& t) -> uint32_t& { return t.sm.branchCycles; }));
+  p.push_back(number("sm.divergence", "cycles", "added to a branch that splits its warp",
+                     [](TimingConfig& t) -> uint32_t& { return t.sm.divergenceCycles; }));
   for (size_t i = 0; i < static_cast<size_t>(Pipeline::Count); ++i) {
     std::string name = nameOf(static_cast<Pipeline>(i));
     p.push_back(number("pipe." + name + ".latency", "cycles", name + " pipeline: issue to a dependent issue",
@@ -70,6 +74,10 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.shared.latencyCycles; }, 1));
   p.push_back(number("shared.cycles_per_extra_way", "cycles", "each further way of a bank conflict",
                      [](TimingConfig& t) -> uint32_t& { return t.shared.cyclesPerExtraWay; }));
+  p.push_back(number("shared.cycles_per_extra_request", "cycles", "each further request of a 64- or 128-bit access",
+                     [](TimingConfig& t) -> uint32_t& { return t.shared.cyclesPerExtraRequest; }));
+  p.push_back(number("shared.cycles_per_wavefront", "cycles", "the LSU pipeline is kept this long per wavefront",
+                     [](TimingConfig& t) -> uint32_t& { return t.shared.cyclesPerWavefront; }, 1));
   p.push_back(number("shared.banks", "count", "shared-memory banks",
                      [](TimingConfig& t) -> uint32_t& { return t.shared.banks; }, 1));
   p.push_back(number("shared.bank_bytes", "bytes", "width of a bank",
@@ -88,6 +96,8 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.backend.bytesPerCyclePerSm; }, 1));
   p.push_back(number("const.hit_latency", "cycles", "constant-cache hit",
                      [](TimingConfig& t) -> uint32_t& { return t.constantCacheHitCycles; }, 1));
+  p.push_back(number("launch.overhead", "ns", "what a kernel launch adds to its stream's time besides running",
+                     [](TimingConfig& t) -> uint32_t& { return t.launchOverheadNs; }));
   return p;
 }
 

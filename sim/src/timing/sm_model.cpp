@@ -36,45 +36,104 @@ void SmModel::launchCta(uint64_t linearId, uint64_t startCycle) {
   ctas_.push_back(std::move(cta));
 }
 
-bool SmModel::canIssue(TimedWarp& w, const exec::PreparedInstruction& pi, const SubPartition& sp, uint64_t now,
-                       uint64_t& retry) const {
+SmModel::Hold SmModel::holdOf(TimedWarp& w, const exec::PreparedInstruction& pi, const SubPartition& sp,
+                              uint64_t now) const {
   const exec::Frame* frame = w.warp->group().frame;
-  uint64_t at = w.notBefore;
+  Hold hold;
+  hold.atLeast(w.notBefore, w.notBeforeReason);
   if (frame != w.frame) {
     // A call or a return: the rows name another frame's registers, so every
     // result in flight must land first.
-    at = std::max(at, w.lastResult);
-    if (at <= now) {
+    hold.atLeast(w.lastResult, StallReason::Wait);
+    if (hold.until <= now) {
       w.frame = frame;
       w.readyAt.assign(frame->function->frameRows(), 0);
-      w.fromMemory.assign(frame->function->frameRows(), 0);
+      w.path.assign(frame->function->frameRows(), ResultPath::Fixed);
+    } else {
+      return hold;
     }
-  } else {
-    const exec::PreparedFunction& fn = *frame->function;
-    for (uint32_t row : fn.readsOf(pi)) at = std::max(at, w.readyAt[row]);
-    for (uint32_t row : fn.writesOf(pi)) at = std::max(at, w.readyAt[row]);
   }
-  at = std::max(at, sp.pipelineFree[static_cast<size_t>(pipelineOf(*pi.source))]);
-  if (at <= now && frame == w.frame) return true;
-  retry = std::max(at, now + 1);
-  return false;
+  const exec::PreparedFunction& fn = *frame->function;
+  auto waitFor = [&](uint32_t row) {
+    static constexpr StallReason kReasonOf[] = {StallReason::Wait, StallReason::ShortScoreboard,
+                                                StallReason::LongScoreboard};
+    hold.atLeast(w.readyAt[row], kReasonOf[static_cast<size_t>(w.path[row])]);
+  };
+  // Only true dependences: ptxas renames registers PTX merely reuses
+  // (an inline-asm block's scoped temporaries), and execution at issue
+  // already gives readers the last writer's value.
+  for (uint32_t row : fn.readsOf(pi)) waitFor(row);
+  if (pi.source->opcode == isa::Opcode::Membar || pi.source->opcode == isa::Opcode::Fence) {
+    hold.atLeast(w.memoryDone, StallReason::Membar);
+  }
+  Pipeline pipe = pipelineOf(*pi.source);
+  bool mio = pipe == Pipeline::LoadStore || pipe == Pipeline::Mufu || pipe == Pipeline::Shuffle;
+  hold.atLeast(sp.pipelineFree[static_cast<size_t>(pipe)],
+               mio ? StallReason::MioThrottle : StallReason::MathPipeThrottle);
+  return hold;
 }
 
-uint32_t SmModel::resultLatency(Pipeline pipe) const {
+void SmModel::account(TimedWarp& w, uint64_t now, StallReason next) {
+  if (now > w.since) counters_.warpCycles[static_cast<size_t>(w.state)] += now - w.since;
+  w.since = std::max(w.since, now);
+  w.state = next;
+}
+
+namespace {
+
+// A 64- or 128-bit access by each lane is 2 or 4 requests of the LSU.
+uint32_t requestsOf(uint32_t accessBytes) { return std::max<uint32_t>(1, accessBytes / 4); }
+
+// The space a memory instruction's first executed lane resolved to.
+AddressSpace resolvedSpace(const StepReport& r, const memory::GenericLayout& layout) {
+  if (r.space != AddressSpace::Generic || r.executed == 0) return r.space;
+  uint64_t first = r.addresses[static_cast<unsigned>(std::countr_zero(r.executed))];
+  return memory::classify(layout, first) == memory::Window::Shared ? AddressSpace::Shared : AddressSpace::Global;
+}
+
+}  // namespace
+
+SmModel::ResultPath SmModel::resultPath(Pipeline pipe) const {
   const StepReport& r = ctx_.report;
-  if (r.access != AccessKind::Load && r.access != AccessKind::Atomic) return timing_.pipeline(pipe).latencyCycles;
-  AddressSpace space = r.space;
-  if (space == AddressSpace::Generic && r.executed != 0) {
-    uint64_t first = r.addresses[static_cast<unsigned>(std::countr_zero(r.executed))];
-    space = memory::classify(ctx_.layout, first) == memory::Window::Shared ? AddressSpace::Shared
-                                                                           : AddressSpace::Global;
+  if (r.access == AccessKind::None) {
+    return pipe == Pipeline::Mufu || pipe == Pipeline::Shuffle ? ResultPath::Mio : ResultPath::Fixed;
+  }
+  switch (resolvedSpace(r, ctx_.layout)) {
+    case AddressSpace::Shared:
+    case AddressSpace::Const:
+    case AddressSpace::Param:
+    case AddressSpace::KernelParam: return ResultPath::Mio;
+    default: return ResultPath::Lsu;
+  }
+}
+
+uint32_t SmModel::resultLatency(Pipeline pipe) {
+  const StepReport& r = ctx_.report;
+  lastWavefronts_ = 0;
+  if (r.access == AccessKind::None) return timing_.pipeline(pipe).latencyCycles;
+  AddressSpace space = resolvedSpace(r, ctx_.layout);
+  if (space == AddressSpace::Shared) {
+    uint32_t bytes = std::max<uint32_t>(r.accessBytes, 1);
+    uint32_t wavefronts =
+        std::max(memory::sharedWavefronts(r.addresses, r.executed, bytes, {timing_.shared.banks, timing_.shared.bankBytes}),
+                 1u);
+    // The fewest wavefronts the access could take: its bytes over one
+    // wavefront's (every bank once).
+    uint32_t fewest = std::max(1u, (static_cast<uint32_t>(std::popcount(r.executed)) * bytes +
+                                    timing_.shared.banks * timing_.shared.bankBytes - 1) /
+                                       (timing_.shared.banks * timing_.shared.bankBytes));
+    uint64_t conflicts = wavefronts > fewest ? wavefronts - fewest : 0;
+    lastWavefronts_ = wavefronts;
+    (r.access == AccessKind::Store ? counters_.sharedBankConflictsStore : counters_.sharedBankConflictsLoad) +=
+        conflicts;
+    // A wide access's requests follow each other, conflicts' extra
+    // wavefronts likewise (shared_memory.out: ld64 26, ld128 32,
+    // conflict_N 23 + 2 (N - 1)).
+    uint32_t requests = requestsOf(bytes);
+    return timing_.shared.latencyCycles + timing_.shared.cyclesPerExtraRequest * (requests - 1) +
+           timing_.shared.cyclesPerExtraWay * (std::max(wavefronts, requests) - requests);
   }
   switch (space) {
-    case AddressSpace::Shared: {
-      uint32_t wavefronts = memory::sharedWavefronts(r.addresses, r.executed, std::max<uint32_t>(r.accessBytes, 1),
-                                                     {timing_.shared.banks, timing_.shared.bankBytes});
-      return timing_.shared.latencyCycles + timing_.shared.cyclesPerExtraWay * (std::max(wavefronts, 1u) - 1);
-    }
     case AddressSpace::Const:
     case AddressSpace::Param:
     case AddressSpace::KernelParam: return timing_.constantCacheHitCycles;
@@ -82,22 +141,48 @@ uint32_t SmModel::resultLatency(Pipeline pipe) const {
   }
 }
 
+uint32_t SmModel::occupancy(Pipeline pipe) const {
+  uint32_t interval = timing_.pipeline(pipe).intervalCycles;
+  const StepReport& r = ctx_.report;
+  if (r.access == AccessKind::None) return interval;
+  // A 64- or 128-bit access is 2 or 4 requests of the pipeline; a shared
+  // access keeps it for every wavefront (shared_memory.out:
+  // throughput.smem.conflict_N is 2N cycles, ld64 8, ld128 17.5).
+  uint32_t requests = requestsOf(r.accessBytes);
+  return std::max(interval * requests, timing_.shared.cyclesPerWavefront * lastWavefronts_);
+}
+
 void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now) {
   ctx_.cta = w.cta;
   ctx_.warp = w.warp;
   Pipeline pipe = pipelineOf(*pi.source);
   const exec::PreparedFunction& fn = *w.frame->function;
+  uint64_t divergentBefore = ctx_.stats.divergentBranches;
   exec::StepResult result = exec::step(ctx_);
   if (result != exec::StepResult::Executed) return;
+  account(w, now, StallReason::Selected);
+  account(w, now + 1, StallReason::NotSelected);  // until the warp is looked at again
   ++counters_.issued;
-  sp.pipelineFree[static_cast<size_t>(pipe)] = now + timing_.pipeline(pipe).intervalCycles;
   uint64_t ready = now + resultLatency(pipe);
-  bool memory = ctx_.report.access == AccessKind::Load || ctx_.report.access == AccessKind::Atomic;
+  sp.pipelineFree[static_cast<size_t>(pipe)] = now + occupancy(pipe);
+  ResultPath path = resultPath(pipe);
   for (uint32_t row : fn.writesOf(pi)) {
     w.readyAt[row] = ready;
-    w.fromMemory[row] = memory ? 1 : 0;
+    w.path[row] = path;
   }
   w.lastResult = std::max(w.lastResult, ready);
+  if (ctx_.report.access != AccessKind::None) w.memoryDone = std::max(w.memoryDone, ready);
+  if (pi.changesControl && pipe == Pipeline::Branch) {
+    // The warp's next instruction waits for the branch to resolve, longer
+    // when it split the warp (tests/timing/calibration/h100/control.out:
+    // branch.ifelse_uniform.empty, branch.divergence_cost.empty).
+    uint64_t resolved = now + timing_.sm.branchCycles +
+                        (ctx_.stats.divergentBranches != divergentBefore ? timing_.sm.divergenceCycles : 0);
+    if (resolved > w.notBefore) {
+      w.notBefore = resolved;
+      w.notBeforeReason = StallReason::BranchResolving;
+    }
+  }
   if (w.warp->done()) exec::releaseCompletedBarriers(ctx_);
   if (pi.sync == exec::SyncKind::CtaBarrier || w.warp->done()) {
     // Warps a barrier released (those blocked before this step and ready
@@ -111,13 +196,18 @@ void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartit
     for (TimedWarp& other : warps_) {
       if (other.cta != w.cta || other.warp->status != exec::WarpStatus::Ready) continue;
       if (other.wasBlocked || (&other == &w && selfReleased)) {
-        other.notBefore = std::max(other.notBefore, release);
+        if (release > other.notBefore) {
+          other.notBefore = release;
+          other.notBeforeReason = StallReason::Barrier;
+        }
         other.retry = 0;
       }
     }
   }
-  for (TimedWarp& other : warps_) {
-    if (other.cta == w.cta) other.wasBlocked = other.warp->status == exec::WarpStatus::Blocked;
+  if (pi.sync == exec::SyncKind::CtaBarrier || w.warp->done()) {
+    for (TimedWarp& other : warps_) {
+      if (other.cta == w.cta) other.wasBlocked = other.warp->status == exec::WarpStatus::Blocked;
+    }
   }
   uint64_t total = grid_.warpInstructions.fetch_add(1, std::memory_order_relaxed) + 1;
   if (total > grid_.options.maxWarpInstructions) {
@@ -160,17 +250,20 @@ uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState
       const exec::PreparedInstruction* pi = w.warp->status == exec::WarpStatus::Ready ? exec::peek(ctx_) : nullptr;
       if (ctx_.aborted) return UINT64_MAX;
       WarpCandidate c{w.slot, w.age, false, false};
-      if (pi != nullptr) {
-        uint64_t retry = 0;
-        c.ready = canIssue(w, *pi, sp, now, retry);
-        if (!c.ready) {
-          next = std::min(next, retry);
-          if (w.frame != nullptr) {
-            for (uint32_t row : w.frame->function->readsOf(*pi)) {
-              if (w.readyAt[row] > now && w.fromMemory[row] != 0) c.waitingOnMemory = true;
-            }
-          }
-          w.retry = retry;
+      if (pi == nullptr) {
+        // Blocked at a barrier (or waiting for warp-synchronous partners):
+        // looked at again when a warp of its CTA moves.
+        account(w, now, StallReason::Barrier);
+      } else {
+        Hold hold = holdOf(w, *pi, sp, now);
+        c.ready = hold.until <= now;
+        if (c.ready) {
+          account(w, now, StallReason::NotSelected);
+        } else {
+          account(w, now, hold.reason);
+          next = std::min(next, hold.until);
+          c.waitingOnMemory = hold.reason == StallReason::LongScoreboard;
+          w.retry = hold.until;
           w.waitsOnMemory = c.waitingOnMemory;
         }
       }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../exec/exec_context.h"
+#include "ptxsim/sim/stall_reason.h"
 #include "ptxsim/sim/timing_config.h"
 #include "schedulers/issue_policy.h"
 
@@ -28,6 +29,12 @@ struct SmCounters {
   uint64_t activeCycles = 0;      // sm__cycles_active: cycles with at least one resident warp
   uint64_t warpCyclesResident = 0;  // sum over cycles of resident warps (sm__warps_active)
   uint64_t issued = 0;            // smsp__inst_issued
+  // Warp-cycles by what each resident warp did (stall_reason.h).
+  std::array<uint64_t, kStallReasons> warpCycles{};
+  // Shared-memory wavefronts beyond the fewest the access needs
+  // (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld / _st).
+  uint64_t sharedBankConflictsLoad = 0;
+  uint64_t sharedBankConflictsStore = 0;
 };
 
 class SmModel {
@@ -56,6 +63,8 @@ class SmModel {
   uint64_t lastActiveCycle() const { return lastActive_; }
 
  private:
+  // Where a result comes from decides the stall its readers report.
+  enum class ResultPath : uint8_t { Fixed, Mio, Lsu };
   struct TimedWarp {
     exec::CtaState* cta = nullptr;
     exec::Warp* warp = nullptr;
@@ -65,15 +74,32 @@ class SmModel {
     // frame is ready; a call or return waits for every result first.
     const exec::Frame* frame = nullptr;
     std::vector<uint64_t> readyAt;
-    std::vector<uint8_t> fromMemory;
-    uint64_t lastResult = 0;  // the latest ready cycle of any result
-    uint64_t notBefore = 0;   // barrier release, CTA start
+    std::vector<ResultPath> path;
+    uint64_t lastResult = 0;      // the latest ready cycle of any result
+    uint64_t memoryDone = 0;      // when every access issued so far has completed (fences wait for it)
+    uint64_t notBefore = 0;       // barrier release, CTA start, branch resolution
+    StallReason notBeforeReason = StallReason::NoInstruction;
     bool wasBlocked = false;
+    // What the warp has been doing since `since` (cycles before it are
+    // counted in SmCounters::warpCycles).
+    StallReason state = StallReason::NoInstruction;
+    uint64_t since = 0;
     // When a check found the warp unable to issue: the earliest cycle it
     // might (its dependences and notBefore only move later, pipelines only
     // get busier), so until then it is not checked again.
     uint64_t retry = 0;
     bool waitsOnMemory = false;
+  };
+  // Why a warp cannot issue yet, and until when.
+  struct Hold {
+    uint64_t until = 0;
+    StallReason reason = StallReason::Selected;
+    void atLeast(uint64_t cycle, StallReason why) {
+      if (cycle > until) {
+        until = cycle;
+        reason = why;
+      }
+    }
   };
   struct SubPartition {
     std::unique_ptr<IssuePolicy> policy;
@@ -81,12 +107,17 @@ class SmModel {
     std::array<uint64_t, static_cast<size_t>(Pipeline::Count)> pipelineFree{};
   };
 
-  // Whether `w` can issue `pi` at `now`; if not, when it might.
-  bool canIssue(TimedWarp& w, const exec::PreparedInstruction& pi, const SubPartition& sp, uint64_t now,
-                uint64_t& retry) const;
+  // The earliest cycle `w` could issue `pi` and what holds it until then
+  // (issuable now when `until` <= now).
+  Hold holdOf(TimedWarp& w, const exec::PreparedInstruction& pi, const SubPartition& sp, uint64_t now) const;
+  // Counts the cycles since `w.since` under its state, which becomes `next` from `now`.
+  void account(TimedWarp& w, uint64_t now, StallReason next);
   void issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now);
   // Cycles from issue until the instruction just executed (ctx_.report) has its result.
-  uint32_t resultLatency(Pipeline pipe) const;
+  uint32_t resultLatency(Pipeline pipe);
+  ResultPath resultPath(Pipeline pipe) const;
+  // Cycles the instruction just executed keeps its pipeline from the next issue.
+  uint32_t occupancy(Pipeline pipe) const;
   void retireFinished(std::vector<std::unique_ptr<exec::CtaState>>& finished);
   uint64_t liveWarps() const;
 
@@ -97,6 +128,7 @@ class SmModel {
   std::vector<std::unique_ptr<exec::CtaState>> ctas_;
   std::vector<TimedWarp> warps_;
   std::vector<SubPartition> subPartitions_;
+  uint32_t lastWavefronts_ = 0;  // of the instruction just executed, if a shared access
   uint64_t nextAge_ = 0;
   uint64_t now_ = 0;    // cycles before this are accounted in counters_
   uint64_t clock_ = 0;  // the cycle being simulated (%clock64)

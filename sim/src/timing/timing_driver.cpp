@@ -110,8 +110,14 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, uint64_t sta
     out.stats.add(sm->context().stats);
     active += sm->counters().activeCycles;
     warpCycles += sm->counters().warpCyclesResident;
-    out.stats.instructionsIssued += sm->counters().issued;
+    const SmCounters& c = sm->counters();
+    out.stats.instructionsIssued += c.issued;
+    for (size_t r = 0; r < kStallReasons; ++r) out.stats.stallWarpCycles[r] += c.warpCycles[r];
+    out.stats.sharedBankConflictsLoad += c.sharedBankConflictsLoad;
+    out.stats.sharedBankConflictsStore += c.sharedBankConflictsStore;
   }
+  uint32_t clockKhz = grid.config.clockRateKhz == 0 ? 1u : grid.config.clockRateKhz;
+  out.stats.durationNs = out.stats.cyclesElapsed * 1'000'000 / clockKhz;
   out.stats.smCyclesActiveAvg = static_cast<double>(active) / static_cast<double>(sms.size());
   uint32_t warpSlots = grid.config.maxThreadsPerSm / exec::kWarpSize;
   if (active != 0) out.stats.warpsActivePct = 100.0 * static_cast<double>(warpCycles) / (static_cast<double>(active) * warpSlots);

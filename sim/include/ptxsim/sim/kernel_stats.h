@@ -8,6 +8,7 @@
 #include <string>
 
 #include "ptxsim/sim/launch_geometry.h"
+#include "ptxsim/sim/stall_reason.h"
 
 namespace ptxsim::sim {
 
@@ -48,6 +49,12 @@ struct KernelStats {
   double smCyclesActiveAvg = 0;        // sm__cycles_active.avg
   double warpsActivePct = 0;           // sm__warps_active.avg.pct_of_peak_sustained_active
   uint64_t instructionsIssued = 0;     // smsp__inst_issued.sum
+  uint64_t durationNs = 0;             // gpu__time_duration.sum: the cycles at the preset's SM clock
+  // Warp-cycles by stall reason; over instructionsIssued, Nsight Compute's
+  // smsp__average_warp_latency_issue_stalled_<reason>.ratio.
+  std::array<uint64_t, kStallReasons> stallWarpCycles{};
+  uint64_t sharedBankConflictsLoad = 0;   // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+  uint64_t sharedBankConflictsStore = 0;  // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
   std::string timingParameters;        // timingJson() of the preset
   double simulationSeconds = 0;           // host wall time spent simulating the launch
   unsigned hostThreads = 0;

@@ -36,11 +36,20 @@ struct SmTiming {
   uint32_t barrierCyclesPerWarp = 2;      // and for each further warp (measured: barrier.warps_2..32)
   uint32_t ctaLaunchCycles = 329;         // a CTA's end to the next CTA's first instruction on
                                           // its SM (measured: cta.turnaround)
+  // A branch to the warp's next issue, and what a branch that splits the
+  // warp adds: fitted to divergence.paths_1..32 (control.out) at the PTX
+  // level, where ptxas's BSSY/BSYNC pairs are not instructions of their own.
+  uint32_t branchCycles = 14;
+  uint32_t divergenceCycles = 22;
 };
 
 struct SharedMemoryTiming {
   uint32_t latencyCycles = 23;         // a conflict-free load, issue to use (measured: latency.smem.chase)
   uint32_t cyclesPerExtraWay = 2;      // each further way of a bank conflict (measured)
+  uint32_t cyclesPerExtraRequest = 3;  // each further request of a 64/128-bit access (measured:
+                                       // latency.smem.ld64 26, ld128 32)
+  uint32_t cyclesPerWavefront = 2;     // the LSU pipeline is kept this long per wavefront
+                                       // (measured: throughput.smem.conflict_N = 2N)
   uint32_t banks = 32;
   uint32_t bankBytes = 4;
 };
@@ -69,6 +78,9 @@ struct TimingConfig {
   L1Timing l1;
   BackendTiming backend;
   uint32_t constantCacheHitCycles = 8;  // estimate
+  // What one kernel launch adds to its stream's time besides running:
+  // events around a launch see it (measured: launch.empty.back_to_back).
+  uint32_t launchOverheadNs = 4890;
 
   TimingConfig();
   PipelineTiming& pipeline(Pipeline p) { return pipelines[static_cast<size_t>(p)]; }
