@@ -23,6 +23,7 @@
 // Calls must come in issue order (non-decreasing `now`), as an SM issues.
 
 #include <cstdint>
+#include <functional>
 #include <queue>
 #include <vector>
 
@@ -104,7 +105,7 @@ class L1Cache {
   Way* find(uint64_t line);
   Way* allocate(uint64_t line, uint64_t now);
   uint64_t* arrivals(const Way& way);
-  // The cycle a fetch may leave at `at`; adds any wait to `stall`.
+  // The cycle a fetch ready at `at` may leave; raises `stall` to its wait.
   uint64_t acquireMshr(uint64_t at, uint64_t& stall);
 
   L1Config config_;
