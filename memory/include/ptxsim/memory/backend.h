@@ -1,0 +1,60 @@
+#pragma once
+
+// What serves the L1's misses and write-throughs. The timing model is
+// analytic: a request gets the cycle it leaves the SM and answers the cycle
+// its data is back, so a back end is one call, not a ticked queue. Until the
+// L2 and DRAM models exist (issue 15), FixedLatencyBackend stands in for
+// everything beyond the L1; they will implement MemoryBackend the same way,
+// which is why a request carries its line and sectors although the stand-in
+// only counts bytes.
+
+#include <cstdint>
+
+namespace ptxsim::memory {
+
+struct MemoryRequest {
+  uint64_t lineAddress = 0;  // line-aligned
+  uint32_t sectorMask = 0;   // bit s: sector s of the line
+  uint32_t bytes = 0;        // what crosses the SM's port: the sectors' bytes
+  bool write = false;
+};
+
+class MemoryBackend {
+ public:
+  virtual ~MemoryBackend() = default;
+  // `now`: the cycle the request leaves the L1. Returns the cycle a read's
+  // data is available to the warp, or a write has been accepted.
+  virtual uint64_t request(uint64_t now, const MemoryRequest& request) = 0;
+};
+
+struct BackendStats {
+  uint64_t readRequests = 0;
+  uint64_t writeRequests = 0;
+  uint64_t bytesRead = 0;
+  uint64_t bytesWritten = 0;
+  uint64_t portBusyCycles = 0;  // cycles the port spent moving bytes
+};
+
+// One port per SM that moves `bytesPerCycle` bytes a cycle, reads and writes
+// alike, serving requests in call order (so calls must come in issue
+// order). A request starts at max(now, the port's free cycle), holds the
+// port ceil(bytes / bytesPerCycle) cycles, and is done `latencyCycles` after
+// its transfer ends: an uncontended request of B bytes takes
+// latencyCycles + ceil(B / bytesPerCycle).
+class FixedLatencyBackend final : public MemoryBackend {
+ public:
+  // Throws std::invalid_argument for a port of zero bytes per cycle.
+  FixedLatencyBackend(uint32_t latencyCycles, uint32_t bytesPerCycle);
+
+  uint64_t request(uint64_t now, const MemoryRequest& request) override;
+
+  const BackendStats& stats() const { return stats_; }
+
+ private:
+  uint32_t latencyCycles_;
+  uint32_t bytesPerCycle_;
+  uint64_t portFreeAt_ = 0;
+  BackendStats stats_;
+};
+
+}  // namespace ptxsim::memory

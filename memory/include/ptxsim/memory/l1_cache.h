@@ -1,0 +1,122 @@
+#pragma once
+
+// The L1 data cache of one SM, analytic like the rest of the timing model: a
+// call gets the cycle a warp's coalesced access reaches the L1 and returns
+// the cycle its data is available; nothing is ticked.
+//
+// Sectored as on the H100: a miss allocates the line but fetches only the
+// missing 32-byte sectors, each sector valid on its own and remembering the
+// cycle its data arrives, so an access to a sector still being fetched waits
+// for that fetch instead of sending another (an MSHR hit). At most `mshrs`
+// fetches (one per missed line) are in flight; one more waits for the
+// earliest to return. Global stores are write-through without write-allocate.
+// Replacement is LRU; a line whose fill is still in flight is not evicted
+// (when every way of a set has one, the access fetches without allocating).
+//
+// Each access passes a data stage `sectorsPerCycle` sectors wide, shared by
+// all warps of the SM: the H100's L1 hit costs 32 cycles for one line and
+// 39.5 for 32 lines of one sector each (tests/timing/calibration/h100/
+// memory_latency.out), 0.24 cycles per extra sector or line. Those two cases
+// cannot tell lines from sectors apart (4 and 32 sectors); charging sectors
+// also caps the L1 at 4 x 32 = 128 bytes a cycle, the H100's figure.
+//
+// Calls must come in issue order (non-decreasing `now`), as an SM issues.
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include "ptxsim/memory/backend.h"
+#include "ptxsim/memory/coalescer.h"
+
+namespace ptxsim::memory {
+
+struct L1Config {
+  uint32_t capacityBytes = 256 * 1024;  // 0: no L1, every load goes to the back end
+  uint32_t ways = 4;                    // associativity (not measured on the H100)
+  uint32_t lineBytes = 128;
+  uint32_t sectorBytes = 32;
+  uint32_t hitLatencyCycles = 32;  // an access's first sector, issue to use
+  uint32_t sectorsPerCycle = 4;    // data-stage width
+  uint32_t mshrs = 256;            // missed lines with a fetch in flight
+};
+
+// PTX cache operators on loads: .ca, .lu and the default allocate in L1;
+// .cg and .cv (and volatile) go to the back end without touching the L1's
+// lines (their sectors count as misses) but still pass its data stage.
+enum class L1Policy { kAllocate, kBypass };
+
+struct L1Access {
+  uint64_t readyAt = 0;       // every sector of the access is available
+  uint32_t sectorHits = 0;    // including hits on sectors still in flight
+  uint32_t sectorMisses = 0;  // sectors fetched by this access
+  uint32_t lines = 0;
+  uint64_t mshrStallCycles = 0;  // the longest any of its fetches waited for an MSHR
+};
+
+// Cumulative, in Nsight Compute's terms: l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum,
+// l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum and their _lookup_hit
+// parts, whose ratio is l1tex__t_sector_hit_rate.pct.
+struct L1Stats {
+  uint64_t loadRequests = 0;
+  uint64_t storeRequests = 0;
+  uint64_t loadSectors = 0;
+  uint64_t storeSectors = 0;
+  uint64_t loadSectorHits = 0;
+  uint64_t storeSectorHits = 0;
+  uint64_t inFlightSectorHits = 0;  // load hits that waited for a fetch (MSHR hits)
+  uint64_t mshrStallCycles = 0;     // sum of L1Access::mshrStallCycles
+
+  double sectorHitRatePct() const;  // 0 with no sectors
+};
+
+class L1Cache {
+ public:
+  // Throws std::invalid_argument for a geometry that does not divide into
+  // sets of `ways` lines of whole sectors (at most 32 per line), or for zero
+  // MSHRs or data-stage width.
+  explicit L1Cache(const L1Config& config);
+
+  L1Access load(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend,
+                L1Policy policy = L1Policy::kAllocate);
+  // Write-through: every sector goes to the back end; readyAt is when the
+  // last write has been accepted there. Present sectors stay valid (they
+  // take the new data); absent ones are not allocated.
+  L1Access store(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend);
+
+  // Drops every line, as a kernel launch does (the L1 is not coherent).
+  void invalidate();
+
+  const L1Stats& stats() const { return stats_; }
+  const L1Config& config() const { return config_; }
+
+ private:
+  struct Way {
+    uint64_t line = 0;
+    bool valid = false;
+    uint32_t sectors = 0;  // bit s: sector s requested (arrived or in flight)
+    uint64_t lastUse = 0;  // LRU stamp
+  };
+
+  // Reserves the access's sectors in the data stage; returns its first slot
+  // (slots are 1/sectorsPerCycle of a cycle).
+  uint64_t reserveDataStage(uint64_t now, const CoalescedAccess& access);
+  Way* find(uint64_t line);
+  Way* allocate(uint64_t line, uint64_t now);
+  uint64_t* arrivals(const Way& way);
+  // The cycle a fetch ready at `at` may leave; raises `stall` to its wait.
+  uint64_t acquireMshr(uint64_t at, uint64_t& stall);
+
+  L1Config config_;
+  uint32_t sets_ = 0;
+  uint32_t sectorsPerLine_ = 0;
+  std::vector<Way> ways_;          // set-major
+  std::vector<uint64_t> arrival_;  // per way and sector: the cycle its data is there
+  uint64_t useClock_ = 0;
+  uint64_t nextDataSlot_ = 0;
+  std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshrFreeAt_;
+  L1Stats stats_;
+};
+
+}  // namespace ptxsim::memory

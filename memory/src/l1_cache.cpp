@@ -1,0 +1,151 @@
+#include "ptxsim/memory/l1_cache.h"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+#include <string>
+
+namespace ptxsim::memory {
+
+double L1Stats::sectorHitRatePct() const {
+  const uint64_t sectors = loadSectors + storeSectors;
+  return sectors == 0
+             ? 0.0
+             : 100.0 * static_cast<double>(loadSectorHits + storeSectorHits) / static_cast<double>(sectors);
+}
+
+L1Cache::L1Cache(const L1Config& config) : config_(config) {
+  auto fail = [](const char* why) { throw std::invalid_argument(std::string("L1 cache: ") + why); };
+  if (config.sectorBytes == 0 || config.lineBytes % config.sectorBytes != 0)
+    fail("the line must be whole sectors");
+  sectorsPerLine_ = config.lineBytes / config.sectorBytes;
+  if (sectorsPerLine_ == 0 || sectorsPerLine_ > 32) fail("a line must hold 1 to 32 sectors");
+  if (config.ways == 0 || config.capacityBytes % (uint64_t{config.lineBytes} * config.ways) != 0)
+    fail("the capacity must be a whole number of sets of `ways` lines");
+  if (config.mshrs == 0) fail("at least one MSHR is needed");
+  if (config.sectorsPerCycle == 0) fail("the data stage must take at least one sector a cycle");
+  sets_ = config.capacityBytes / (config.lineBytes * config.ways);
+  ways_.resize(uint64_t{sets_} * config.ways);
+  arrival_.resize(ways_.size() * sectorsPerLine_);
+}
+
+uint64_t L1Cache::reserveDataStage(uint64_t now, const CoalescedAccess& access) {
+  uint64_t sectors = 0;
+  for (const CoalescedLine& line : access.lines) sectors += std::popcount(line.sectorMask);
+  const uint64_t first = std::max(now * config_.sectorsPerCycle, nextDataSlot_);
+  nextDataSlot_ = first + sectors;
+  return first;
+}
+
+L1Cache::Way* L1Cache::find(uint64_t line) {
+  if (sets_ == 0) return nullptr;
+  Way* set = &ways_[line / config_.lineBytes % sets_ * config_.ways];
+  for (uint32_t w = 0; w < config_.ways; ++w)
+    if (set[w].valid && set[w].line == line) return &set[w];
+  return nullptr;
+}
+
+L1Cache::Way* L1Cache::allocate(uint64_t line, uint64_t now) {
+  if (sets_ == 0) return nullptr;
+  Way* set = &ways_[line / config_.lineBytes % sets_ * config_.ways];
+  Way* victim = nullptr;
+  for (uint32_t w = 0; w < config_.ways; ++w) {
+    Way& way = set[w];
+    if (!way.valid) {
+      victim = &way;
+      break;
+    }
+    // A line still being filled stays: its fetch has to land somewhere.
+    const uint64_t* arrival = arrivals(way);
+    bool filling = std::any_of(arrival, arrival + sectorsPerLine_, [&](uint64_t t) { return t > now; });
+    if (!filling && (victim == nullptr || way.lastUse < victim->lastUse)) victim = &way;
+  }
+  if (victim != nullptr) {
+    *victim = Way{line, true, 0, 0};
+    std::fill_n(arrivals(*victim), sectorsPerLine_, 0);
+  }
+  return victim;
+}
+
+uint64_t* L1Cache::arrivals(const Way& way) { return &arrival_[(&way - ways_.data()) * sectorsPerLine_]; }
+
+uint64_t L1Cache::acquireMshr(uint64_t at, uint64_t& stall) {
+  while (!mshrFreeAt_.empty() && mshrFreeAt_.top() <= at) mshrFreeAt_.pop();
+  if (mshrFreeAt_.size() < config_.mshrs) return at;
+  const uint64_t freeAt = mshrFreeAt_.top();
+  mshrFreeAt_.pop();  // the fetch that takes it over is pushed by the caller
+  stall = std::max(stall, freeAt - at);
+  return freeAt;
+}
+
+L1Access L1Cache::load(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend, L1Policy policy) {
+  L1Access out;
+  out.readyAt = now;
+  out.lines = static_cast<uint32_t>(access.lines.size());
+  uint64_t slot = reserveDataStage(now, access);
+  for (const CoalescedLine& line : access.lines) {
+    slot += std::popcount(line.sectorMask);
+    const uint64_t at = (slot - 1) / config_.sectorsPerCycle;  // when its last sector passes the data stage
+    Way* way = nullptr;
+    if (policy == L1Policy::kAllocate) {
+      way = find(line.address);
+      if (way == nullptr) way = allocate(line.address, at);
+    }
+    uint64_t* arrival = way != nullptr ? arrivals(*way) : nullptr;
+    const uint32_t hits = way != nullptr ? way->sectors & line.sectorMask : 0;
+    for (uint32_t s = 0; s < sectorsPerLine_; ++s) {
+      if (((hits >> s) & 1) == 0) continue;
+      if (arrival[s] > at) ++stats_.inFlightSectorHits;
+      out.readyAt = std::max(out.readyAt, std::max(at + config_.hitLatencyCycles, arrival[s]));
+    }
+    const uint32_t misses = line.sectorMask & ~hits;
+    if (misses != 0) {
+      const uint64_t sendAt = acquireMshr(at, out.mshrStallCycles);
+      const uint32_t bytes = std::popcount(misses) * config_.sectorBytes;
+      const uint64_t arrives = backend.request(sendAt, {line.address, misses, bytes, false});
+      mshrFreeAt_.push(arrives);
+      out.readyAt = std::max(out.readyAt, arrives);
+      if (way != nullptr) {
+        way->sectors |= misses;
+        for (uint32_t s = 0; s < sectorsPerLine_; ++s)
+          if ((misses >> s) & 1) arrival[s] = arrives;
+      }
+    }
+    if (way != nullptr) way->lastUse = ++useClock_;
+    out.sectorHits += std::popcount(hits);
+    out.sectorMisses += std::popcount(misses);
+  }
+  ++stats_.loadRequests;
+  stats_.loadSectors += out.sectorHits + out.sectorMisses;
+  stats_.loadSectorHits += out.sectorHits;
+  stats_.mshrStallCycles += out.mshrStallCycles;
+  return out;
+}
+
+L1Access L1Cache::store(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend) {
+  L1Access out;
+  out.readyAt = now;
+  out.lines = static_cast<uint32_t>(access.lines.size());
+  uint64_t slot = reserveDataStage(now, access);
+  for (const CoalescedLine& line : access.lines) {
+    slot += std::popcount(line.sectorMask);
+    const uint64_t at = (slot - 1) / config_.sectorsPerCycle;
+    const Way* way = find(line.address);
+    const uint32_t hits = way != nullptr ? way->sectors & line.sectorMask : 0;
+    const uint32_t bytes = std::popcount(line.sectorMask) * config_.sectorBytes;
+    out.readyAt = std::max(out.readyAt, backend.request(at, {line.address, line.sectorMask, bytes, true}));
+    out.sectorHits += std::popcount(hits);
+    out.sectorMisses += std::popcount(line.sectorMask & ~hits);
+  }
+  ++stats_.storeRequests;
+  stats_.storeSectors += out.sectorHits + out.sectorMisses;
+  stats_.storeSectorHits += out.sectorHits;
+  return out;
+}
+
+void L1Cache::invalidate() {
+  std::fill(ways_.begin(), ways_.end(), Way{});
+  std::fill(arrival_.begin(), arrival_.end(), 0);
+}
+
+}  // namespace ptxsim::memory

@@ -1,0 +1,245 @@
+// The sectored L1 against hand-derived cycles: a recording back end answers
+// every request 100 cycles after it is sent, the L1 hits in 32 cycles and
+// passes 4 sectors a cycle (so a one-sector access at `now` is looked up at
+// `now`), unless a test says otherwise.
+#include "ptxsim/memory/l1_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <stdexcept>
+
+#include "ptxsim/memory/coalescer.h"
+#include "recording_backend.h"
+#include "warp_addresses.h"
+
+namespace ptxsim::memory {
+namespace {
+
+using test::RecordingBackend;
+using test::strided;
+constexpr uint32_t kAll = test::kAllLanes;
+
+// 32 lanes reading consecutive words: the four sectors of one line.
+CoalescedAccess wholeLine(uint64_t line) { return coalesce(strided(4, line), kAll, 4); }
+// One lane reading one word: one sector.
+CoalescedAccess oneWord(uint64_t address) { return coalesce(strided(0, address), 0x1u, 4); }
+
+TEST(L1Cache, ColdLoadMissesThenHits) {
+  L1Cache l1(L1Config{});
+  RecordingBackend backend(100);
+  L1Access miss = l1.load(10, wholeLine(0x1000), backend);
+  EXPECT_EQ(miss.readyAt, 110u);
+  EXPECT_EQ(miss.sectorMisses, 4u);
+  EXPECT_EQ(miss.sectorHits, 0u);
+  EXPECT_EQ(miss.lines, 1u);
+  ASSERT_EQ(backend.sent.size(), 1u);
+  EXPECT_EQ(backend.sent[0].at, 10u);
+  EXPECT_EQ(backend.sent[0].request.lineAddress, 0x1000u);
+  EXPECT_EQ(backend.sent[0].request.sectorMask, 0xfu);
+  EXPECT_EQ(backend.sent[0].request.bytes, 128u);
+  EXPECT_FALSE(backend.sent[0].request.write);
+
+  L1Access hit = l1.load(200, wholeLine(0x1000), backend);
+  EXPECT_EQ(hit.readyAt, 232u);
+  EXPECT_EQ(hit.sectorHits, 4u);
+  EXPECT_EQ(hit.sectorMisses, 0u);
+  EXPECT_EQ(backend.sent.size(), 1u);
+}
+
+TEST(L1Cache, AccessToAnInFlightSectorMergesIntoItsFetch) {
+  L1Cache l1(L1Config{});
+  RecordingBackend backend(100);
+  l1.load(10, wholeLine(0x1000), backend);
+  L1Access merged = l1.load(20, wholeLine(0x1000), backend);
+  EXPECT_EQ(merged.readyAt, 110u);  // the first fetch's arrival, not 20 + 32
+  EXPECT_EQ(merged.sectorHits, 4u);
+  EXPECT_EQ(backend.sent.size(), 1u);
+  EXPECT_EQ(l1.stats().inFlightSectorHits, 4u);
+  l1.load(300, wholeLine(0x1000), backend);  // arrived by now: a plain hit
+  EXPECT_EQ(l1.stats().inFlightSectorHits, 4u);
+}
+
+TEST(L1Cache, OnlyTheMissingSectorsAreFetched) {
+  L1Cache l1(L1Config{});
+  RecordingBackend backend(100);
+  std::array<uint64_t, 32> lanes{};
+  lanes[0] = 0x2000;  // sector 0
+  lanes[1] = 0x2040;  // sector 2
+  L1Access first = l1.load(0, coalesce(lanes, 0x3u, 4), backend);
+  EXPECT_EQ(first.readyAt, 100u);
+  ASSERT_EQ(backend.sent.size(), 1u);
+  EXPECT_EQ(backend.sent[0].request.sectorMask, 0x5u);
+  EXPECT_EQ(backend.sent[0].request.bytes, 64u);
+
+  L1Access sector1 = l1.load(200, oneWord(0x2020), backend);
+  EXPECT_EQ(sector1.sectorMisses, 1u);
+  EXPECT_EQ(sector1.readyAt, 300u);
+  ASSERT_EQ(backend.sent.size(), 2u);
+  EXPECT_EQ(backend.sent[1].request.sectorMask, 0x2u);
+  EXPECT_EQ(backend.sent[1].request.bytes, 32u);
+
+  L1Access whole = l1.load(400, wholeLine(0x2000), backend);  // sector 3 was never fetched
+  EXPECT_EQ(whole.sectorHits, 3u);
+  EXPECT_EQ(whole.sectorMisses, 1u);
+  EXPECT_EQ(whole.readyAt, 500u);
+  ASSERT_EQ(backend.sent.size(), 3u);
+  EXPECT_EQ(backend.sent[2].request.sectorMask, 0x8u);
+}
+
+TEST(L1Cache, LeastRecentlyUsedLineIsEvicted) {
+  L1Config config;
+  config.capacityBytes = 2 * 2 * 128;  // 2 sets of 2 ways
+  config.ways = 2;
+  L1Cache l1(config);
+  RecordingBackend backend(100);
+  const uint64_t a = 0x000, b = 0x100, c = 0x200;  // lines 0, 2, 4: all in set 0
+  l1.load(0, oneWord(a), backend);
+  l1.load(1, oneWord(b), backend);
+  EXPECT_EQ(l1.load(200, oneWord(a), backend).readyAt, 232u);         // a is now more recent than b
+  EXPECT_EQ(l1.load(210, oneWord(0x080), backend).sectorMisses, 1u);  // set 1: leaves set 0 alone
+  EXPECT_EQ(l1.load(300, oneWord(c), backend).sectorMisses, 1u);      // evicts b
+  EXPECT_EQ(l1.load(500, oneWord(a), backend).readyAt, 532u);
+  EXPECT_EQ(l1.load(600, oneWord(b), backend).readyAt, 700u);  // evicts c
+  EXPECT_EQ(l1.load(800, oneWord(a), backend).readyAt, 832u);
+  EXPECT_EQ(l1.load(900, oneWord(c), backend).sectorMisses, 1u);
+  EXPECT_EQ(backend.sent.size(), 6u);
+}
+
+TEST(L1Cache, ALineBeingFilledIsNotEvicted) {
+  L1Config config;
+  config.capacityBytes = 128;  // one line
+  config.ways = 1;
+  L1Cache l1(config);
+  RecordingBackend backend(100);
+  l1.load(0, oneWord(0x0), backend);                             // a: arrives at 100
+  EXPECT_EQ(l1.load(10, oneWord(0x80), backend).readyAt, 110u);  // b: fetched, not allocated
+  EXPECT_EQ(l1.load(20, oneWord(0x0), backend).readyAt, 100u);   // a is still there, in flight
+  EXPECT_EQ(backend.sent.size(), 2u);
+  EXPECT_EQ(l1.load(200, oneWord(0x80), backend).readyAt, 300u);  // b again: now evicts a
+  EXPECT_EQ(l1.load(400, oneWord(0x80), backend).readyAt, 432u);
+  EXPECT_EQ(l1.load(500, oneWord(0x0), backend).sectorMisses, 1u);
+}
+
+TEST(L1Cache, MissWaitsForAFreeMshr) {
+  L1Config config;
+  config.mshrs = 1;
+  L1Cache l1(config);
+  RecordingBackend backend(100);
+  l1.load(0, oneWord(0x0), backend);  // holds the MSHR until 100
+  L1Access queued = l1.load(10, oneWord(0x1000), backend);
+  EXPECT_EQ(queued.mshrStallCycles, 90u);
+  EXPECT_EQ(queued.readyAt, 200u);
+  EXPECT_EQ(backend.sent[1].at, 100u);
+  L1Access merged = l1.load(20, oneWord(0x0), backend);  // an MSHR hit needs no MSHR
+  EXPECT_EQ(merged.readyAt, 100u);
+  EXPECT_EQ(merged.mshrStallCycles, 0u);
+  EXPECT_EQ(l1.load(250, oneWord(0x2000), backend).mshrStallCycles, 0u);  // free again at 200
+
+  // Two lines in one access: the second waits for the first's fetch.
+  L1Access twoLines = l1.load(1000, coalesce(strided(128, 0x10000), 0x3u, 4), backend);
+  EXPECT_EQ(twoLines.readyAt, 1200u);
+  EXPECT_EQ(twoLines.mshrStallCycles, 100u);
+  EXPECT_EQ(l1.stats().mshrStallCycles, 190u);
+}
+
+TEST(L1Cache, EachFurtherSectorOfAHitCostsAQuarterCycle) {
+  L1Cache l1(L1Config{});
+  RecordingBackend backend(100);
+  CoalescedAccess scattered = coalesce(strided(128), kAll, 4);   // 32 lines, a sector each
+  EXPECT_EQ(l1.load(0, scattered, backend).readyAt, 7u + 100u);  // the last line is looked up at 31 / 4
+  L1Access hits = l1.load(1000, scattered, backend);
+  EXPECT_EQ(hits.readyAt, 1039u);  // the H100's 39.5 for 32 lines against 32 for one
+  EXPECT_EQ(hits.lines, 32u);
+  EXPECT_EQ(hits.sectorHits, 32u);
+  l1.load(2000, wholeLine(0x100000), backend);
+  EXPECT_EQ(l1.load(3000, wholeLine(0x100000), backend).readyAt, 3032u);
+}
+
+TEST(L1Cache, WarpsShareTheDataStage) {
+  L1Cache l1(L1Config{});
+  RecordingBackend backend(100);
+  l1.load(0, wholeLine(0x0), backend);
+  EXPECT_EQ(l1.load(1000, wholeLine(0x0), backend).readyAt, 1032u);
+  EXPECT_EQ(l1.load(1000, wholeLine(0x0), backend).readyAt, 1033u);  // its sectors pass a cycle later
+  EXPECT_EQ(l1.load(1001, wholeLine(0x0), backend).readyAt, 1034u);
+  EXPECT_EQ(l1.load(1010, oneWord(0x0), backend).readyAt, 1042u);  // the stage is idle again
+}
+
+TEST(L1Cache, StoresWriteThroughWithoutAllocating) {
+  L1Cache l1(L1Config{});
+  RecordingBackend backend(100);
+  L1Access store = l1.store(0, wholeLine(0x3000), backend);
+  EXPECT_EQ(store.readyAt, 100u);
+  EXPECT_EQ(store.sectorMisses, 4u);
+  ASSERT_EQ(backend.sent.size(), 1u);
+  EXPECT_TRUE(backend.sent[0].request.write);
+  EXPECT_EQ(backend.sent[0].request.bytes, 128u);
+  EXPECT_EQ(l1.load(200, wholeLine(0x3000), backend).sectorMisses, 4u);  // the store left nothing
+
+  L1Access storeHit = l1.store(400, oneWord(0x3000), backend);
+  EXPECT_EQ(storeHit.sectorHits, 1u);
+  EXPECT_EQ(backend.sent.size(), 3u);  // still written through
+  EXPECT_EQ(backend.sent[2].request.bytes, 32u);
+  EXPECT_EQ(l1.load(500, wholeLine(0x3000), backend).readyAt, 532u);  // the line stays
+
+  EXPECT_EQ(l1.stats().storeRequests, 2u);
+  EXPECT_EQ(l1.stats().storeSectors, 5u);
+  EXPECT_EQ(l1.stats().storeSectorHits, 1u);
+  EXPECT_EQ(l1.stats().loadSectors, 8u);
+  EXPECT_EQ(l1.stats().loadSectorHits, 4u);
+  EXPECT_DOUBLE_EQ(l1.stats().sectorHitRatePct(), 100.0 * 5 / 13);
+}
+
+TEST(L1Cache, BypassingLoadsNeitherHitNorAllocate) {
+  L1Cache l1(L1Config{});
+  RecordingBackend backend(100);
+  EXPECT_EQ(l1.load(0, wholeLine(0x4000), backend, L1Policy::kBypass).readyAt, 100u);
+  EXPECT_EQ(l1.load(200, wholeLine(0x4000), backend).readyAt, 300u);  // not allocated by the bypass
+  L1Access bypass = l1.load(400, wholeLine(0x4000), backend, L1Policy::kBypass);
+  EXPECT_EQ(bypass.readyAt, 500u);  // present, but .cg goes to the back end anyway
+  EXPECT_EQ(bypass.sectorMisses, 4u);
+  EXPECT_EQ(backend.sent.size(), 3u);
+  EXPECT_EQ(l1.load(600, wholeLine(0x4000), backend).readyAt, 632u);
+}
+
+TEST(L1Cache, InvalidateDropsEveryLine) {
+  L1Cache l1(L1Config{});
+  RecordingBackend backend(100);
+  l1.load(0, wholeLine(0x5000), backend);
+  l1.invalidate();
+  EXPECT_EQ(l1.load(200, wholeLine(0x5000), backend).readyAt, 300u);
+}
+
+TEST(L1Cache, WithoutCapacityEveryLoadMisses) {
+  L1Config config;
+  config.capacityBytes = 0;
+  L1Cache l1(config);
+  RecordingBackend backend(100);
+  l1.load(0, wholeLine(0x5000), backend);
+  EXPECT_EQ(l1.load(200, wholeLine(0x5000), backend).readyAt, 300u);
+}
+
+TEST(L1Cache, EmptyAccessIsReadyAtOnce) {
+  L1Cache l1(L1Config{});
+  RecordingBackend backend(100);
+  EXPECT_EQ(l1.load(7, coalesce(strided(4), 0, 4), backend).readyAt, 7u);
+  EXPECT_TRUE(backend.sent.empty());
+}
+
+TEST(L1Cache, RejectsImpossibleGeometry) {
+  auto with = [](auto change) {
+    L1Config config;
+    change(config);
+    return config;
+  };
+  EXPECT_THROW(L1Cache(with([](L1Config& c) { c.capacityBytes = 1000; })), std::invalid_argument);
+  EXPECT_THROW(L1Cache(with([](L1Config& c) { c.ways = 0; })), std::invalid_argument);
+  EXPECT_THROW(L1Cache(with([](L1Config& c) { c.mshrs = 0; })), std::invalid_argument);
+  EXPECT_THROW(L1Cache(with([](L1Config& c) { c.sectorsPerCycle = 0; })), std::invalid_argument);
+  EXPECT_THROW(L1Cache(with([](L1Config& c) { c.lineBytes = 100; })), std::invalid_argument);
+  EXPECT_THROW(L1Cache(with([](L1Config& c) { c.sectorBytes = 0; })), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ptxsim::memory
