@@ -152,17 +152,19 @@ int main() {
     double v2[1] = {p24};
     cases[n++] = products("tie: c=1, p=2^-24", kHalfF32, v2, 1, f(1));
     cases[n++] = products("tie: c=1+2^-23, p=2^-24", kHalfF32, v2, 1, f(1 + std::ldexp(1.0, -23)));
-    double v3[3] = {p26, p26, p26};
-    cases[n++] = products("normalise: c=1, 3 x 2^-26", kHalfF32, v3, 3, f(1));
-    double v4[2] = {p25, p26};
-    cases[n++] = products("normalise: c=1, 2^-25+2^-26", kHalfF32, v4, 2, f(1));
+    // 1 + 5/8 ulp and 1 + 3/4 ulp: truncated or rounded up.
+    double v3[5] = {p26, p26, p26, p26, p26};
+    cases[n++] = products("normalise: c=1, 5 x 2^-26", kHalfF32, v3, 5, f(1));
+    double v4[2] = {p24, p25};
+    cases[n++] = products("normalise: c=1, 2^-24+2^-25", kHalfF32, v4, 2, f(1));
     // Accumulator below the products' grid.
     double v5[1] = {1};
     cases[n++] = products("acc aligned: c=1.5*2^-24, p=1", kHalfF32, v5, 1, f(1.5 * p24));
     cases[n++] = products("acc aligned: c=-1.5*2^-24, p=1", kHalfF32, v5, 1, f(-1.5 * p24));
     // Carry: the sum reaches the next binade.
     double v6[2] = {p24, p25};
-    cases[n++] = products("carry: c=2-2^-23, p=2^-24+2^-25", kHalfF32, v6, 2, f(2 - std::ldexp(1.0, -23)));
+    cases[n++] =
+        products("below carry: c=2-2^-23, p=2^-24+2^-25", kHalfF32, v6, 2, f(2 - std::ldexp(1.0, -23)));
     double v7[4] = {0.5, 0.5, 0.5, 0.5};
     cases[n++] = products("carry: c=1.75, 4 x 0.5", kHalfF32, v7, 4, f(1.75));
     // Negative terms truncated toward zero or toward minus infinity.

@@ -50,10 +50,11 @@ TEST(MmaNumerics, ExtraAlignmentBitsDecideWhetherSmallTermsCount) {
 }
 
 TEST(MmaNumerics, NormalisationRounding) {
-  // 1 + 0.75 ulp, exact on the 2^-26 grid.
-  std::vector<double> three(3, p2(-26));
-  EXPECT_EQ(run(model(16, 3), three, 1), kOne);
-  EXPECT_EQ(run(model(16, 3, sf::Round::Zero, sf::Round::Nearest), three, 1), kOnePlusUlp);
+  // 1 + 5/8 ulp, exact on the 2^-26 grid; 3/8 ulp rounds down either way.
+  std::vector<double> five(5, p2(-26)), three(3, p2(-26));
+  EXPECT_EQ(run(model(16, 3), five, 1), kOne);
+  EXPECT_EQ(run(model(16, 3, sf::Round::Zero, sf::Round::Nearest), five, 1), kOnePlusUlp);
+  EXPECT_EQ(run(model(16, 3, sf::Round::Zero, sf::Round::Nearest), three, 1), kOne);
   // A tie (half an ulp) goes to even under round to nearest.
   EXPECT_EQ(run(model(16, 3, sf::Round::Zero, sf::Round::Nearest), {p2(-24)}, 1), kOne);
   EXPECT_EQ(run(model(16, 3, sf::Round::Zero, sf::Round::Nearest), {p2(-24)}, 1 + p2(-23)), 0x3f800002u);
