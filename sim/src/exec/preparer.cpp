@@ -465,6 +465,9 @@ SyncKind syncKindOf(const isa::Instruction& inst) {
     case Opcode::Match:
     case Opcode::Elect:
     case Opcode::Redux: return SyncKind::Collective;
+    case Opcode::Mma:
+    case Opcode::Ldmatrix:
+    case Opcode::Stmatrix: return SyncKind::WarpAligned;
     case Opcode::Vote:
     case Opcode::Shfl: return inst.modifiers.has(isa::Mod::SyncMod) ? SyncKind::Collective : SyncKind::None;
     default: return SyncKind::None;

@@ -83,6 +83,17 @@ bool readyToSynchronise(ExecContext& ctx, const PreparedInstruction& pi) {
       gather(ctx, GroupWait::Collective, needed);
       return true;
     }
+    case SyncKind::WarpAligned: {
+      // The whole warp executes the instruction together; the handler
+      // reports lanes that can never come.
+      LaneMask needed = warp.live();
+      if ((needed & ~presentAt(warp, GroupWait::Collective, true)) != 0) {
+        me.wait = GroupWait::Collective;
+        return false;
+      }
+      gather(ctx, GroupWait::Collective, needed);
+      return true;
+    }
     case SyncKind::WarpSync: {
       LaneMask needed = memberUnion(ctx, pi) & warp.live();
       // __syncwarp may be reached at different points of the program.

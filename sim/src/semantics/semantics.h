@@ -78,5 +78,7 @@ void registerAsyncCopySemantics(SemanticsTable& table);
 void registerVideoSemantics(SemanticsTable& table);
 void registerSurfaceSemantics(SemanticsTable& table);
 void registerTextureSemantics(SemanticsTable& table);
+void registerMatrixMmaSemantics(SemanticsTable& table);
+void registerMatrixLoadSemantics(SemanticsTable& table);
 
 }  // namespace ptxsim::sim::semantics

@@ -44,6 +44,8 @@ const SemanticsTable& semanticsTable() {
     registerVideoSemantics(t);
     registerSurfaceSemantics(t);
     registerTextureSemantics(t);
+    registerMatrixMmaSemantics(t);
+    registerMatrixLoadSemantics(t);
     return t;
   }();
   return table;

@@ -1,0 +1,263 @@
+// mma.sync.aligned: one warp multiplies a matrix fragment held across its
+// 32 lanes. The forms nvcc emits for sm_80/sm_90 code: m16n8k16 and
+// m16n8k8 with f16/bf16 inputs (tf32 for m16n8k8 and m16n8k4), m16n8k32 and
+// m16n8k16 with s8/u8 inputs, and m8n8k4.f64. Other shapes and types are
+// refused when the module loads.
+//
+// The handler gathers A, B and C from every lane's registers (where each
+// element lives: matrix_fragment.h), computes D and only then writes it,
+// so D may name the registers of C. Floating-point products are added as
+// the tensor core adds them (mma_numerics.h); integer forms are exact,
+// wrapping modulo 2^32 or, with .satfinite, clamped to the s32 range;
+// f64 is a chain of IEEE fused multiply-adds in k order starting from C.
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+
+#include "half_value.h"
+#include "matrix_fragment.h"
+#include "mma_numerics.h"
+#include "ptxsim/isa/instruction_table.h"
+#include "semantics.h"
+#include "warp_aligned.h"
+
+namespace ptxsim::sim::semantics {
+
+namespace {
+
+using isa::DataType;
+using isa::Mod;
+using isa::ModGroup;
+using isa::Opcode;
+
+enum class Elem : uint8_t { F16, BF16, TF32, F32, F64, S8, U8, S32 };
+
+unsigned bitsOf(Elem e) {
+  switch (e) {
+    case Elem::F16:
+    case Elem::BF16: return 16;
+    case Elem::S8:
+    case Elem::U8: return 8;
+    case Elem::F64: return 64;
+    default: return 32;
+  }
+}
+
+bool isInteger(Elem e) { return e == Elem::S8 || e == Elem::U8 || e == Elem::S32; }
+
+// The form of one mma, decided at prepare time and kept in pi.aux.
+struct Plan {
+  uint8_t m, n, k;
+  Elem d, a, b, c;
+  bool satfinite;
+};
+static_assert(sizeof(Plan) == 8);
+
+constexpr unsigned kMaxM = 16, kMaxN = 8, kMaxK = 32;
+
+// The exact value of one element (every input format fits a double).
+double valueOf(uint64_t bits, Elem e) {
+  switch (e) {
+    case Elem::F16: return half::toDouble(bits, half::Mode{});
+    case Elem::BF16: return half::toDouble(bits, half::Mode{.bf16 = true});
+    // A .tf32 operand is an f32 register whose 13 low mantissa bits the
+    // tensor core does not read.
+    case Elem::TF32: return std::bit_cast<float>(static_cast<uint32_t>(bits) & ~uint32_t{0x1fff});
+    case Elem::F32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    case Elem::F64: return std::bit_cast<double>(bits);
+    case Elem::S8: return static_cast<int8_t>(bits);
+    case Elem::U8: return static_cast<uint8_t>(bits);
+    case Elem::S32: return static_cast<int32_t>(bits);
+  }
+  return 0;
+}
+
+unsigned registersOf(const PreparedOperand& op) { return op.elementCount != 0 ? op.elementCount : 1; }
+
+const uint64_t* registerRow(ExecContext& ctx, const PreparedOperand& op, unsigned r) {
+  return ctx.row(op.elementCount != 0 ? ctx.vectorRows(op)[r] : op.row);
+}
+
+uint64_t elementBits(uint64_t value, unsigned bits, unsigned element) {
+  if (bits == 64) return value;
+  return (value >> (element * bits)) & ((uint64_t{1} << bits) - 1);
+}
+
+// A's and B's elements per 32-bit register; f64 has one per register.
+unsigned perRegister(Elem e) { return e == Elem::F64 ? 1 : 32 / bitsOf(e); }
+
+// Elements of C/D per lane, and per register.
+unsigned accumulatorsPerLane(const Plan& p) { return p.m * p.n / exec::kWarpSize; }
+unsigned accumulatorsPerRegister(Elem e) { return e == Elem::F16 ? 2 : 1; }
+
+struct Tiles {
+  double a[kMaxM][kMaxK];
+  double b[kMaxK][kMaxN];  // b[k][col]
+  double c[kMaxM][kMaxN];
+  uint64_t d[kMaxM][kMaxN];  // result bits
+};
+
+void gather(const PreparedInstruction& pi, ExecContext& ctx, const Plan& p, Tiles& t) {
+  const PreparedOperand& a = pi.ops[1];
+  const PreparedOperand& b = pi.ops[2];
+  const PreparedOperand& c = pi.ops[3];
+  unsigned aPer = perRegister(p.a), bPer = perRegister(p.b), cPer = accumulatorsPerRegister(p.c);
+  for (unsigned r = 0; r < registersOf(a); ++r) {
+    const uint64_t* row = registerRow(ctx, a, r);
+    for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
+      for (unsigned e = 0; e < aPer; ++e) {
+        mma::Cell cell = mma::aCell(p.m, aPer, lane, r, e);
+        t.a[cell.row][cell.col] = valueOf(elementBits(row[lane], bitsOf(p.a), e), p.a);
+      }
+    }
+  }
+  for (unsigned r = 0; r < registersOf(b); ++r) {
+    const uint64_t* row = registerRow(ctx, b, r);
+    for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
+      for (unsigned e = 0; e < bPer; ++e) {
+        mma::Cell cell = mma::bCell(bPer, lane, r, e);
+        t.b[cell.row][cell.col] = valueOf(elementBits(row[lane], bitsOf(p.b), e), p.b);
+      }
+    }
+  }
+  for (unsigned i = 0; i < accumulatorsPerLane(p); ++i) {
+    const uint64_t* row = registerRow(ctx, c, i / cPer);
+    for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
+      mma::Cell cell = mma::cCell(p.m, lane, i);
+      t.c[cell.row][cell.col] = valueOf(elementBits(row[lane], bitsOf(p.c), i % cPer), p.c);
+    }
+  }
+}
+
+uint64_t integerResult(const Plan& p, const Tiles& t, unsigned row, unsigned col) {
+  int64_t sum = static_cast<int64_t>(t.c[row][col]);
+  for (unsigned k = 0; k < p.k; ++k)
+    sum += static_cast<int64_t>(t.a[row][k]) * static_cast<int64_t>(t.b[k][col]);
+  if (p.satfinite) sum = std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX);
+  return static_cast<uint32_t>(static_cast<uint64_t>(sum));
+}
+
+uint64_t f64Result(const Plan& p, const Tiles& t, unsigned row, unsigned col) {
+  double d = t.c[row][col];
+  for (unsigned k = 0; k < p.k; ++k) d = std::fma(t.a[row][k], t.b[k][col], d);
+  return std::bit_cast<uint64_t>(d);
+}
+
+void compute(const Plan& p, Tiles& t) {
+  mma::DotModel model = mma::h100DotModel(p.a == Elem::TF32 ? 32 : 16);
+  for (unsigned col = 0; col < p.n; ++col) {
+    double bColumn[kMaxK];
+    for (unsigned k = 0; k < p.k; ++k) bColumn[k] = t.b[k][col];
+    for (unsigned row = 0; row < p.m; ++row) {
+      if (isInteger(p.a)) {
+        t.d[row][col] = integerResult(p, t, row, col);
+      } else if (p.a == Elem::F64) {
+        t.d[row][col] = f64Result(p, t, row, col);
+      } else {
+        uint32_t bits = mma::dotF32(model, t.a[row], bColumn, p.k, t.c[row][col]);
+        // An f16 result is the f32 sum rounded to nearest (to be confirmed
+        // on the H100).
+        t.d[row][col] = p.d == Elem::F16 ? sf::encode(sf::decode(bits, sf::kF32), sf::kF16, {}) : bits;
+      }
+    }
+  }
+}
+
+void scatter(const PreparedInstruction& pi, ExecContext& ctx, const Plan& p, const Tiles& t) {
+  const PreparedOperand& d = pi.ops[0];
+  unsigned per = accumulatorsPerRegister(p.d), bits = bitsOf(p.d);
+  for (unsigned r = 0; r < registersOf(d); ++r) {
+    uint64_t* row = ctx.row(d.elementCount != 0 ? ctx.vectorRows(d)[r] : d.row);
+    for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
+      uint64_t value = 0;
+      for (unsigned e = 0; e < per; ++e) {
+        mma::Cell cell = mma::cCell(p.m, lane, r * per + e);
+        value |= t.d[cell.row][cell.col] << (e * bits);
+      }
+      row[lane] = value;
+    }
+  }
+}
+
+void mmaHandler(const PreparedInstruction& pi, ExecContext& ctx) {
+  if (!wholeWarpExecutes(ctx, "mma")) return;
+  Plan p = std::bit_cast<Plan>(pi.aux);
+  Tiles t;
+  gather(pi, ctx, p, t);
+  compute(p, t);
+  scatter(pi, ctx, p, t);
+}
+
+bool elemOf(DataType type, Elem& e) {
+  switch (type) {
+    case DataType::F16: e = Elem::F16; return true;
+    case DataType::BF16: e = Elem::BF16; return true;
+    case DataType::TF32: e = Elem::TF32; return true;
+    case DataType::F32: e = Elem::F32; return true;
+    case DataType::F64: e = Elem::F64; return true;
+    case DataType::S8: e = Elem::S8; return true;
+    case DataType::U8: e = Elem::U8; return true;
+    case DataType::S32: e = Elem::S32; return true;
+    default: return false;
+  }
+}
+
+// Whether the shape takes these input types, and the accumulator types.
+bool supportedForm(const Plan& p) {
+  bool halfIn = p.a == Elem::F16 && p.b == Elem::F16;
+  bool bf16In = p.a == Elem::BF16 && p.b == Elem::BF16;
+  bool tf32In = p.a == Elem::TF32 && p.b == Elem::TF32;
+  bool int8In = (p.a == Elem::S8 || p.a == Elem::U8) && (p.b == Elem::S8 || p.b == Elem::U8);
+  bool halfAcc = (p.d == Elem::F16 || p.d == Elem::F32) && (p.c == Elem::F16 || p.c == Elem::F32);
+  bool f32Acc = p.d == Elem::F32 && p.c == Elem::F32;
+  bool intAcc = p.d == Elem::S32 && p.c == Elem::S32;
+  if (p.satfinite && !int8In) return false;
+  if (p.m == 16 && p.n == 8) {
+    switch (p.k) {
+      case 4: return tf32In && f32Acc;
+      case 8: return (halfIn && halfAcc) || ((bf16In || tf32In) && f32Acc);
+      case 16: return (halfIn && halfAcc) || (bf16In && f32Acc) || (int8In && intAcc);
+      case 32: return int8In && intAcc;
+      default: return false;
+    }
+  }
+  return p.m == 8 && p.n == 8 && p.k == 4 && p.a == Elem::F64 && p.b == Elem::F64 && p.c == Elem::F64 &&
+         p.d == Elem::F64;
+}
+
+bool selectMma(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
+  Plan p{};
+  p.m = static_cast<uint8_t>(inst.shape.m);
+  p.n = static_cast<uint8_t>(inst.shape.n);
+  p.k = static_cast<uint8_t>(inst.shape.k);
+  p.satfinite = inst.modifiers.has(Mod::Satfinite);
+  if (inst.typeCount != 4 || !elemOf(inst.types[0], p.d) || !elemOf(inst.types[1], p.a) ||
+      !elemOf(inst.types[2], p.b) || !elemOf(inst.types[3], p.c) || !supportedForm(p)) {
+    why = "this mma shape and type combination";
+    return false;
+  }
+  if (inst.modifiers.get(ModGroup::Layout) != Mod::RowA ||
+      inst.modifiers.get(ModGroup::LayoutB) != Mod::ColB) {
+    why = "mma with layouts other than .row.col";
+    return false;
+  }
+  unsigned aRegs = p.m * p.k / (exec::kWarpSize * perRegister(p.a));
+  unsigned bRegs = p.k * p.n / (exec::kWarpSize * perRegister(p.b));
+  unsigned accumulators = accumulatorsPerLane(p);
+  if (registersOf(pi.ops[0]) != accumulators / accumulatorsPerRegister(p.d) ||
+      registersOf(pi.ops[1]) != aRegs || registersOf(pi.ops[2]) != bRegs ||
+      registersOf(pi.ops[3]) != accumulators / accumulatorsPerRegister(p.c)) {
+    why = "mma operands with the wrong number of registers for the shape and types";
+    return false;
+  }
+  pi.aux = std::bit_cast<uint64_t>(p);
+  pi.handler = &mmaHandler;
+  return true;
+}
+
+}  // namespace
+
+void registerMatrixMmaSemantics(SemanticsTable& table) { table.add(Opcode::Mma, &selectMma); }
+
+}  // namespace ptxsim::sim::semantics

@@ -1,0 +1,44 @@
+#pragma once
+
+// How a tensor core adds up a floating-point dot product, as a model with
+// parameters: mma's f16/bf16/tf32 forms are not a chain of IEEE additions.
+//
+// Fasi, Higham, Mikaitis and Pranesh ("Numerical behavior of NVIDIA tensor
+// cores", PeerJ CS 2021) found on V100/T4/A100: the products are exact; the
+// products of one block and the accumulator are aligned to the largest
+// exponent among them, the bits below a fixed width truncated (round toward
+// zero); the aligned terms are summed exactly and the sum is normalised
+// with truncation. Khattak and Mikaitis ("Accurate models of NVIDIA tensor
+// cores", 2025) extend this to H100 with more alignment bits and wider
+// blocks. The H100 values below are our reading of that work and are TO BE
+// CONFIRMED on the H100 (tests/cuda/programs/mma_numerics.cu tells the
+// candidate models apart).
+
+#include <cstdint>
+
+#include "small_float.h"
+
+namespace ptxsim::sim::semantics::mma {
+
+struct DotModel {
+  // Products summed in one fused step with the running accumulator; a
+  // longer dot product is a chain of blocks, the accumulator rounded to
+  // f32 between them.
+  unsigned blockSize = 16;
+  // Bits kept below the f32 significand (24 bits) of the largest term when
+  // the terms are aligned.
+  unsigned extraAlignBits = 3;
+  sf::Round alignRound = sf::Round::Zero;      // Zero or Nearest
+  sf::Round normaliseRound = sf::Round::Zero;  // how the block's sum becomes an f32
+};
+
+// The H100's model for products of `inputBits`-wide inputs (16: f16/bf16,
+// 32: tf32). To be confirmed on the H100.
+DotModel h100DotModel(unsigned inputBits);
+
+// c + sum of a[i] * b[i] for i < n as the model adds them; every a[i],
+// b[i] and c is a value of its format held exactly in a double. Returns
+// the f32 result's bits; NaN is the canonical 0x7fffffff.
+uint32_t dotF32(const DotModel& model, const double* a, const double* b, unsigned n, double c);
+
+}  // namespace ptxsim::sim::semantics::mma
