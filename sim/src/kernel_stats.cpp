@@ -70,6 +70,13 @@ std::string KernelStats::toJson() const {
     }
     j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = sharedBankConflictsLoad;
     j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"] = sharedBankConflictsStore;
+    j["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = l1LoadRequests;
+    j["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"] = l1StoreRequests;
+    j["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = l1LoadSectors;
+    j["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"] = l1StoreSectors;
+    uint64_t sectors = l1LoadSectors + l1StoreSectors;
+    j["l1tex__t_sector_hit_rate.pct"] =
+        sectors == 0 ? 0.0 : 100.0 * static_cast<double>(l1SectorHits) / static_cast<double>(sectors);
     j["ptxsim__timing"] = nlohmann::ordered_json::parse(timingParameters);
   }
   j["ptxsim__simulation_seconds"] = simulationSeconds;

@@ -90,12 +90,24 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.l1.sectorBytes; }, 1));
   p.push_back(number("l1.mshrs", "count", "outstanding missed lines per SM",
                      [](TimingConfig& t) -> uint32_t& { return t.l1.mshrs; }, 1));
+  p.push_back(number("l1.ways", "count", "L1 associativity",
+                     [](TimingConfig& t) -> uint32_t& { return t.l1.ways; }, 1));
+  p.push_back(number("l1.sectors_per_cycle", "count", "sectors the L1's data stage passes per cycle",
+                     [](TimingConfig& t) -> uint32_t& { return t.l1.sectorsPerCycle; }, 1));
   p.push_back(number("backend.latency", "cycles", "fixed-latency back end behind L1: a miss, issue to use",
                      [](TimingConfig& t) -> uint32_t& { return t.backend.latencyCycles; }, 1));
   p.push_back(number("backend.bytes_per_cycle_per_sm", "bytes/cycle", "what one SM may draw from the back end",
                      [](TimingConfig& t) -> uint32_t& { return t.backend.bytesPerCyclePerSm; }, 1));
-  p.push_back(number("const.hit_latency", "cycles", "constant-cache hit",
-                     [](TimingConfig& t) -> uint32_t& { return t.constantCacheHitCycles; }, 1));
+  p.push_back(number("const.hit_latency", "cycles", "constant-cache hit (ld.const), issue to use",
+                     [](TimingConfig& t) -> uint32_t& { return t.constant.hitLatencyCycles; }, 1));
+  p.push_back(number("const.miss_latency", "cycles", "constant-cache miss to the next level",
+                     [](TimingConfig& t) -> uint32_t& { return t.constant.missLatencyCycles; }, 1));
+  p.push_back(number("const.capacity", "bytes", "constant cache",
+                     [](TimingConfig& t) -> uint32_t& { return t.constant.capacityBytes; }));
+  p.push_back(number("const.line_bytes", "bytes", "constant-cache line",
+                     [](TimingConfig& t) -> uint32_t& { return t.constant.lineBytes; }, 1));
+  p.push_back(number("const.ways", "count", "constant-cache associativity",
+                     [](TimingConfig& t) -> uint32_t& { return t.constant.ways; }, 1));
   p.push_back(number("launch.overhead", "ns", "what a kernel launch adds to its stream's time besides running",
                      [](TimingConfig& t) -> uint32_t& { return t.launchOverheadNs; }));
   return p;

@@ -11,8 +11,10 @@ bool isFloat(isa::DataType t) { return isa::typeKind(t) == isa::TypeKind::Float;
 Pipeline pipelineOf(const isa::Instruction& inst) {
   using isa::UnitClass;
   switch (inst.unit) {
-    case UnitClass::IntAlu:
-    case UnitClass::IntMul: return Pipeline::Int;
+    case UnitClass::IntAlu: return Pipeline::Int;
+    case UnitClass::IntMul:
+      return inst.modifiers.has(isa::Mod::MulHi) && isa::typeBits(inst.types[0]) == 32 ? Pipeline::IntHigh
+                                                                                       : Pipeline::Int;
     case UnitClass::Fp32: return Pipeline::Fp32;
     case UnitClass::Fp64: return Pipeline::Fp64;
     case UnitClass::Fp16: return Pipeline::Fp16;
@@ -29,10 +31,34 @@ Pipeline pipelineOf(const isa::Instruction& inst) {
     case UnitClass::Texture: return Pipeline::LoadStore;
     case UnitClass::Control:
     case UnitClass::Misc: return Pipeline::Branch;
-    case UnitClass::Sync: return inst.opcode == isa::Opcode::Shfl ? Pipeline::Shuffle : Pipeline::Branch;
+    case UnitClass::Sync:
+      switch (inst.opcode) {
+        case isa::Opcode::Shfl: return Pipeline::Shuffle;
+        case isa::Opcode::Vote:
+        case isa::Opcode::Match:
+        case isa::Opcode::Redux:
+        case isa::Opcode::Activemask: return Pipeline::Vote;
+        default: return Pipeline::Branch;
+      }
     case UnitClass::Tensor: return Pipeline::Tensor;
   }
   return Pipeline::Int;
+}
+
+bool vanishesInSass(const isa::Function& fn, const isa::Instruction& inst) {
+  if (inst.guard.reg != isa::kNone || inst.operandCount != 2) return false;
+  const isa::Operand& source = fn.operands[inst.firstOperand + 1];
+  switch (inst.opcode) {
+    case isa::Opcode::Mov: {
+      return source.kind == isa::OperandKind::Register || source.kind == isa::OperandKind::Immediate ||
+             source.kind == isa::OperandKind::FloatImmediate;
+    }
+    case isa::Opcode::Cvt:
+      return inst.typeCount >= 2 && !isFloat(inst.types[0]) && !isFloat(inst.types[1]) &&
+             isa::typeBits(inst.types[0]) == isa::typeBits(inst.types[1]) && !inst.modifiers.has(isa::Mod::Sat) &&
+             source.kind == isa::OperandKind::Register;
+    default: return false;
+  }
 }
 
 }  // namespace ptxsim::sim::timing

@@ -9,4 +9,10 @@ namespace ptxsim::sim::timing {
 
 Pipeline pipelineOf(const isa::Instruction& inst);
 
+// Whether ptxas leaves nothing of the instruction to issue: a move between
+// registers or of a constant (register allocation and immediate operands
+// absorb it) or a cvt between integer types of one width. Its result is
+// ready when its source is.
+bool vanishesInSass(const isa::Function& fn, const isa::Instruction& inst);
+
 }  // namespace ptxsim::sim::timing

@@ -11,8 +11,43 @@
 
 namespace ptxsim::sim::timing {
 
-SmModel::SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing)
-    : index_(index), grid_(grid), timing_(timing), ctx_(grid) {
+namespace {
+
+memory::L1Config l1Config(const TimingConfig& timing, uint32_t capacityBytes) {
+  memory::L1Config c;
+  c.capacityBytes = capacityBytes;
+  c.ways = timing.l1.ways;
+  c.lineBytes = timing.l1.lineBytes;
+  c.sectorBytes = timing.l1.sectorBytes;
+  c.hitLatencyCycles = timing.l1.hitLatencyCycles;
+  c.sectorsPerCycle = timing.l1.sectorsPerCycle;
+  c.mshrs = timing.l1.mshrs;
+  return c;
+}
+
+// The constant cache: one sector per line, a line per cycle.
+memory::L1Config constantCacheConfig(const TimingConfig& timing) {
+  memory::L1Config c;
+  c.capacityBytes = timing.constant.capacityBytes;
+  c.ways = timing.constant.ways;
+  c.lineBytes = timing.constant.lineBytes;
+  c.sectorBytes = timing.constant.lineBytes;
+  c.hitLatencyCycles = timing.constant.hitLatencyCycles;
+  c.sectorsPerCycle = 1;
+  return c;
+}
+
+}  // namespace
+
+SmModel::SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, uint32_t l1Bytes)
+    : index_(index),
+      grid_(grid),
+      timing_(timing),
+      ctx_(grid),
+      backend_(timing.backend.latencyCycles, timing.backend.bytesPerCyclePerSm),
+      l1_(l1Config(timing, l1Bytes)),
+      constantBackend_(timing.constant.missLatencyCycles, timing.constant.lineBytes),
+      constantCache_(constantCacheConfig(timing)) {
   subPartitions_.resize(timing.sm.subPartitions);
   for (SubPartition& sp : subPartitions_) sp.policy = makeIssuePolicy(timing.sm.scheduler);
 }
@@ -67,10 +102,33 @@ SmModel::Hold SmModel::holdOf(TimedWarp& w, const exec::PreparedInstruction& pi,
     hold.atLeast(w.memoryDone, StallReason::Membar);
   }
   Pipeline pipe = pipelineOf(*pi.source);
-  bool mio = pipe == Pipeline::LoadStore || pipe == Pipeline::Mufu || pipe == Pipeline::Shuffle;
+  bool mio = pipe == Pipeline::LoadStore || pipe == Pipeline::Mufu || pipe == Pipeline::Shuffle || pipe == Pipeline::Vote;
   hold.atLeast(sp.pipelineFree[static_cast<size_t>(pipe)],
                mio ? StallReason::MioThrottle : StallReason::MathPipeThrottle);
   return hold;
+}
+
+const exec::PreparedInstruction* SmModel::skipVanishing(TimedWarp& w, const exec::PreparedInstruction* pi) {
+  // Bounded, so a loop of nothing but moves still yields to the scheduler.
+  for (int n = 0; n < 8 && pi != nullptr && w.frame != nullptr && w.warp->group().frame == w.frame; ++n) {
+    const exec::PreparedFunction& fn = *w.frame->function;
+    if (!vanishesInSass(*fn.function, *pi->source)) break;
+    uint64_t ready = 0;
+    ResultPath path = ResultPath::Fixed;
+    for (uint32_t row : fn.readsOf(*pi)) {
+      if (w.readyAt[row] >= ready) {
+        ready = w.readyAt[row];
+        path = w.path[row];
+      }
+    }
+    if (exec::step(ctx_) != exec::StepResult::Executed || ctx_.aborted) return nullptr;
+    for (uint32_t row : fn.writesOf(*pi)) {
+      w.readyAt[row] = ready;
+      w.path[row] = path;
+    }
+    pi = w.warp->status == exec::WarpStatus::Ready ? exec::peek(ctx_) : nullptr;
+  }
+  return pi;
 }
 
 void SmModel::account(TimedWarp& w, uint64_t now, StallReason next) {
@@ -107,9 +165,14 @@ SmModel::ResultPath SmModel::resultPath(Pipeline pipe) const {
   }
 }
 
-uint32_t SmModel::resultLatency(Pipeline pipe) {
+uint32_t SmModel::resultLatency(Pipeline pipe, uint64_t now) {
   const StepReport& r = ctx_.report;
   lastWavefronts_ = 0;
+  lgWait_ = 0;
+  if (r.unit == isa::UnitClass::Texture) {
+    // Texture fetches report no addresses yet: an L1 hit.
+    return timing_.l1.hitLatencyCycles;
+  }
   if (r.access == AccessKind::None) return timing_.pipeline(pipe).latencyCycles;
   AddressSpace space = resolvedSpace(r, ctx_.layout);
   if (space == AddressSpace::Shared) {
@@ -134,16 +197,86 @@ uint32_t SmModel::resultLatency(Pipeline pipe) {
            timing_.shared.cyclesPerExtraWay * (std::max(wavefronts, requests) - requests);
   }
   switch (space) {
-    case AddressSpace::Const:
+    case AddressSpace::Const: {
+      memory::CoalescedAccess access =
+          memory::coalesce(r.addresses, r.executed, std::max<uint32_t>(r.accessBytes, 1), timing_.constant.lineBytes,
+                           timing_.constant.lineBytes);
+      uint64_t ready = constantCache_.load(now, access, constantBackend_).readyAt;
+      return static_cast<uint32_t>(ready > now ? ready - now : 1);
+    }
     case AddressSpace::Param:
-    case AddressSpace::KernelParam: return timing_.constantCacheHitCycles;
-    default: return timing_.backend.latencyCycles;
+    case AddressSpace::KernelParam:
+      // ptxas makes kernel parameters constant operands of the instructions
+      // that use them: no load of their own.
+      return timing_.pipeline(Pipeline::Int).latencyCycles;
+    default: return static_cast<uint32_t>(l1Latency(now));
   }
+}
+
+namespace {
+
+// Where a lane's global or local access sits in the L1: global addresses
+// as they are; local memory (window offsets, the same for every thread) is
+// interleaved by 4-byte words across the warp's lanes in a range of its
+// own, as the GPU lays it out, so threads do not alias.
+uint64_t cacheAddress(const StepReport& r, const memory::GenericLayout& layout, unsigned lane) {
+  uint64_t address = r.addresses[lane];
+  bool local = r.space == AddressSpace::Local;
+  if (r.space == AddressSpace::Generic && memory::classify(layout, address) == memory::Window::Local) {
+    local = true;
+    address -= layout.localBase;
+  }
+  if (!local) return address;
+  constexpr uint64_t kLocalRange = uint64_t{1} << 62;
+  uint64_t warp = (r.cta << 6) | r.warp;
+  return kLocalRange | (warp << 32) | ((address >> 2) << 7) | (uint64_t{lane} << 2) | (address & 3);
+}
+
+bool bypassesL1(const isa::Instruction& inst) {
+  isa::Mod op = inst.modifiers.get(isa::ModGroup::CacheOp);
+  return op == isa::Mod::Cg || op == isa::Mod::Cv || inst.modifiers.has(isa::Mod::Volatile);
+}
+
+}  // namespace
+
+uint64_t SmModel::l1Latency(uint64_t now) {
+  StepReport& r = ctx_.report;
+  r.cta = ctx_.cta->linearId;
+  r.warp = ctx_.warp->index;
+  std::array<uint64_t, 32> addresses{};
+  for (uint32_t lanes = r.executed; lanes != 0; lanes &= lanes - 1) {
+    auto lane = static_cast<unsigned>(std::countr_zero(lanes));
+    addresses[lane] = cacheAddress(r, ctx_.layout, lane);
+  }
+  memory::CoalescedAccess access = memory::coalesce(addresses, r.executed, std::max<uint32_t>(r.accessBytes, 1),
+                                                    timing_.l1.lineBytes, timing_.l1.sectorBytes);
+  memory::L1Access done;
+  switch (r.access) {
+    case AccessKind::Store: done = l1_.store(now, access, backend_); break;
+    case AccessKind::Atomic: {
+      // Atomics are performed behind the L1 (at L2 on the GPU).
+      done.readyAt = now;
+      for (const memory::CoalescedLine& line : access.lines) {
+        uint32_t bytes = static_cast<uint32_t>(std::popcount(line.sectorMask)) * timing_.l1.sectorBytes;
+        done.readyAt = std::max(done.readyAt, backend_.request(now, {line.address, line.sectorMask, bytes, true}));
+      }
+      break;
+    }
+    default:
+      done = l1_.load(now, access, backend_, bypassesL1(*r.instruction) ? memory::L1Policy::kBypass
+                                                                          : memory::L1Policy::kAllocate);
+  }
+  lgWait_ = done.mshrStallCycles;
+  return done.readyAt > now ? done.readyAt - now : 1;
 }
 
 uint32_t SmModel::occupancy(Pipeline pipe) const {
   uint32_t interval = timing_.pipeline(pipe).intervalCycles;
   const StepReport& r = ctx_.report;
+  // The barrier unit takes a warp's arrival every cycle; its per-warp cost
+  // is the release's (sm.barrier_per_warp).
+  isa::Opcode op = r.instruction->opcode;
+  if (op == isa::Opcode::Bar || op == isa::Opcode::Barrier) return 1;
   if (r.access == AccessKind::None) return interval;
   // A 64- or 128-bit access is 2 or 4 requests of the pipeline; a shared
   // access keeps it for every wavefront (shared_memory.out:
@@ -163,7 +296,7 @@ void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartit
   account(w, now, StallReason::Selected);
   account(w, now + 1, StallReason::NotSelected);  // until the warp is looked at again
   ++counters_.issued;
-  uint64_t ready = now + resultLatency(pipe);
+  uint64_t ready = now + resultLatency(pipe, now);
   sp.pipelineFree[static_cast<size_t>(pipe)] = now + occupancy(pipe);
   ResultPath path = resultPath(pipe);
   for (uint32_t row : fn.writesOf(pi)) {
@@ -172,6 +305,12 @@ void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartit
   }
   w.lastResult = std::max(w.lastResult, ready);
   if (ctx_.report.access != AccessKind::None) w.memoryDone = std::max(w.memoryDone, ready);
+  if (lgWait_ != 0 && now + lgWait_ > w.notBefore) {
+    // The access waited for an L1 miss slot; the warp's next instruction
+    // waits with it (lg_throttle).
+    w.notBefore = now + lgWait_;
+    w.notBeforeReason = StallReason::LgThrottle;
+  }
   if (pi.changesControl && pipe == Pipeline::Branch) {
     // The warp's next instruction waits for the branch to resolve, longer
     // when it split the warp (tests/timing/calibration/h100/control.out:
@@ -186,13 +325,12 @@ void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartit
   if (w.warp->done()) exec::releaseCompletedBarriers(ctx_);
   if (pi.sync == exec::SyncKind::CtaBarrier || w.warp->done()) {
     // Warps a barrier released (those blocked before this step and ready
-    // now, and this warp if it arrived last) go on after the barrier's
-    // cost, which grows with the warps it held
-    // (tests/timing/calibration/h100/control.out: barrier.warps_W).
-    uint32_t held = 0;
-    for (const exec::Warp& other : w.cta->warps) held += other.done() ? 0 : 1;
-    uint64_t release = now + timing_.sm.barrierCycles + timing_.sm.barrierCyclesPerWarp * (held > 0 ? held - 1 : 0);
+    // now, and this warp if it arrived last) leave it one after another,
+    // the first after the barrier's own cost
+    // (tests/timing/calibration/h100/control.out: barrier.warps_W is
+    // 14 + 2 (W - 1) cycles).
     bool selfReleased = pi.sync == exec::SyncKind::CtaBarrier && w.warp->status == exec::WarpStatus::Ready;
+    uint64_t release = now + timing_.sm.barrierCycles;
     for (TimedWarp& other : warps_) {
       if (other.cta != w.cta || other.warp->status != exec::WarpStatus::Ready) continue;
       if (other.wasBlocked || (&other == &w && selfReleased)) {
@@ -201,10 +339,9 @@ void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartit
           other.notBeforeReason = StallReason::Barrier;
         }
         other.retry = 0;
+        release += timing_.sm.barrierCyclesPerWarp;
       }
     }
-  }
-  if (pi.sync == exec::SyncKind::CtaBarrier || w.warp->done()) {
     for (TimedWarp& other : warps_) {
       if (other.cta == w.cta) other.wasBlocked = other.warp->status == exec::WarpStatus::Blocked;
     }
@@ -248,6 +385,7 @@ uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState
       ctx_.cta = w.cta;
       ctx_.warp = w.warp;
       const exec::PreparedInstruction* pi = w.warp->status == exec::WarpStatus::Ready ? exec::peek(ctx_) : nullptr;
+      pi = skipVanishing(w, pi);
       if (ctx_.aborted) return UINT64_MAX;
       WarpCandidate c{w.slot, w.age, false, false};
       if (pi == nullptr) {

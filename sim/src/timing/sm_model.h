@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "../exec/exec_context.h"
+#include "ptxsim/memory/backend.h"
+#include "ptxsim/memory/l1_cache.h"
 #include "ptxsim/sim/stall_reason.h"
 #include "ptxsim/sim/timing_config.h"
 #include "schedulers/issue_policy.h"
@@ -39,7 +41,9 @@ struct SmCounters {
 
 class SmModel {
  public:
-  SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing);
+  // `l1Bytes`: the L1's share of the unified L1/shared array, what the
+  // launch's shared memory leaves (memory/l1_carveout.h).
+  SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, uint32_t l1Bytes);
   SmModel(const SmModel&) = delete;
   SmModel& operator=(const SmModel&) = delete;
 
@@ -58,6 +62,8 @@ class SmModel {
   // The SM's execution context: statistics, the abort flag.
   exec::ExecContext& context() { return ctx_; }
   const SmCounters& counters() const { return counters_; }
+  const memory::L1Stats& l1() const { return l1_.stats(); }
+  const memory::BackendStats& backend() const { return backend_.stats(); }
   uint64_t now() const { return clock_; }
   // The last cycle simulated with a CTA resident (0 if none ever was).
   uint64_t lastActiveCycle() const { return lastActive_; }
@@ -110,11 +116,19 @@ class SmModel {
   // The earliest cycle `w` could issue `pi` and what holds it until then
   // (issuable now when `until` <= now).
   Hold holdOf(TimedWarp& w, const exec::PreparedInstruction& pi, const SubPartition& sp, uint64_t now) const;
+  // Executes the moves ptxas would not issue (vanishesInSass) at `pi`
+  // and after it, their results ready with their sources; returns the
+  // warp's next instruction to issue.
+  const exec::PreparedInstruction* skipVanishing(TimedWarp& w, const exec::PreparedInstruction* pi);
   // Counts the cycles since `w.since` under its state, which becomes `next` from `now`.
   void account(TimedWarp& w, uint64_t now, StallReason next);
   void issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now);
   // Cycles from issue until the instruction just executed (ctx_.report) has its result.
-  uint32_t resultLatency(Pipeline pipe);
+  // Sets lgWait_ when the access waited for an L1 MSHR.
+  uint32_t resultLatency(Pipeline pipe, uint64_t now);
+  // Global, local and texture accesses through the L1 and the back end:
+  // cycles from `now` until the data is there.
+  uint64_t l1Latency(uint64_t now);
   ResultPath resultPath(Pipeline pipe) const;
   // Cycles the instruction just executed keeps its pipeline from the next issue.
   uint32_t occupancy(Pipeline pipe) const;
@@ -128,6 +142,11 @@ class SmModel {
   std::vector<std::unique_ptr<exec::CtaState>> ctas_;
   std::vector<TimedWarp> warps_;
   std::vector<SubPartition> subPartitions_;
+  memory::FixedLatencyBackend backend_;
+  memory::L1Cache l1_;
+  memory::FixedLatencyBackend constantBackend_;
+  memory::L1Cache constantCache_;
+  uint64_t lgWait_ = 0;          // MSHR wait of the access just executed
   uint32_t lastWavefronts_ = 0;  // of the instruction just executed, if a shared access
   uint64_t nextAge_ = 0;
   uint64_t now_ = 0;    // cycles before this are accounted in counters_

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "../exec/cta_runner.h"
+#include "ptxsim/memory/l1_carveout.h"
 #include "sm_model.h"
 
 namespace ptxsim::sim::timing {
@@ -37,7 +38,13 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, uint64_t sta
   const TimingConfig& timing = grid.config.timing;
   const uint64_t ctaCount = grid.launch.grid.count();
   std::vector<std::unique_ptr<SmModel>> sms;
-  for (uint32_t s = 0; s < grid.config.smCount; ++s) sms.push_back(std::make_unique<SmModel>(s, grid, timing));
+  // The L1 gets what the resident CTAs' shared memory (and the 1 KiB the
+  // driver reserves for each) leaves of the unified array.
+  uint64_t sharedPerCta = grid.kernel.staticSharedBytes + grid.launch.dynamicSharedBytes + 1024;
+  uint64_t sharedPerSm = std::min<uint64_t>(sharedPerCta * ctasPerSm, UINT32_MAX);
+  uint32_t l1Bytes = memory::l1CapacityBytes(static_cast<uint32_t>(
+      std::min<uint64_t>(sharedPerSm, memory::kSm90SharedCarveoutsKiB.back() * 1024)));
+  for (uint32_t s = 0; s < grid.config.smCount; ++s) sms.push_back(std::make_unique<SmModel>(s, grid, timing, l1Bytes));
   std::map<const exec::CtaState*, uint32_t> smOfCta;
   SimulatedClock clock(sms, smOfCta, grid.launchTimeNs, grid.config.clockRateKhz == 0 ? 1u : grid.config.clockRateKhz);
   grid.clock = &clock;
@@ -115,6 +122,12 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, uint64_t sta
     for (size_t r = 0; r < kStallReasons; ++r) out.stats.stallWarpCycles[r] += c.warpCycles[r];
     out.stats.sharedBankConflictsLoad += c.sharedBankConflictsLoad;
     out.stats.sharedBankConflictsStore += c.sharedBankConflictsStore;
+    const memory::L1Stats& l1 = sm->l1();
+    out.stats.l1LoadRequests += l1.loadRequests;
+    out.stats.l1StoreRequests += l1.storeRequests;
+    out.stats.l1LoadSectors += l1.loadSectors;
+    out.stats.l1StoreSectors += l1.storeSectors;
+    out.stats.l1SectorHits += l1.loadSectorHits + l1.storeSectorHits;
   }
   uint32_t clockKhz = grid.config.clockRateKhz == 0 ? 1u : grid.config.clockRateKhz;
   out.stats.durationNs = out.stats.cyclesElapsed * 1'000'000 / clockKhz;

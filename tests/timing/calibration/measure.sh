@@ -16,7 +16,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 out="$(realpath -m "${1:?usage: measure.sh OUTDIR}")"
 export PATH="/usr/local/cuda/bin:$PATH"
 mkdir -p "$out"
-programs=(alu_latency alu_throughput shared_memory memory_latency control bandwidth)
+# CALIB_PROGRAMS="a b" runs only those programs.
+read -r -a programs <<<"${CALIB_PROGRAMS:-alu_latency alu_throughput shared_memory memory_latency control bandwidth}"
 bin="$(mktemp -d)"
 mkdir -p "$bin"
 for p in "${programs[@]}"; do

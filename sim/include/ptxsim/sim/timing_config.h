@@ -26,7 +26,23 @@ struct PipelineTiming {
 };
 
 // The pipelines a warp instruction can issue to.
-enum class Pipeline : uint8_t { Fp32, Int, Fp64, Fp16, Mufu, Conversion, Tensor, LoadStore, Branch, Shuffle, Count };
+// IntHigh is the wide multiplier's high half (mul.hi/mad.hi: IMAD.HI);
+// Vote takes the warp-wide votes (vote, match, redux, activemask).
+enum class Pipeline : uint8_t {
+  Fp32,
+  Int,
+  IntHigh,
+  Fp64,
+  Fp16,
+  Mufu,
+  Conversion,
+  Tensor,
+  LoadStore,
+  Branch,
+  Shuffle,
+  Vote,
+  Count
+};
 
 struct SmTiming {
   uint32_t subPartitions = 4;             // each with its own warp scheduler and pipelines
@@ -59,6 +75,8 @@ struct L1Timing {
   uint32_t lineBytes = 128;
   uint32_t sectorBytes = 32;
   uint32_t mshrs = 256;  // outstanding missed lines per SM (estimate)
+  uint32_t ways = 4;     // associativity (estimate)
+  uint32_t sectorsPerCycle = 4;  // data-stage width (measured: latency.l1.warp_32lines, 39.5)
 };
 
 // Until the memory system beyond the SM exists (part 2), an L1 miss goes
@@ -67,8 +85,18 @@ struct L1Timing {
 // read bandwidth shared by the SMs (measured: bw.l2.read, 1442 bytes per
 // cycle over 132 SMs).
 struct BackendTiming {
-  uint32_t latencyCycles = 285;
+  uint32_t latencyCycles = 273;  // + the transfer: 276 for one sector
   uint32_t bytesPerCyclePerSm = 11;
+};
+
+// The constant cache that ld.const reads through (LDC; kernel parameters
+// are operands of the instructions that use them, at the ALU's latency).
+struct ConstantCacheTiming {
+  uint32_t hitLatencyCycles = 28;    // measured: latency.const.chase_1k
+  uint32_t missLatencyCycles = 97;   // to the next level (measured: latency.const.chase_32k, 98)
+  uint32_t capacityBytes = 2048;     // estimate: chases over 1 KiB hit, over 32 KiB miss
+  uint32_t lineBytes = 64;
+  uint32_t ways = 4;                 // estimate
 };
 
 struct TimingConfig {
@@ -77,7 +105,7 @@ struct TimingConfig {
   SharedMemoryTiming shared;
   L1Timing l1;
   BackendTiming backend;
-  uint32_t constantCacheHitCycles = 8;  // estimate
+  ConstantCacheTiming constant;
   // What one kernel launch adds to its stream's time besides running:
   // events around a launch see it (measured: launch.empty.back_to_back).
   uint32_t launchOverheadNs = 4890;

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The calibration replay (a test; no GPU): builds the calibration programs
+# with nvcc, runs them under `ptxsim run --timing` and holds every gated
+# metric against the H100's outputs in h100/summary.txt (compare.py: within
+# 10%, the bank-conflict cost per extra way exactly). Writes the comparison
+# table to OUTDIR/comparison.md. bandwidth.cu is left out: what it measures
+# lies beyond the SM (issue 15), and it is the slow one.
+# Usage: replay.sh PTXSIM OUTDIR
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+ptxsim="$(realpath "${1:?usage: replay.sh PTXSIM OUTDIR}")"
+out="$(realpath -m "${2:?usage: replay.sh PTXSIM OUTDIR}")"
+if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+  echo "FAILED: nvcc is needed to build the calibration programs (/usr/local/cuda/bin/nvcc)" >&2
+  exit 1
+fi
+rm -rf "$out"
+RUNNER="$ptxsim run --timing --" CALIB_QUICK=1 \
+  CALIB_PROGRAMS="alu_latency alu_throughput shared_memory memory_latency control" \
+  "$here/measure.sh" "$out" >/dev/null
+if grep -E " exit [^0]| build FAILED" "$out/summary.txt"; then
+  echo "FAILED: a calibration program did not run under ptxsim (see $out)" >&2
+  exit 1
+fi
+python3 "$here/compare.py" "$here/h100/summary.txt" "$out/summary.txt" --markdown "$out/comparison.md"
