@@ -333,7 +333,7 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
   if (r.stats.timed) {
     // The timing model's time: the launch's cycles at the SM clock, and
     // the launch's own cost (the preset's launch.overhead).
-    simulatedNanoseconds_ += r.stats.durationNs + dev.config().timing.launchOverheadNs;
+    simulatedNanoseconds_ += r.stats.timing.durationNs + dev.config().timing.launchOverheadNs;
   } else {
     simulatedNanoseconds_ +=
         static_cast<uint64_t>(static_cast<double>(warpInstructions) / issueRatePerNanosecond(dev.config())) + 1;

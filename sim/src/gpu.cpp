@@ -424,10 +424,7 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
     KernelStats counted = timed.stats;
     counted.timingParameters = timingJson(config_.timing);
     result.stats.timed = true;
-    result.stats.cyclesElapsed = counted.cyclesElapsed;
-    result.stats.smCyclesActiveAvg = counted.smCyclesActiveAvg;
-    result.stats.warpsActivePct = counted.warpsActivePct;
-    result.stats.instructionsIssued = counted.instructionsIssued;
+    result.stats.timing = counted.timing;
     result.stats.timingParameters = counted.timingParameters;
     result.stats.add(counted);
     result.printfOutput = std::move(timed.printfOutput);

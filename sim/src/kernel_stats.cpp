@@ -56,27 +56,27 @@ std::string KernelStats::toJson() const {
     j["ptxsim__launch_depth"] = launchDepth;
   }
   if (timed) {
-    j["gpc__cycles_elapsed.max"] = cyclesElapsed;
-    j["sm__cycles_elapsed.avg"] = cyclesElapsed;  // every SM is clocked for the whole launch
-    j["gpu__time_duration.sum"] = durationNs;
-    j["sm__cycles_active.avg"] = smCyclesActiveAvg;
-    j["sm__warps_active.avg.pct_of_peak_sustained_active"] = warpsActivePct;
-    j["smsp__inst_issued.sum"] = instructionsIssued;
+    j["gpc__cycles_elapsed.max"] = timing.cyclesElapsed;
+    j["sm__cycles_elapsed.avg"] = timing.cyclesElapsed;  // every SM is clocked for the whole launch
+    j["gpu__time_duration.sum"] = timing.durationNs;
+    j["sm__cycles_active.avg"] = timing.smCyclesActiveAvg;
+    j["sm__warps_active.avg.pct_of_peak_sustained_active"] = timing.warpsActivePct;
+    j["smsp__inst_issued.sum"] = timing.instructionsIssued;
     for (size_t r = 0; r < kStallReasons; ++r) {
-      double ratio = instructionsIssued == 0 ? 0.0
-                                             : static_cast<double>(stallWarpCycles[r]) /
-                                                   static_cast<double>(instructionsIssued);
+      double ratio = timing.instructionsIssued == 0 ? 0.0
+                                             : static_cast<double>(timing.stallWarpCycles[r]) /
+                                                   static_cast<double>(timing.instructionsIssued);
       j[std::string("smsp__average_warp_latency_issue_stalled_") + kStallReasonNames[r] + ".ratio"] = ratio;
     }
-    j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = sharedBankConflictsLoad;
-    j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"] = sharedBankConflictsStore;
-    j["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = l1LoadRequests;
-    j["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"] = l1StoreRequests;
-    j["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = l1LoadSectors;
-    j["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"] = l1StoreSectors;
-    uint64_t sectors = l1LoadSectors + l1StoreSectors;
+    j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = timing.sharedBankConflictsLoad;
+    j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"] = timing.sharedBankConflictsStore;
+    j["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = timing.l1LoadRequests;
+    j["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"] = timing.l1StoreRequests;
+    j["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = timing.l1LoadSectors;
+    j["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"] = timing.l1StoreSectors;
+    uint64_t sectors = timing.l1LoadSectors + timing.l1StoreSectors;
     j["l1tex__t_sector_hit_rate.pct"] =
-        sectors == 0 ? 0.0 : 100.0 * static_cast<double>(l1SectorHits) / static_cast<double>(sectors);
+        sectors == 0 ? 0.0 : 100.0 * static_cast<double>(timing.l1SectorHits) / static_cast<double>(sectors);
     j["ptxsim__timing"] = nlohmann::ordered_json::parse(timingParameters);
   }
   j["ptxsim__simulation_seconds"] = simulationSeconds;

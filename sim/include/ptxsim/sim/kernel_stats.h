@@ -14,6 +14,27 @@ namespace ptxsim::sim {
 
 inline constexpr unsigned kProfileTriggers = 8;
 
+// What a timing run measured, in Nsight Compute's terms.
+struct TimedStats {
+  uint64_t cyclesElapsed = 0;          // gpc__cycles_elapsed.max
+  double smCyclesActiveAvg = 0;        // sm__cycles_active.avg
+  double warpsActivePct = 0;           // sm__warps_active.avg.pct_of_peak_sustained_active
+  uint64_t instructionsIssued = 0;     // smsp__inst_issued.sum
+  uint64_t durationNs = 0;             // gpu__time_duration.sum: the cycles at the preset's SM clock
+  // Warp-cycles by stall reason; over instructionsIssued, Nsight Compute's
+  // smsp__average_warp_latency_issue_stalled_<reason>.ratio.
+  std::array<uint64_t, kStallReasons> stallWarpCycles{};
+  uint64_t sharedBankConflictsLoad = 0;   // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+  uint64_t sharedBankConflictsStore = 0;  // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+  // Global and local accesses at the L1 (l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_{ld,st}.sum
+  // and the sectors that hit, for l1tex__t_sector_hit_rate.pct).
+  uint64_t l1LoadRequests = 0;
+  uint64_t l1StoreRequests = 0;
+  uint64_t l1LoadSectors = 0;
+  uint64_t l1StoreSectors = 0;
+  uint64_t l1SectorHits = 0;
+};
+
 struct KernelStats {
   std::string kernel;
   Dim3 grid;
@@ -42,26 +63,10 @@ struct KernelStats {
   uint64_t launchId = 0;
   uint64_t parentLaunchId = 0;
   uint32_t launchDepth = 0;
-  // Timing runs only (LaunchOptions::timing): simulated cycles at the
-  // preset's SM clock, and the timing parameters in effect (as JSON).
+  // Timing runs only (LaunchOptions::timing): what the timing model
+  // measured, and the timing parameters in effect (as JSON).
   bool timed = false;
-  uint64_t cyclesElapsed = 0;          // gpc__cycles_elapsed.max
-  double smCyclesActiveAvg = 0;        // sm__cycles_active.avg
-  double warpsActivePct = 0;           // sm__warps_active.avg.pct_of_peak_sustained_active
-  uint64_t instructionsIssued = 0;     // smsp__inst_issued.sum
-  uint64_t durationNs = 0;             // gpu__time_duration.sum: the cycles at the preset's SM clock
-  // Warp-cycles by stall reason; over instructionsIssued, Nsight Compute's
-  // smsp__average_warp_latency_issue_stalled_<reason>.ratio.
-  std::array<uint64_t, kStallReasons> stallWarpCycles{};
-  uint64_t sharedBankConflictsLoad = 0;   // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
-  uint64_t sharedBankConflictsStore = 0;  // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
-  // Global and local accesses at the L1 (l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_{ld,st}.sum
-  // and the sectors that hit, for l1tex__t_sector_hit_rate.pct).
-  uint64_t l1LoadRequests = 0;
-  uint64_t l1StoreRequests = 0;
-  uint64_t l1LoadSectors = 0;
-  uint64_t l1StoreSectors = 0;
-  uint64_t l1SectorHits = 0;
+  TimedStats timing;
   std::string timingParameters;        // timingJson() of the preset
   double simulationSeconds = 0;           // host wall time spent simulating the launch
   unsigned hostThreads = 0;

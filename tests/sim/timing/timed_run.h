@@ -1,0 +1,34 @@
+#pragma once
+
+// One launch of a test kernel `k(in, out)` on a one-CTA grid, timed or
+// functional, with the H100 preset (scheduler and other timing keys
+// overridable); returns the first `outWords` 64-bit words of `out`.
+#include <string>
+#include <vector>
+
+#include "../../support/ptx_kernel.h"
+
+namespace ptxsim::test {
+
+struct TimedRun {
+  std::vector<uint64_t> out;
+  sim::LaunchResult result;
+};
+
+inline TimedRun runTimed(const std::string& ptx, size_t outWords, unsigned threads, bool timing,
+                         const std::string& scheduler = "gto") {
+  sim::GpuConfig config;
+  config.timing.sm.scheduler = scheduler;
+  Device device(config, DeviceOptions{1});
+  device.launchOptions().timing = timing;
+  auto module = device.loadModule(ptx, "test.ptx");
+  uint64_t in = device.malloc(8);
+  uint64_t out = device.malloc(outWords * 8);
+  device.memset(out, 0, outWords * 8);
+  TimedRun run;
+  run.result = device.launch(*module, "k", {1}, {threads}, 0, KernelArgs().add(in).add(out));
+  run.out = device.read<uint64_t>(out, outWords);
+  return run;
+}
+
+}  // namespace ptxsim::test

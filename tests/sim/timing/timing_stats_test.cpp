@@ -1,0 +1,81 @@
+// The timing driver's statistics and memory paths end to end: L1 hits and
+// misses, shared-memory bank conflicts, stall reasons, and the launch's
+// duration, each against values derived by hand from the H100 preset.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <string>
+
+#include "timed_run.h"
+
+namespace ptxsim {
+namespace {
+
+using test::runTimed;
+using test::TimedRun;
+
+size_t reason(sim::StallReason r) { return static_cast<size_t>(r); }
+
+TEST(TimingStats, ASecondLoadOfALineHitsInL1) {
+  // One thread loads the same word twice, each load timed up to its use.
+  std::string body =
+      "mov.u64 %t0, %clock64;\nld.global.u32 %v, [%in];\nadd.u32 %w, %v, 1;\nmov.u64 %t1, %clock64;\n"
+      "ld.global.u32 %v, [%in];\nadd.u32 %w, %v, %w;\nmov.u64 %t2, %clock64;\n"
+      "sub.u64 %t1, %t1, %t0;\nsub.u64 %t2, %t2, %t0;\nst.global.u64 [%out], %t1;\nst.global.u64 [%out+8], %t2;\n";
+  TimedRun run = runTimed(test::ptxKernel(".reg .u64 %t0, %t1, %t2; .reg .u32 %v, %w;", body), 2, 1, true);
+  ASSERT_FALSE(run.result.error) << run.result.error.message;
+  const sim::TimedStats& s = run.result.stats.timing;
+  EXPECT_EQ(s.l1LoadSectors, 2u);
+  EXPECT_EQ(s.l1SectorHits, 1u);
+  EXPECT_EQ(s.l1StoreSectors, 2u);  // the two results, one sector each
+  uint64_t miss = run.out[0], hit = run.out[1] - run.out[0];
+  // The miss: the back end's 273 cycles plus 3 to move 32 bytes at 11 a
+  // cycle after the L1's lookup, then the add and the second read.
+  EXPECT_GE(miss, 276u);
+  EXPECT_LE(miss, 290u);
+  // The hit: the L1's 32 cycles where the miss had the back end's 276.
+  EXPECT_EQ(miss - hit, 276u - 32u);
+}
+
+TEST(TimingStats, A32WayConflictCostsThirtyOneExtraWavefronts) {
+  // Every lane stores to and loads from bank 0 (words 128 bytes apart).
+  std::string body =
+      ".shared .align 8 .u32 s[1024];\nmov.u64 %base, s;\nmul.wide.u32 %a, %tx, 128;\nadd.u64 %a, %a, %base;\n"
+      "st.shared.u32 [%a], %tx;\nld.shared.u32 %v, [%a];\ncvt.u64.u32 %w, %v;\nadd.u64 %o, %out, %tx8;\n"
+      "st.global.u64 [%o], %w;\n";
+  TimedRun run = runTimed(test::ptxKernel(".reg .u64 %base, %a, %o, %w; .reg .u32 %v;", body), 32, 32, true);
+  ASSERT_FALSE(run.result.error) << run.result.error.message;
+  EXPECT_EQ(run.result.stats.timing.sharedBankConflictsStore, 31u);
+  EXPECT_EQ(run.result.stats.timing.sharedBankConflictsLoad, 31u);
+  for (uint64_t t = 0; t < 32; ++t) EXPECT_EQ(run.out[t], t);
+}
+
+TEST(TimingStats, EveryWarpCycleHasOneReason) {
+  // One warp: a chain of dependent adds (each waits 3 cycles for the one
+  // before: `wait`) after a global load the first add needs
+  // (`long_scoreboard`).
+  std::string body = "ld.global.f32 %f, [%in];\n";
+  for (int i = 0; i < 16; ++i) body += "add.f32 %f, %f, 0f3F800000;\n";
+  body += "st.global.f32 [%out], %f;\n";
+  TimedRun run = runTimed(test::ptxKernel(".reg .f32 %f;", body), 1, 32, true);
+  ASSERT_FALSE(run.result.error) << run.result.error.message;
+  const sim::TimedStats& s = run.result.stats.timing;
+  uint64_t total = std::accumulate(s.stallWarpCycles.begin(), s.stallWarpCycles.end(), uint64_t{0});
+  // One warp, resident from the first cycle to its last instruction.
+  EXPECT_EQ(total, s.cyclesElapsed);
+  EXPECT_EQ(s.stallWarpCycles[reason(sim::StallReason::Selected)], s.instructionsIssued);
+  EXPECT_GE(s.stallWarpCycles[reason(sim::StallReason::Wait)], 15u * 3u);
+  EXPECT_GE(s.stallWarpCycles[reason(sim::StallReason::LongScoreboard)], 270u);
+  EXPECT_EQ(s.stallWarpCycles[reason(sim::StallReason::Barrier)], 0u);
+}
+
+TEST(TimingStats, DurationIsTheCyclesAtTheSmClock) {
+  TimedRun run = runTimed(test::ptxKernel("", "st.global.u64 [%out], %tx8;\n"), 1, 32, true);
+  ASSERT_FALSE(run.result.error) << run.result.error.message;
+  sim::GpuConfig h100;
+  EXPECT_EQ(run.result.stats.timing.durationNs, run.result.stats.timing.cyclesElapsed * 1'000'000 / h100.clockRateKhz);
+  EXPECT_GT(run.result.stats.timing.durationNs, 0u);
+}
+
+}  // namespace
+}  // namespace ptxsim
