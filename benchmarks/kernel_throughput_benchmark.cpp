@@ -1,7 +1,9 @@
 // Simulation throughput on the project's end-to-end CUDA kernels
 // (tests/cuda/e2e, compiled to PTX): simulated thread instructions and warp
 // instructions per second of host wall time, on one host thread and on
-// every core (the `threads` argument: 1, or 0 for all). Module loading and
+// every core (the `threads` argument: 1, or 0 for all), functionally or on
+// the timing model (`timing` 1: then also simulated cycles per second, on
+// one host thread, as timing runs use). Module loading and
 // input setup happen once, outside the timed loop; each iteration is one
 // complete kernel run (three launches for the whole-array scan).
 
@@ -160,6 +162,7 @@ void kernelThroughput(benchmark::State& state, const char* program, Workload wor
   const auto threads = static_cast<unsigned>(state.range(0));
   Device device(ptxsim::sim::GpuConfig{}, DeviceOptions{threads});
   device.launchOptions().simt = state.range(1) == 0 ? ptxsim::sim::SimtMode::Stack : ptxsim::sim::SimtMode::Its;
+  device.launchOptions().timing = state.range(2) != 0;
   std::shared_ptr<LoadedModule> module;
   try {
     module = device.loadModuleFile(ptxPath(program));
@@ -169,7 +172,7 @@ void kernelThroughput(benchmark::State& state, const char* program, Workload wor
     return;
   }
   Run run = workload(device, *module);
-  uint64_t threadInstructions = 0, warpInstructions = 0;
+  uint64_t threadInstructions = 0, warpInstructions = 0, cycles = 0;
   unsigned hostThreads = 0;
   for (auto _ : state) {
     if (run.reset) {
@@ -184,6 +187,7 @@ void kernelThroughput(benchmark::State& state, const char* program, Workload wor
       }
       threadInstructions += result.stats.threadInstructions;
       warpInstructions += result.stats.warpInstructions;
+      cycles += result.stats.timing.cyclesElapsed;
       hostThreads = result.stats.hostThreads;
     }
   }
@@ -191,15 +195,17 @@ void kernelThroughput(benchmark::State& state, const char* program, Workload wor
   state.counters["thread_inst/s"] = Counter(static_cast<double>(threadInstructions), Counter::kIsRate);
   state.counters["warp_inst/s"] = Counter(static_cast<double>(warpInstructions), Counter::kIsRate);
   state.counters["host_threads"] = hostThreads;
+  if (state.range(2) != 0) state.counters["sim_cycles/s"] = Counter(static_cast<double>(cycles), Counter::kIsRate);
 }
 
 // Wall time, not the main thread's CPU time: the simulation runs on worker
 // threads. Arguments: host threads (1, or 0 for every core) and the SIMT
 // model (0: the reconvergence stack, 1: independent thread scheduling with
-// the converge schedule, the sm_90 default), so the cost of ITS shows.
+// the converge schedule, the sm_90 default), so the cost of ITS shows;
+// then the timing model (1) or not (0).
 void configure(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"threads", "simt"})->Args({1, 1})->Args({1, 0})->Args({0, 1})->UseRealTime();
-  b->Unit(benchmark::kMillisecond);
+  b->ArgNames({"threads", "simt", "timing"})->Args({1, 1, 0})->Args({1, 0, 0})->Args({0, 1, 0})->Args({1, 1, 1});
+  b->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 
 BENCHMARK_CAPTURE(kernelThroughput, vector_add_1M, "vector_add", vectorAdd)->Apply(configure);

@@ -93,6 +93,18 @@ TEST(GpuPresets, ErrorsNameTheLineAndKey) {
 namespace ptxsim::sim {
 namespace {
 
+// The H200: the H100's SMs and timing, its own memory.
+TEST(GpuPresets, TheH200HasTheH100sTimingAndItsOwnMemory) {
+  GpuConfig h200, h100;
+  std::string error;
+  ASSERT_TRUE(loadPreset("h200", kPresets, h200, error)) << error;
+  ASSERT_TRUE(loadPreset("h100", kPresets, h100, error)) << error;
+  EXPECT_EQ(h200.name, "NVIDIA H200");
+  EXPECT_EQ(h200.globalMemoryBytes, uint64_t{143155} << 20);
+  EXPECT_EQ(h200.smCount, 132u);
+  EXPECT_EQ(timingJson(h200.timing), timingJson(h100.timing));
+}
+
 // The pre-Volta preset: sm_61, and warps run under the reconvergence stack
 // unless --simt says otherwise; the sm_90 preset defaults to ITS.
 TEST(GpuPresets, ThePascalPresetRunsTheStackByDefault) {
