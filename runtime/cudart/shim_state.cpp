@@ -71,6 +71,11 @@ ShimState::~ShimState() {
                profiled_.launches, profiled_.launches == 1 ? "" : "es", deviceName_.c_str(),
                static_cast<unsigned long long>(profiled_.warpInstructions),
                static_cast<unsigned long long>(profiled_.threadInstructions), profiled_.simulationSeconds);
+  if (profiled_.timedLaunches != 0) {
+    std::fprintf(stderr, "ptxsim: %llu launch%s timed: %llu cycles\n",
+                 static_cast<unsigned long long>(profiled_.timedLaunches), profiled_.timedLaunches == 1 ? "" : "es",
+                 static_cast<unsigned long long>(profiled_.timedCycles));
+  }
 }
 
 Device& ShimState::device() {
@@ -325,6 +330,10 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
       profiled_.warpInstructions += stats.warpInstructions;
       profiled_.threadInstructions += stats.threadInstructions;
       profiled_.simulationSeconds += stats.simulationSeconds;
+      if (stats.timed) {
+        ++profiled_.timedLaunches;
+        profiled_.timedCycles += stats.timing.cyclesElapsed;
+      }
     };
     profile(r.stats);
     for (const sim::KernelStats& child : r.deviceLaunches) profile(child);

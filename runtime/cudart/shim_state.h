@@ -75,6 +75,8 @@ struct ProfiledTotals {
   uint64_t warpInstructions = 0;
   uint64_t threadInstructions = 0;
   double simulationSeconds = 0;
+  uint64_t timedLaunches = 0;  // of them, run on the timing model (--timing)
+  uint64_t timedCycles = 0;    // their gpc__cycles_elapsed, summed
 };
 
 struct EventRecord {

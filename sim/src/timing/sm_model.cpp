@@ -63,6 +63,7 @@ void SmModel::launchCta(uint64_t linearId, uint64_t startCycle) {
     w.warp = &warp;
     w.age = nextAge_++;
     w.notBefore = startCycle;
+    w.since = startCycle;  // its cycles count from its first possible issue
     SubPartition& sp = subPartitions_[w.age % subPartitions_.size()];
     w.slot = static_cast<uint32_t>(w.age);
     sp.warps.push_back(static_cast<uint32_t>(warps_.size()));

@@ -1,6 +1,6 @@
 #pragma once
 
-// One launch of a test kernel `k(in, out)` on a one-CTA grid, timed or
+// One launch of a test kernel `k(in, out)` on `ctas` CTAs (default 1), timed or
 // functional, with the H100 preset (scheduler and other timing keys
 // overridable); returns the first `outWords` 64-bit words of `out`.
 #include <string>
@@ -16,17 +16,17 @@ struct TimedRun {
 };
 
 inline TimedRun runTimed(const std::string& ptx, size_t outWords, unsigned threads, bool timing,
-                         const std::string& scheduler = "gto") {
+                         const std::string& scheduler = "gto", unsigned hostThreads = 1, unsigned ctas = 1) {
   sim::GpuConfig config;
   config.timing.sm.scheduler = scheduler;
-  Device device(config, DeviceOptions{1});
+  Device device(config, DeviceOptions{hostThreads});
   device.launchOptions().timing = timing;
   auto module = device.loadModule(ptx, "test.ptx");
   uint64_t in = device.malloc(8);
   uint64_t out = device.malloc(outWords * 8);
   device.memset(out, 0, outWords * 8);
   TimedRun run;
-  run.result = device.launch(*module, "k", {1}, {threads}, 0, KernelArgs().add(in).add(out));
+  run.result = device.launch(*module, "k", {ctas}, {threads}, 0, KernelArgs().add(in).add(out));
   run.out = device.read<uint64_t>(out, outWords);
   return run;
 }

@@ -77,5 +77,28 @@ TEST(TimingStats, DurationIsTheCyclesAtTheSmClock) {
   EXPECT_GT(run.result.stats.timing.durationNs, 0u);
 }
 
+TEST(TimingStats, TheSameRunGivesTheSameFiguresOnAnyNumberOfHostThreads) {
+  // 264 CTAs (two per SM) that load, divide and store, with a barrier.
+  std::string body =
+      ".shared .u32 s[256];\nmov.u32 %c, %ctaid.x;\nmad.lo.u32 %i, %c, 256, %tx;\nmul.wide.u32 %o, %i, 8;\n"
+      "add.u64 %o, %out, %o;\ncvt.rn.f32.u32 %f, %i;\nsqrt.rn.f32 %f, %f;\nmov.b32 %v, %f;\n"
+      "mul.wide.u32 %a, %tx, 4;\nmov.u64 %b, s;\nadd.u64 %a, %a, %b;\nst.shared.u32 [%a], %v;\nbar.sync 0;\n"
+      "xor.b64 %a, %a, 4;\nld.shared.u32 %v, [%a];\ncvt.u64.u32 %w, %v;\nst.global.u64 [%o], %w;\n";
+  std::string ptx =
+      test::ptxKernel(".reg .u32 %c, %i, %v; .reg .u64 %o, %a, %b, %w; .reg .f32 %f;", body);
+  auto figures = [](sim::KernelStats stats) {
+    stats.simulationSeconds = 0;
+    stats.hostThreads = 0;
+    return stats.toJson();
+  };
+  TimedRun one = runTimed(ptx, 264 * 256, 256, true, "gto", 1, 264);
+  TimedRun two = runTimed(ptx, 264 * 256, 256, true, "gto", 2, 264);
+  ASSERT_FALSE(one.result.error) << one.result.error.message;
+  ASSERT_FALSE(two.result.error) << two.result.error.message;
+  EXPECT_EQ(one.out, two.out);
+  EXPECT_EQ(figures(one.result.stats), figures(two.result.stats));
+  EXPECT_GT(one.result.stats.timing.cyclesElapsed, 0u);
+}
+
 }  // namespace
 }  // namespace ptxsim
