@@ -51,8 +51,6 @@ std::vector<TimingParameter> makeParameters() {
                  return true;
                },
                [](const TimingConfig& t) { return t.sm.scheduler; }});
-  p.push_back(number("sm.instruction_buffer", "count", "decoded instructions per warp waiting to issue",
-                     [](TimingConfig& t) -> uint32_t& { return t.sm.instructionBufferEntries; }, 1));
   p.push_back(number("sm.barrier", "cycles", "bar.sync of a one-warp CTA",
                      [](TimingConfig& t) -> uint32_t& { return t.sm.barrierCycles; }));
   p.push_back(number("sm.barrier_per_warp", "cycles", "bar.sync: added for each further warp",

@@ -63,7 +63,7 @@ TEST(GpuPresets, TimingKeysAreCheckedByNameTypeAndRange) {
 TEST(GpuPresets, TheEffectiveTimingParametersAreEchoedAsJson) {
   GpuConfig c;
   std::string json = timingJson(c.timing);
-  EXPECT_EQ(json.rfind("{\"sm.sub_partitions\":4,\"sm.scheduler\":\"gto\",\"sm.instruction_buffer\":2,", 0), 0u);
+  EXPECT_EQ(json.rfind("{\"sm.sub_partitions\":4,\"sm.scheduler\":\"gto\",\"sm.barrier\":14,", 0), 0u);
   EXPECT_NE(json.find("\"pipe.shuffle.latency\":26"), std::string::npos);
   EXPECT_EQ(json.back(), '}');
 }

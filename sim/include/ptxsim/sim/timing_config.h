@@ -47,7 +47,6 @@ enum class Pipeline : uint8_t {
 struct SmTiming {
   uint32_t subPartitions = 4;             // each with its own warp scheduler and pipelines
   std::string scheduler = "gto";          // warp-scheduler policy (sim/src/timing/schedulers)
-  uint32_t instructionBufferEntries = 2;  // decoded instructions per warp waiting to issue (estimate)
   uint32_t barrierCycles = 14;            // bar.sync of a one-warp CTA (measured: barrier.warps_1)
   uint32_t barrierCyclesPerWarp = 2;      // and for each further warp (measured: barrier.warps_2..32)
   uint32_t ctaLaunchCycles = 329;         // a CTA's end to the next CTA's first instruction on
