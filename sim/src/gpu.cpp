@@ -176,6 +176,8 @@ bool readsGridWorkspace(const exec::PreparedKernel& kernel) {
 // that must be resident together, and device-side launches, are modelled
 // only functionally so far.
 std::string timingRefusal(const exec::PreparedKernel& kernel, bool coResident) {
+  // A cooperative grid's grid.sync() spins every warp of 1000+ CTAs on
+  // memory: it runs, but far too slowly to be of use yet.
   if (coResident) return "cooperative (co-resident) grids are not modelled in time yet; run without --timing";
   if (kernel.module->findFunction("__cudaCDP2GetParameterBufferV2") != nullptr)
     return "device-side launches (dynamic parallelism) are not modelled in time yet; run without --timing";

@@ -70,6 +70,15 @@ void SmModel::launchCta(uint64_t linearId, uint64_t startCycle) {
     warps_.push_back(std::move(w));
   }
   ctas_.push_back(std::move(cta));
+  watches_.emplace_back();
+}
+
+exec::CtaState* SmModel::livelockedCta() const {
+  if (launchWrites_ == nullptr) return nullptr;
+  for (const Watch& watch : watches_) {
+    if (!watch.repeating || watch.writesAtVerdict != *launchWrites_) return nullptr;
+  }
+  return ctas_.empty() ? nullptr : ctas_.front().get();
 }
 
 SmModel::Hold SmModel::holdOf(TimedWarp& w, const exec::PreparedInstruction& pi, const SubPartition& sp,
@@ -271,6 +280,24 @@ uint64_t SmModel::l1Latency(uint64_t now) {
   return done.readyAt > now ? done.readyAt - now : 1;
 }
 
+void SmModel::watchForLivelock(const exec::CtaState& cta, uint64_t writes) {
+  if (launchWrites_ == nullptr) return;
+  *launchWrites_ += writes;
+  // Looked at every so many of the CTA's instructions, as the functional
+  // driver looks after each scheduling round.
+  constexpr uint64_t kRound = 1024;
+  for (size_t c = 0; c < ctas_.size(); ++c) {
+    if (ctas_[c].get() != &cta) continue;
+    Watch& watch = watches_[c];
+    if (cta.instructions - watch.checkedAt >= kRound) {
+      watch.repeating = watch.monitor.repeating(cta, cta.instructions - watch.checkedAt, *launchWrites_);
+      watch.checkedAt = cta.instructions;
+      watch.writesAtVerdict = *launchWrites_;
+    }
+    return;
+  }
+}
+
 uint32_t SmModel::occupancy(Pipeline pipe) const {
   uint32_t interval = timing_.pipeline(pipe).intervalCycles;
   const StepReport& r = ctx_.report;
@@ -292,8 +319,10 @@ void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartit
   Pipeline pipe = pipelineOf(*pi.source);
   const exec::PreparedFunction& fn = *w.frame->function;
   uint64_t divergentBefore = ctx_.stats.divergentBranches;
+  uint64_t writesBefore = w.cta->memoryWrites;
   exec::StepResult result = exec::step(ctx_);
   if (result != exec::StepResult::Executed) return;
+  watchForLivelock(*w.cta, w.cta->memoryWrites - writesBefore);
   account(w, now, StallReason::Selected);
   account(w, now + 1, StallReason::NotSelected);  // until the warp is looked at again
   ++counters_.issued;
@@ -463,6 +492,7 @@ void SmModel::retireFinished(std::vector<std::unique_ptr<exec::CtaState>>& finis
     }
     finished.push_back(std::move(ctas_[c]));
     ctas_.erase(ctas_.begin() + static_cast<std::ptrdiff_t>(c));
+    watches_.erase(watches_.begin() + static_cast<std::ptrdiff_t>(c));
   }
 }
 

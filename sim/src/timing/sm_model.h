@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../exec/exec_context.h"
+#include "../exec/progress_monitor.h"
 #include "ptxsim/memory/backend.h"
 #include "ptxsim/memory/l1_cache.h"
 #include "ptxsim/sim/stall_reason.h"
@@ -58,6 +59,14 @@ class SmModel {
   // (UINT64_MAX when nothing will without a CTA launch). CTAs that
   // finished are appended to `finished`.
   uint64_t cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState>>& finished);
+
+  // Where the launch counts its memory-writing instructions (every SM's),
+  // for the livelock watch; set before the first cycle.
+  void watchWrites(uint64_t* launchWrites) { launchWrites_ = launchWrites; }
+  // Whether every resident CTA's state repeats with memory unchanged (the
+  // functional driver's livelock watch, progress_monitor.h); the first
+  // such CTA, or null when some CTA moves on or none is resident.
+  exec::CtaState* livelockedCta() const;
 
   // The SM's execution context: statistics, the abort flag.
   exec::ExecContext& context() { return ctx_; }
@@ -132,6 +141,9 @@ class SmModel {
   ResultPath resultPath(Pipeline pipe) const;
   // Cycles the instruction just executed keeps its pipeline from the next issue.
   uint32_t occupancy(Pipeline pipe) const;
+  // Counts the instruction's memory writes launch-wide and, now and then,
+  // asks the CTA's livelock watch.
+  void watchForLivelock(const exec::CtaState& cta, uint64_t writes);
   void retireFinished(std::vector<std::unique_ptr<exec::CtaState>>& finished);
   uint64_t liveWarps() const;
 
@@ -140,6 +152,16 @@ class SmModel {
   const TimingConfig& timing_;
   exec::ExecContext ctx_;
   std::vector<std::unique_ptr<exec::CtaState>> ctas_;
+  // Per resident CTA, as ctas_: its livelock watch, its instruction count
+  // at the last look, and the watch's verdict then.
+  struct Watch {
+    exec::ProgressMonitor monitor;
+    uint64_t checkedAt = 0;
+    bool repeating = false;
+    uint64_t writesAtVerdict = 0;  // the launch's writes when it was given; stale once they change
+  };
+  std::vector<Watch> watches_;
+  uint64_t* launchWrites_ = nullptr;
   std::vector<TimedWarp> warps_;
   std::vector<SubPartition> subPartitions_;
   memory::FixedLatencyBackend backend_;

@@ -31,6 +31,19 @@ class SimulatedClock final : public exec::DriverClock {
   uint32_t clockKhz_;
 };
 
+// The first resident CTA when every SM's resident CTAs are livelocked
+// (SmModel::livelockedCta), else null. Idle SMs do not count.
+exec::CtaState* livelocked(const std::vector<std::unique_ptr<SmModel>>& sms) {
+  exec::CtaState* first = nullptr;
+  for (const auto& sm : sms) {
+    if (sm->residentCtas() == 0) continue;
+    exec::CtaState* stuck = sm->livelockedCta();
+    if (stuck == nullptr) return nullptr;
+    if (first == nullptr) first = stuck;
+  }
+  return first;
+}
+
 }  // namespace
 
 TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, uint64_t startCycle) {
@@ -46,6 +59,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, uint64_t sta
       std::min<uint64_t>(sharedPerSm, memory::kSm90SharedCarveoutsKiB.back() * 1024)));
   for (uint32_t s = 0; s < grid.config.smCount; ++s) sms.push_back(std::make_unique<SmModel>(s, grid, timing, l1Bytes));
   std::map<const exec::CtaState*, uint32_t> smOfCta;
+  uint64_t launchWrites = 0;
+  for (auto& sm : sms) sm->watchWrites(&launchWrites);
   SimulatedClock clock(sms, smOfCta, grid.launchTimeNs, grid.config.clockRateKhz == 0 ? 1u : grid.config.clockRateKhz);
   grid.clock = &clock;
   std::map<uint64_t, std::string> printfByCta;
@@ -97,6 +112,15 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, uint64_t sta
       }
     }
     if (failed) break;
+    // Every resident CTA on every SM spins through states it was in
+    // before, and no memory changed: it will go on forever.
+    if (exec::CtaState* stuck = livelocked(sms)) {
+      SmModel& sm = *sms[smOfCta.at(stuck)];
+      exec::failStalled(sm.context(), *stuck,
+                        "the resident blocks repeat the same states without writing memory (a spin on memory no "
+                        "block writes, or a grid.sync() some block never reaches); the first of them");
+      break;
+    }
     // Resident CTAs but nothing will ever happen: every warp waits for a
     // barrier or for threads that cannot run.
     if (*std::min_element(nextEvent.begin(), nextEvent.end()) == UINT64_MAX) {

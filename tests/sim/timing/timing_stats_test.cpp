@@ -77,6 +77,15 @@ TEST(TimingStats, DurationIsTheCyclesAtTheSmClock) {
   EXPECT_GT(run.result.stats.timing.durationNs, 0u);
 }
 
+TEST(TimingStats, ASpinNothingEndsIsReportedNotRunForever) {
+  // Every thread waits for a flag in memory that no thread sets.
+  std::string body = "SPIN:\nld.volatile.global.u32 %v, [%in];\nsetp.eq.u32 %p, %v, 0;\n@%p bra SPIN;\n";
+  TimedRun run = runTimed(test::ptxKernel(".reg .u32 %v; .reg .pred %p;", body), 1, 64, true);
+  ASSERT_TRUE(run.result.error);
+  EXPECT_NE(run.result.error.message.find("repeat the same states without writing memory"), std::string::npos)
+      << run.result.error.message;
+}
+
 TEST(TimingStats, TheSameRunGivesTheSameFiguresOnAnyNumberOfHostThreads) {
   // 264 CTAs (two per SM) that load, divide and store, with a barrier.
   std::string body =
