@@ -161,12 +161,11 @@ AddressSpace resolvedSpace(const StepReport& r, const memory::GenericLayout& lay
 
 }  // namespace
 
-SmModel::ResultPath SmModel::resultPath(Pipeline pipe) const {
-  const StepReport& r = ctx_.report;
-  if (r.access == AccessKind::None) {
+SmModel::ResultPath SmModel::resultPath(Pipeline pipe, AddressSpace space) const {
+  if (ctx_.report.access == AccessKind::None) {
     return pipe == Pipeline::Mufu || pipe == Pipeline::Shuffle ? ResultPath::Mio : ResultPath::Fixed;
   }
-  switch (resolvedSpace(r, ctx_.layout)) {
+  switch (space) {
     case AddressSpace::Shared:
     case AddressSpace::Const:
     case AddressSpace::Param:
@@ -175,7 +174,7 @@ SmModel::ResultPath SmModel::resultPath(Pipeline pipe) const {
   }
 }
 
-uint32_t SmModel::resultLatency(Pipeline pipe, uint64_t now) {
+uint32_t SmModel::resultLatency(Pipeline pipe, AddressSpace space, uint64_t now) {
   const StepReport& r = ctx_.report;
   lastWavefronts_ = 0;
   lgWait_ = 0;
@@ -184,7 +183,6 @@ uint32_t SmModel::resultLatency(Pipeline pipe, uint64_t now) {
     return timing_.l1.hitLatencyCycles;
   }
   if (r.access == AccessKind::None) return timing_.pipeline(pipe).latencyCycles;
-  AddressSpace space = resolvedSpace(r, ctx_.layout);
   if (space == AddressSpace::Shared) {
     uint32_t bytes = std::max<uint32_t>(r.accessBytes, 1);
     uint32_t wavefronts =
@@ -280,21 +278,22 @@ uint64_t SmModel::l1Latency(uint64_t now) {
   return done.readyAt > now ? done.readyAt - now : 1;
 }
 
-void SmModel::watchForLivelock(const exec::CtaState& cta, uint64_t writes) {
+void SmModel::watchForLivelock(uint64_t writes) {
   if (launchWrites_ == nullptr) return;
   *launchWrites_ += writes;
-  // Looked at every so many of the CTA's instructions, as the functional
-  // driver looks after each scheduling round.
+  // Every so many issues, each CTA that has run a round since its last
+  // look is looked at, as the functional driver looks after each
+  // scheduling round.
   constexpr uint64_t kRound = 1024;
+  if (++issuedSinceWatch_ < kRound) return;
+  issuedSinceWatch_ = 0;
   for (size_t c = 0; c < ctas_.size(); ++c) {
-    if (ctas_[c].get() != &cta) continue;
+    const exec::CtaState& cta = *ctas_[c];
     Watch& watch = watches_[c];
-    if (cta.instructions - watch.checkedAt >= kRound) {
-      watch.repeating = watch.monitor.repeating(cta, cta.instructions - watch.checkedAt, *launchWrites_);
-      watch.checkedAt = cta.instructions;
-      watch.writesAtVerdict = *launchWrites_;
-    }
-    return;
+    if (cta.instructions - watch.checkedAt < kRound) continue;
+    watch.repeating = watch.monitor.repeating(cta, cta.instructions - watch.checkedAt, *launchWrites_);
+    watch.checkedAt = cta.instructions;
+    watch.writesAtVerdict = *launchWrites_;
   }
 }
 
@@ -322,13 +321,15 @@ void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartit
   uint64_t writesBefore = w.cta->memoryWrites;
   exec::StepResult result = exec::step(ctx_);
   if (result != exec::StepResult::Executed) return;
-  watchForLivelock(*w.cta, w.cta->memoryWrites - writesBefore);
+  watchForLivelock(w.cta->memoryWrites - writesBefore);
   account(w, now, StallReason::Selected);
   account(w, now + 1, StallReason::NotSelected);  // until the warp is looked at again
   ++counters_.issued;
-  uint64_t ready = now + resultLatency(pipe, now);
+  AddressSpace space =
+      ctx_.report.access == AccessKind::None ? AddressSpace::Generic : resolvedSpace(ctx_.report, ctx_.layout);
+  uint64_t ready = now + resultLatency(pipe, space, now);
   sp.pipelineFree[static_cast<size_t>(pipe)] = now + occupancy(pipe);
-  ResultPath path = resultPath(pipe);
+  ResultPath path = resultPath(pipe, space);
   for (uint32_t row : fn.writesOf(pi)) {
     w.readyAt[row] = ready;
     w.path[row] = path;

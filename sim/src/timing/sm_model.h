@@ -134,16 +134,17 @@ class SmModel {
   void issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now);
   // Cycles from issue until the instruction just executed (ctx_.report) has its result.
   // Sets lgWait_ when the access waited for an L1 MSHR.
-  uint32_t resultLatency(Pipeline pipe, uint64_t now);
+  // `space`: where the access resolved to (memory instructions).
+  uint32_t resultLatency(Pipeline pipe, AddressSpace space, uint64_t now);
   // Global, local and texture accesses through the L1 and the back end:
   // cycles from `now` until the data is there.
   uint64_t l1Latency(uint64_t now);
-  ResultPath resultPath(Pipeline pipe) const;
+  ResultPath resultPath(Pipeline pipe, AddressSpace space) const;
   // Cycles the instruction just executed keeps its pipeline from the next issue.
   uint32_t occupancy(Pipeline pipe) const;
   // Counts the instruction's memory writes launch-wide and, now and then,
-  // asks the CTA's livelock watch.
-  void watchForLivelock(const exec::CtaState& cta, uint64_t writes);
+  // asks the resident CTAs' livelock watches.
+  void watchForLivelock(uint64_t writes);
   void retireFinished(std::vector<std::unique_ptr<exec::CtaState>>& finished);
   uint64_t liveWarps() const;
 
@@ -162,6 +163,7 @@ class SmModel {
   };
   std::vector<Watch> watches_;
   uint64_t* launchWrites_ = nullptr;
+  uint64_t issuedSinceWatch_ = 0;
   std::vector<TimedWarp> warps_;
   std::vector<SubPartition> subPartitions_;
   memory::FixedLatencyBackend backend_;
