@@ -422,7 +422,9 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
     resources.staticSharedBytes = kernel->staticSharedBytes;
     resources.registersPerThread = result.stats.registersPerThread;
     int perSm = maxActiveBlocksPerSm(config_, resources, static_cast<int>(config.block.count()), config.dynamicSharedBytes);
-    timing::TimedGrid timed = timing::runTimedGrid(grid, static_cast<uint32_t>(std::max(perSm, 1)));
+    if (!instructionCaches_) instructionCaches_ = std::make_unique<timing::InstructionCaches>();
+    timing::TimedGrid timed =
+        timing::runTimedGrid(grid, static_cast<uint32_t>(std::max(perSm, 1)), *instructionCaches_);
     KernelStats counted = timed.stats;
     counted.timingParameters = timingJson(config_.timing);
     result.stats.timed = true;

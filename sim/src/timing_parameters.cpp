@@ -61,6 +61,8 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.sm.branchCycles; }));
   p.push_back(number("sm.divergence", "cycles", "added to a branch that splits its warp",
                      [](TimingConfig& t) -> uint32_t& { return t.sm.divergenceCycles; }));
+  p.push_back(number("sm.register_banks", "count", "register-file banks of a sub-partition, one operand a cycle each",
+                     [](TimingConfig& t) -> uint32_t& { return t.sm.registerBanks; }, 1));
   for (size_t i = 0; i < static_cast<size_t>(Pipeline::Count); ++i) {
     std::string name = nameOf(static_cast<Pipeline>(i));
     p.push_back(number("pipe." + name + ".latency", "cycles", name + " pipeline: issue to a dependent issue",
@@ -106,6 +108,22 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.constant.lineBytes; }, 1));
   p.push_back(number("const.ways", "count", "constant-cache associativity",
                      [](TimingConfig& t) -> uint32_t& { return t.constant.ways; }, 1));
+  p.push_back(number("icache.instruction_bytes", "bytes", "one instruction in the instruction caches",
+                     [](TimingConfig& t) -> uint32_t& { return t.fetch.instructionBytes; }, 1));
+  p.push_back(number("icache.line_bytes", "bytes", "instruction-cache line",
+                     [](TimingConfig& t) -> uint32_t& { return t.fetch.lineBytes; }, 1));
+  p.push_back(number("icache.l0_bytes", "bytes", "L0 instruction cache (every sub-partition's holds the same lines)",
+                     [](TimingConfig& t) -> uint32_t& { return t.fetch.l0Bytes; }, 1));
+  p.push_back(number("icache.l0_ways", "count", "L0 instruction-cache associativity",
+                     [](TimingConfig& t) -> uint32_t& { return t.fetch.l0Ways; }, 1));
+  p.push_back(number("icache.l1_bytes", "bytes", "L1 instruction cache of the SM",
+                     [](TimingConfig& t) -> uint32_t& { return t.fetch.l1Bytes; }, 1));
+  p.push_back(number("icache.l1_ways", "count", "L1 instruction-cache associativity",
+                     [](TimingConfig& t) -> uint32_t& { return t.fetch.l1Ways; }, 1));
+  p.push_back(number("icache.l1_cycles_per_line", "cycles", "an L0 miss served by the L1 instruction cache, per line",
+                     [](TimingConfig& t) -> uint32_t& { return t.fetch.l1CyclesPerLine; }, 1));
+  p.push_back(number("icache.l2_cycles_per_line", "cycles", "an L1 instruction-cache miss served by the L2, per line",
+                     [](TimingConfig& t) -> uint32_t& { return t.fetch.l2CyclesPerLine; }, 1));
   p.push_back(number("launch.overhead", "ns", "what a kernel launch adds to its stream's time besides running",
                      [](TimingConfig& t) -> uint32_t& { return t.launchOverheadNs; }));
   return p;

@@ -6,6 +6,7 @@
 #include "../exec/cta_runner.h"
 #include "../exec/executor.h"
 #include "pipeline_of.h"
+#include "register_banks.h"
 #include "ptxsim/memory/generic_address.h"
 #include "ptxsim/memory/shared_banks.h"
 
@@ -39,15 +40,18 @@ memory::L1Config constantCacheConfig(const TimingConfig& timing) {
 
 }  // namespace
 
-SmModel::SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, uint32_t l1Bytes)
+SmModel::SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, const CodeLayout& code,
+                 InstructionFetch& fetch, uint32_t l1Bytes)
     : index_(index),
       grid_(grid),
       timing_(timing),
+      code_(code),
       ctx_(grid),
       backend_(timing.backend.latencyCycles, timing.backend.bytesPerCyclePerSm),
       l1_(l1Config(timing, l1Bytes)),
       constantBackend_(timing.constant.missLatencyCycles, timing.constant.lineBytes),
-      constantCache_(constantCacheConfig(timing)) {
+      constantCache_(constantCacheConfig(timing)),
+      fetch_(fetch) {
   subPartitions_.resize(timing.sm.subPartitions);
   for (SubPartition& sp : subPartitions_) sp.policy = makeIssuePolicy(timing.sm.scheduler);
 }
@@ -81,11 +85,22 @@ exec::CtaState* SmModel::livelockedCta() const {
   return ctas_.empty() ? nullptr : ctas_.front().get();
 }
 
+uint64_t SmModel::fetchedAt(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now) {
+  uint64_t address = code_.of(*w.warp->group().frame->function, pi).address;
+  uint64_t line = address / timing_.fetch.lineBytes;
+  if (line != w.fetchLine) {
+    w.fetchLine = line;
+    w.fetchReadyAt = fetch_.lineReadyAt(address, now);
+  }
+  return w.fetchReadyAt;
+}
+
 SmModel::Hold SmModel::holdOf(TimedWarp& w, const exec::PreparedInstruction& pi, const SubPartition& sp,
-                              uint64_t now) const {
+                              uint64_t fetched, uint64_t now) const {
   const exec::Frame* frame = w.warp->group().frame;
   Hold hold;
   hold.atLeast(w.notBefore, w.notBeforeReason);
+  hold.atLeast(fetched, StallReason::NoInstruction);
   if (frame != w.frame) {
     // A call or a return: the rows name another frame's registers, so every
     // result in flight must land first.
@@ -115,6 +130,7 @@ SmModel::Hold SmModel::holdOf(TimedWarp& w, const exec::PreparedInstruction& pi,
   bool mio = pipe == Pipeline::LoadStore || pipe == Pipeline::Mufu || pipe == Pipeline::Shuffle || pipe == Pipeline::Vote;
   hold.atLeast(sp.pipelineFree[static_cast<size_t>(pipe)],
                mio ? StallReason::MioThrottle : StallReason::MathPipeThrottle);
+  hold.atLeast(sp.dispatchFree, StallReason::DispatchStall);
   return hold;
 }
 
@@ -317,6 +333,7 @@ void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartit
   ctx_.warp = w.warp;
   Pipeline pipe = pipelineOf(*pi.source);
   const exec::PreparedFunction& fn = *w.frame->function;
+  const OperandSources& sources = code_.of(fn, pi).sources;
   uint64_t divergentBefore = ctx_.stats.divergentBranches;
   uint64_t writesBefore = w.cta->memoryWrites;
   exec::StepResult result = exec::step(ctx_);
@@ -329,6 +346,10 @@ void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartit
       ctx_.report.access == AccessKind::None ? AddressSpace::Generic : resolvedSpace(ctx_.report, ctx_.layout);
   uint64_t ready = now + resultLatency(pipe, space, now);
   sp.pipelineFree[static_cast<size_t>(pipe)] = now + occupancy(pipe);
+  // Sources sharing a register bank are read one after another; the
+  // dispatch waits for them (a dependent instruction waits longer anyway).
+  sp.dispatchFree = now + 1 + bankConflictCycles(sources, w.lastSources);
+  w.lastSources = sources;
   ResultPath path = resultPath(pipe, space);
   for (uint32_t row : fn.writesOf(pi)) {
     w.readyAt[row] = ready;
@@ -424,7 +445,7 @@ uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState
         // looked at again when a warp of its CTA moves.
         account(w, now, StallReason::Barrier);
       } else {
-        Hold hold = holdOf(w, *pi, sp, now);
+        Hold hold = holdOf(w, *pi, sp, fetchedAt(w, *pi, now), now);
         c.ready = hold.until <= now;
         if (c.ready) {
           account(w, now, StallReason::NotSelected);

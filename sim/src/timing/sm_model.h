@@ -19,6 +19,8 @@
 
 #include "../exec/exec_context.h"
 #include "../exec/progress_monitor.h"
+#include "code_layout.h"
+#include "instruction_fetch.h"
 #include "ptxsim/memory/backend.h"
 #include "ptxsim/memory/l1_cache.h"
 #include "ptxsim/sim/stall_reason.h"
@@ -44,7 +46,10 @@ class SmModel {
  public:
   // `l1Bytes`: the L1's share of the unified L1/shared array, what the
   // launch's shared memory leaves (memory/l1_carveout.h).
-  SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, uint32_t l1Bytes);
+  // `code`: the launch's instruction addresses and operand sources;
+  // `fetch`: the SM's instruction caches (kept between launches).
+  SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, const CodeLayout& code,
+          InstructionFetch& fetch, uint32_t l1Bytes);
   SmModel(const SmModel&) = delete;
   SmModel& operator=(const SmModel&) = delete;
 
@@ -73,6 +78,7 @@ class SmModel {
   const SmCounters& counters() const { return counters_; }
   const memory::L1Stats& l1() const { return l1_.stats(); }
   const memory::BackendStats& backend() const { return backend_.stats(); }
+  const FetchStats& fetch() const { return fetch_.stats(); }
   uint64_t now() const { return clock_; }
   // The last cycle simulated with a CTA resident (0 if none ever was).
   uint64_t lastActiveCycle() const { return lastActive_; }
@@ -104,6 +110,11 @@ class SmModel {
     // get busier), so until then it is not checked again.
     uint64_t retry = 0;
     bool waitsOnMemory = false;
+    // Instruction fetch: the line of the last lookup and when it is in the L0.
+    uint64_t fetchLine = UINT64_MAX;
+    uint64_t fetchReadyAt = 0;
+    // The operands its previous instruction read (the reuse cache).
+    OperandSources lastSources;
   };
   // Why a warp cannot issue yet, and until when.
   struct Hold {
@@ -120,11 +131,15 @@ class SmModel {
     std::unique_ptr<IssuePolicy> policy;
     std::vector<uint32_t> warps;  // TimedWarp indices
     std::array<uint64_t, static_cast<size_t>(Pipeline::Count)> pipelineFree{};
+    uint64_t dispatchFree = 0;  // after the operand reads of a register-bank conflict
   };
 
   // The earliest cycle `w` could issue `pi` and what holds it until then
-  // (issuable now when `until` <= now).
-  Hold holdOf(TimedWarp& w, const exec::PreparedInstruction& pi, const SubPartition& sp, uint64_t now) const;
+  // (issuable now when `until` <= now); `fetched`: when `pi` is in the L0.
+  Hold holdOf(TimedWarp& w, const exec::PreparedInstruction& pi, const SubPartition& sp, uint64_t fetched,
+              uint64_t now) const;
+  // When the warp's next instruction `pi` is in the L0.
+  uint64_t fetchedAt(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now);
   // Executes the moves ptxas would not issue (vanishesInSass) at `pi`
   // and after it, their results ready with their sources; returns the
   // warp's next instruction to issue.
@@ -151,6 +166,7 @@ class SmModel {
   uint32_t index_;
   exec::GridContext& grid_;
   const TimingConfig& timing_;
+  const CodeLayout& code_;
   exec::ExecContext ctx_;
   std::vector<std::unique_ptr<exec::CtaState>> ctas_;
   // Per resident CTA, as ctas_: its livelock watch, its instruction count
@@ -170,6 +186,7 @@ class SmModel {
   memory::L1Cache l1_;
   memory::FixedLatencyBackend constantBackend_;
   memory::L1Cache constantCache_;
+  InstructionFetch& fetch_;
   uint64_t lgWait_ = 0;          // MSHR wait of the access just executed
   uint32_t lastWavefronts_ = 0;  // of the instruction just executed, if a shared access
   uint64_t nextAge_ = 0;

@@ -46,7 +46,7 @@ exec::CtaState* livelocked(const std::vector<std::unique_ptr<SmModel>>& sms) {
 
 }  // namespace
 
-TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, uint64_t startCycle) {
+TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, InstructionCaches& caches, uint64_t startCycle) {
   TimedGrid out;
   const TimingConfig& timing = grid.config.timing;
   const uint64_t ctaCount = grid.launch.grid.count();
@@ -57,7 +57,11 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, uint64_t sta
   uint64_t sharedPerSm = std::min<uint64_t>(sharedPerCta * ctasPerSm, UINT32_MAX);
   uint32_t l1Bytes = memory::l1CapacityBytes(static_cast<uint32_t>(
       std::min<uint64_t>(sharedPerSm, memory::kSm90SharedCarveoutsKiB.back() * 1024)));
-  for (uint32_t s = 0; s < grid.config.smCount; ++s) sms.push_back(std::make_unique<SmModel>(s, grid, timing, l1Bytes));
+  CodeLayout code(grid.kernel, caches.moduleNumber(grid.kernel.module), timing);
+  std::vector<InstructionFetch>& fetch = caches.forLaunch(timing, grid.config.smCount);
+  for (uint32_t s = 0; s < grid.config.smCount; ++s) {
+    sms.push_back(std::make_unique<SmModel>(s, grid, timing, code, fetch[s], l1Bytes));
+  }
   std::map<const exec::CtaState*, uint32_t> smOfCta;
   uint64_t launchWrites = 0;
   for (auto& sm : sms) sm->watchWrites(&launchWrites);

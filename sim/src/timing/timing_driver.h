@@ -14,6 +14,7 @@
 
 #include "../exec/device_launch.h"
 #include "../exec/grid_context.h"
+#include "instruction_fetch.h"
 #include "ptxsim/sim/kernel_stats.h"
 
 namespace ptxsim::sim::timing {
@@ -25,7 +26,9 @@ struct TimedGrid {
 };
 
 // Runs every CTA of `grid`, at most `ctasPerSm` resident on an SM at once.
-// The grid starts at simulated cycle `startCycle`.
-TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, uint64_t startCycle = 0);
+// The grid starts at simulated cycle `startCycle`; `caches` are the SMs'
+// instruction caches as earlier launches left them.
+TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, InstructionCaches& caches,
+                       uint64_t startCycle = 0);
 
 }  // namespace ptxsim::sim::timing

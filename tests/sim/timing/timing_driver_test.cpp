@@ -27,7 +27,8 @@ TEST(TimingDriver, ADependentChainTakesItsLatencyPerInstruction) {
   std::string ptx = ".version 9.0\n.target sm_90\n.address_size 64\n"
                     ".visible .entry k(.param .u64 in_param, .param .u64 out_param)\n{\n.reg .f32 %f;\n" +
                     chainBody() + "ret;\n}\n";
-  TimedRun run = runTimed(ptx, 1, 32, true);
+  // The second launch finds the code in the instruction caches.
+  TimedRun run = runTimed(ptx, 1, 32, true, "gto", 1, 1, 2);
   ASSERT_FALSE(run.result.error) << run.result.error.message;
   // mov at 0 (int pipe, 4 cycles), adds at 4..256, ret at 257: 258 cycles.
   EXPECT_EQ(run.result.stats.timing.cyclesElapsed, 258u);
@@ -35,12 +36,43 @@ TEST(TimingDriver, ADependentChainTakesItsLatencyPerInstruction) {
   EXPECT_TRUE(run.result.stats.timed);
 }
 
+TEST(TimingDriver, AFirstLaunchWaitsForItsCodeLineByLine) {
+  std::string ptx = ".version 9.0\n.target sm_90\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 in_param, .param .u64 out_param)\n{\n.reg .f32 %f;\n" +
+                    chainBody() + "ret;\n}\n";
+  TimedRun cold = runTimed(ptx, 1, 32, true);
+  ASSERT_FALSE(cold.result.error) << cold.result.error.message;
+  // The code is 9 lines of 128 bytes (65 instructions of 16 bytes; the
+  // move vanishes), none cached: the first comes over the L2's and the
+  // L1's ports (45 + 18 cycles), the others one every 45 cycles behind it,
+  // slower than the chain's 8 adds a line take (32 cycles).
+  EXPECT_GE(cold.result.stats.timing.cyclesElapsed, 63u + 8u * 45u);
+  EXPECT_GT(cold.result.stats.timing.stallWarpCycles[static_cast<size_t>(sim::StallReason::NoInstruction)], 8u * 13u);
+}
+
+TEST(TimingDriver, SourcesSharingARegisterBankCostADispatchCycle) {
+  // 64 independent adds, alternating two register pairs so that no source
+  // is in the reuse cache: with 4 banks (register number % 4), %f1 and %f5
+  // share bank 1 and %f2 and %f6 bank 2, while %f1 and %f2 do not.
+  auto kernel = [](const char* a, const char* b) {
+    std::string body;
+    for (int i = 0; i < 32; ++i) body += std::string("add.f32 %f8, ") + a + ";\nadd.f32 %f9, " + b + ";\n";
+    return test::ptxKernel(".reg .f32 %f<10>;", body);
+  };
+  TimedRun conflicting = runTimed(kernel("%f1, %f5", "%f2, %f6"), 1, 32, true, "gto", 1, 1, 2);
+  TimedRun apart = runTimed(kernel("%f1, %f2", "%f5, %f6"), 1, 32, true, "gto", 1, 1, 2);
+  ASSERT_FALSE(conflicting.result.error) << conflicting.result.error.message;
+  ASSERT_FALSE(apart.result.error) << apart.result.error.message;
+  EXPECT_EQ(conflicting.result.stats.timing.cyclesElapsed - apart.result.stats.timing.cyclesElapsed, 64u);
+  EXPECT_GE(conflicting.result.stats.timing.stallWarpCycles[static_cast<size_t>(sim::StallReason::DispatchStall)], 63u);
+}
+
 TEST(TimingDriver, Clock64CountsSimulatedCycles) {
   std::string body = "mov.u64 %c0, %clock64;\n" + chainBody() +
                      "mov.u64 %c1, %clock64;\nsub.u64 %c1, %c1, %c0;\nst.global.u64 [%out], %c1;\n";
-  TimedRun run = runTimed(test::ptxKernel(".reg .f32 %f; .reg .u64 %c0, %c1;", body), 1, 32, true);
+  TimedRun run = runTimed(test::ptxKernel(".reg .f32 %f; .reg .u64 %c0, %c1;", body), 1, 32, true, "gto", 1, 1, 2);
   ASSERT_FALSE(run.result.error) << run.result.error.message;
-  // The first read at some cycle t; the move of a constant vanishes (ptxas
+  // A second launch, its code in the instruction caches. The first read at some cycle t; the move of a constant vanishes (ptxas
   // folds it into the first add), so the adds issue at t + 1, t + 5, ...,
   // t + 1 + 4 * 63, and the second read, which needs none of them, the
   // cycle after the last: t + 4 * 63 + 2.

@@ -16,7 +16,7 @@ if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
 fi
 rm -rf "$out"
 RUNNER="$ptxsim run --timing --" CALIB_QUICK=1 \
-  CALIB_PROGRAMS="alu_latency alu_throughput shared_memory memory_latency control" \
+  CALIB_PROGRAMS="alu_latency alu_throughput shared_memory memory_latency control instruction_fetch register_banks" \
   "$here/measure.sh" "$out" >/dev/null
 if grep -E " exit [^0]| build FAILED" "$out/summary.txt"; then
   echo "FAILED: a calibration program did not run under ptxsim (see $out)" >&2

@@ -22,6 +22,9 @@
 
 namespace ptxsim::sim {
 
+namespace timing {
+class InstructionCaches;
+}  // namespace timing
 namespace exec {
 struct PreparedKernel;
 struct GridContext;
@@ -136,6 +139,8 @@ class Gpu {
   TextureRegistry textures_{allocations_, store_};
   uint64_t launches_ = 0;
   uint64_t timingMatched_ = 0;  // host launches LaunchOptions' timing filter matched so far
+  // The SMs' instruction caches, kept from one timed launch to the next.
+  std::unique_ptr<timing::InstructionCaches> instructionCaches_;
 };
 
 }  // namespace ptxsim::sim

@@ -22,7 +22,9 @@ enum class StallReason : uint8_t {
   Barrier,           // waiting at a CTA barrier, or for its release
   Membar,            // a memory fence waiting for the warp's outstanding accesses
   BranchResolving,   // a branch's target or divergence still being resolved
-  NoInstruction,     // nothing fetched yet (a CTA just launched)
+  NoInstruction,     // its next instruction not fetched yet (instruction-cache miss, a CTA just launched)
+  DispatchStall,     // ready, but its sub-partition's dispatch is still reading a previous
+                     // instruction's operands (register-bank conflict)
   Count
 };
 
@@ -31,6 +33,7 @@ inline constexpr size_t kStallReasons = static_cast<size_t>(StallReason::Count);
 // The metric suffix: "selected", "long_scoreboard", ...
 inline constexpr std::array<const char*, kStallReasons> kStallReasonNames = {
     "selected", "not_selected",       "wait",    "short_scoreboard", "long_scoreboard",  "math_pipe_throttle",
-    "mio_throttle", "lg_throttle", "barrier", "membar",           "branch_resolving", "no_instruction"};
+    "mio_throttle", "lg_throttle", "barrier", "membar",           "branch_resolving", "no_instruction",
+    "dispatch_stall"};
 
 }  // namespace ptxsim::sim

@@ -56,6 +56,33 @@ struct SmTiming {
   // level, where ptxas's BSSY/BSYNC pairs are not instructions of their own.
   uint32_t branchCycles = 14;
   uint32_t divergenceCycles = 22;
+  // Register-file banks of a sub-partition: a register is in bank
+  // (its number % banks), and each bank gives one operand a cycle, so an
+  // ALU instruction whose sources not held in the operand reuse cache
+  // share a bank waits a cycle to dispatch for each extra read (measured:
+  // register_banks.out, regbank.independent.rotating 1.58 cycles per FFMA
+  // whose SASS puts half the instructions' sources two to a bank of 4).
+  uint32_t registerBanks = 4;
+};
+
+// Instruction fetch: the sub-partitions' L0 instruction caches (filled
+// alike: modelled as one), the SM's L1 instruction cache behind them, and
+// the L2 behind that. Straight-line
+// code streams in line by line (the next line is fetched with each line);
+// a line from the L1 or the L2 takes its cycles per line, the rate at which
+// code that does not fit the level above runs (measured:
+// instruction_fetch.out: up to 24 KiB of code runs at one instruction a
+// cycle, 48 to 96 KiB at 2.2 (17.7 cycles per 128-byte line), 192 KiB and
+// more at 5.65 (45 cycles per line)).
+struct InstructionFetchTiming {
+  uint32_t instructionBytes = 16;  // one SASS instruction; a PTX instruction counts as one
+  uint32_t lineBytes = 128;
+  uint32_t l0Bytes = 32 * 1024;    // measured: between 24 and 32 KiB of code fits
+  uint32_t l0Ways = 4;             // estimate
+  uint32_t l1Bytes = 128 * 1024;   // per SM (measured: 96 KiB fits, 192 KiB does not)
+  uint32_t l1Ways = 4;             // estimate
+  uint32_t l1CyclesPerLine = 18;   // an L0 miss served by the L1 (measured)
+  uint32_t l2CyclesPerLine = 45;   // an L1 miss served by the L2 (measured)
 };
 
 struct SharedMemoryTiming {
@@ -105,6 +132,7 @@ struct TimingConfig {
   L1Timing l1;
   BackendTiming backend;
   ConstantCacheTiming constant;
+  InstructionFetchTiming fetch;
   // What one kernel launch adds to its stream's time besides running:
   // events around a launch see it (measured: launch.empty.back_to_back).
   uint32_t launchOverheadNs = 4890;

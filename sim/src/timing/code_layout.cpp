@@ -1,0 +1,69 @@
+#include "code_layout.h"
+
+#include "pipeline_of.h"
+#include "ptxsim/isa/operand_access.h"
+
+namespace ptxsim::sim::timing {
+
+namespace {
+
+constexpr unsigned kFunctionAddressBits = 24;
+constexpr unsigned kModuleAddressBits = 40;
+
+// The operand collector reads the register-file banks for the arithmetic
+// pipelines; memory, control and warp-wide instructions take their operands
+// on the MIO path.
+bool readsThroughBanks(Pipeline pipe) {
+  switch (pipe) {
+    case Pipeline::Fp32:
+    case Pipeline::Int:
+    case Pipeline::IntHigh:
+    case Pipeline::Fp64:
+    case Pipeline::Fp16:
+    case Pipeline::Mufu:
+    case Pipeline::Conversion: return true;
+    default: return false;
+  }
+}
+
+// A register's bank: its number in the PTX name (%f17: 17), as nvcc numbers
+// each type's registers in order; ptxas's own allocation is not in the PTX.
+OperandSources sourcesOf(const isa::Function& fn, const isa::Instruction& inst, uint32_t banks) {
+  OperandSources sources;
+  size_t slot = 0;
+  for (unsigned i = 0; i < inst.operandCount && slot < sources.reg.size(); ++i) {
+    if (isa::operandAccess(inst, i) != isa::OperandAccess::Read) continue;
+    const isa::Operand& op = fn.operands[inst.firstOperand + i];
+    if (op.kind != isa::OperandKind::Register) continue;
+    const isa::RegisterInfo& info = fn.registers[op.index];
+    if (isa::typeKind(info.type) == isa::TypeKind::Predicate) continue;
+    uint32_t number = info.number != isa::kNone ? info.number : op.index;
+    sources.reg[slot] = op.index;
+    sources.bank[slot] = static_cast<uint8_t>(number % banks);
+    ++slot;
+  }
+  return sources;
+}
+
+}  // namespace
+
+CodeLayout::CodeLayout(const exec::PreparedKernel& kernel, uint32_t moduleNumber, const TimingConfig& timing) {
+  facts_.resize(kernel.functions.size());
+  for (size_t f = 0; f < kernel.functions.size(); ++f) {
+    const exec::PreparedFunction* fn = kernel.functions[f].get();
+    if (fn == nullptr) continue;
+    uint64_t address = (uint64_t{moduleNumber} << kModuleAddressBits) | (uint64_t{f} << kFunctionAddressBits);
+    std::vector<InstructionFacts>& facts = facts_[f];
+    facts.resize(fn->code.size());
+    for (size_t k = 0; k < fn->code.size(); ++k) {
+      const isa::Instruction& inst = *fn->code[k].source;
+      facts[k].address = address;
+      if (!vanishesInSass(*fn->function, inst)) address += timing.fetch.instructionBytes;
+      if (readsThroughBanks(pipelineOf(inst))) {
+        facts[k].sources = sourcesOf(*fn->function, inst, timing.sm.registerBanks);
+      }
+    }
+  }
+}
+
+}  // namespace ptxsim::sim::timing
