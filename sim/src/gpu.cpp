@@ -172,18 +172,6 @@ bool readsGridWorkspace(const exec::PreparedKernel& kernel) {
   return false;
 }
 
-// Why the timing model cannot run this grid yet ("" if it can): grids
-// that must be resident together, and device-side launches, are modelled
-// only functionally so far.
-std::string timingRefusal(const exec::PreparedKernel& kernel, bool coResident) {
-  // A cooperative grid's grid.sync() spins every warp of 1000+ CTAs on
-  // memory: it runs, but far too slowly to be of use yet.
-  if (coResident) return "cooperative (co-resident) grids are not modelled in time yet; run without --timing";
-  if (kernel.module->findFunction("__cudaCDP2GetParameterBufferV2") != nullptr)
-    return "device-side launches (dynamic parallelism) are not modelled in time yet; run without --timing";
-  return "";
-}
-
 }  // namespace
 
 bool Gpu::kernelResources(LoadedModule& module, std::string_view kernel, KernelResources& out, std::string& error) {
@@ -413,11 +401,9 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
   LaunchesByCta launchesByCta;
   if (usesWorkspace) grid.gridWorkspace = allocateGridWorkspace();
   if (options.timing) {
-    if (std::string why = timingRefusal(*kernel, coResident); !why.empty()) {
-      result.error = {LaunchErrorKind::Unsupported, "launch of " + fn.name + " under --timing: " + why};
-      if (usesWorkspace) allocations_.release(grid.gridWorkspace);
-      return result;
-    }
+    // A cooperative grid's CTAs all fit at once (checkCoResidency), so the
+    // CTA scheduler places them all. The grids its threads launch run after
+    // it, each timed on its own (they do not overlap it in simulated time).
     Gpu::KernelResources resources;
     resources.staticSharedBytes = kernel->staticSharedBytes;
     resources.registersPerThread = result.stats.registersPerThread;

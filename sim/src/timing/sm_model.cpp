@@ -14,6 +14,10 @@ namespace ptxsim::sim::timing {
 
 namespace {
 
+// TimedWarp::retry of a warp blocked at a barrier or waiting for its
+// warp-synchronous partners: a step of its CTA wakes it.
+constexpr uint64_t kParked = UINT64_MAX;
+
 memory::L1Config l1Config(const TimingConfig& timing, uint32_t capacityBytes) {
   memory::L1Config c;
   c.capacityBytes = capacityBytes;
@@ -73,7 +77,7 @@ void SmModel::launchCta(uint64_t linearId, uint64_t startCycle) {
     sp.warps.push_back(static_cast<uint32_t>(warps_.size()));
     warps_.push_back(std::move(w));
   }
-  ctas_.push_back(std::move(cta));
+  liveWarps_ += ctas_.emplace_back(std::move(cta))->warps.size();
   watches_.emplace_back();
 }
 
@@ -148,6 +152,7 @@ const exec::PreparedInstruction* SmModel::skipVanishing(TimedWarp& w, const exec
       }
     }
     if (exec::step(ctx_) != exec::StepResult::Executed || ctx_.aborted) return nullptr;
+    afterStep(w);
     for (uint32_t row : fn.writesOf(*pi)) {
       w.readyAt[row] = ready;
       w.path[row] = path;
@@ -256,9 +261,15 @@ uint64_t cacheAddress(const StepReport& r, const memory::GenericLayout& layout, 
   return kLocalRange | (warp << 32) | ((address >> 2) << 7) | (uint64_t{lane} << 2) | (address & 3);
 }
 
+// .cg and .cv loads, volatile ones, and strong (relaxed or acquire) loads
+// at GPU or system scope, which must see other SMs' writes, read past the
+// L1 (ptxas: LDG.E.STRONG.GPU).
 bool bypassesL1(const isa::Instruction& inst) {
   isa::Mod op = inst.modifiers.get(isa::ModGroup::CacheOp);
-  return op == isa::Mod::Cg || op == isa::Mod::Cv || inst.modifiers.has(isa::Mod::Volatile);
+  if (op == isa::Mod::Cg || op == isa::Mod::Cv || inst.modifiers.has(isa::Mod::Volatile)) return true;
+  isa::Mod scope = inst.modifiers.get(isa::ModGroup::Scope);
+  bool strong = inst.modifiers.has(isa::Mod::Relaxed) || inst.modifiers.has(isa::Mod::Acquire);
+  return strong && (scope == isa::Mod::Gpu || scope == isa::Mod::Sys);
 }
 
 }  // namespace
@@ -337,7 +348,11 @@ void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartit
   uint64_t divergentBefore = ctx_.stats.divergentBranches;
   uint64_t writesBefore = w.cta->memoryWrites;
   exec::StepResult result = exec::step(ctx_);
-  if (result != exec::StepResult::Executed) return;
+  if (result != exec::StepResult::Executed) {
+    w.nextKnown = false;
+    return;
+  }
+  afterStep(w);
   watchForLivelock(w.cta->memoryWrites - writesBefore);
   account(w, now, StallReason::Selected);
   account(w, now + 1, StallReason::NotSelected);  // until the warp is looked at again
@@ -412,7 +427,7 @@ uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState
   if (!ctas_.empty()) {
     uint64_t span = now - now_;
     counters_.activeCycles += span;
-    counters_.warpCyclesResident += span * liveWarps();
+    counters_.warpCyclesResident += span * liveWarps_;
   }
   now_ = now;
   clock_ = now;
@@ -428,7 +443,7 @@ uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState
       TimedWarp& w = warps_[index];
       if (w.warp->done()) continue;
       if (now < w.retry) {
-        candidates.push_back({w.slot, w.age, false, w.waitsOnMemory});
+        candidates.push_back({w.slot, w.age, false, w.waitsOnMemory && w.retry != kParked});
         indices.push_back(index);
         nextInstructions.push_back(nullptr);
         next = std::min(next, w.retry);
@@ -436,14 +451,20 @@ uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState
       }
       ctx_.cta = w.cta;
       ctx_.warp = w.warp;
-      const exec::PreparedInstruction* pi = w.warp->status == exec::WarpStatus::Ready ? exec::peek(ctx_) : nullptr;
-      pi = skipVanishing(w, pi);
-      if (ctx_.aborted) return UINT64_MAX;
+      if (!w.nextKnown) {
+        const exec::PreparedInstruction* pi = w.warp->status == exec::WarpStatus::Ready ? exec::peek(ctx_) : nullptr;
+        w.next = skipVanishing(w, pi);
+        if (ctx_.aborted) return UINT64_MAX;
+        w.nextKnown = true;
+      }
+      const exec::PreparedInstruction* pi = w.next;
       WarpCandidate c{w.slot, w.age, false, false};
       if (pi == nullptr) {
         // Blocked at a barrier (or waiting for warp-synchronous partners):
         // looked at again when a warp of its CTA moves.
         account(w, now, StallReason::Barrier);
+        w.retry = kParked;
+        ++parkedByCta_[w.cta];
       } else {
         Hold hold = holdOf(w, *pi, sp, fetchedAt(w, *pi, now), now);
         c.ready = hold.until <= now;
@@ -471,21 +492,33 @@ uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState
   // This cycle counts as active; the next call adds the cycles after it.
   if (!ctas_.empty()) {
     counters_.activeCycles += 1;
-    counters_.warpCyclesResident += liveWarps();
+    counters_.warpCyclesResident += liveWarps_;
     now_ = now + 1;
     lastActive_ = now;
   }
-  retireFinished(finished);
+  if (warpFinished_) retireFinished(finished);
   return next;
 }
 
-uint64_t SmModel::liveWarps() const {
-  uint64_t live = 0;
-  for (const TimedWarp& w : warps_) live += w.warp->done() ? 0 : 1;
-  return live;
+void SmModel::afterStep(TimedWarp& w) {
+  w.nextKnown = false;
+  if (w.warp->done()) {
+    --liveWarps_;
+    warpFinished_ = true;
+  }
+  auto parked = parkedByCta_.find(w.cta);
+  if (parked == parkedByCta_.end()) return;
+  parkedByCta_.erase(parked);
+  for (TimedWarp& other : warps_) {
+    if (other.retry == kParked && other.cta == w.cta) {
+      other.retry = 0;
+      other.nextKnown = false;
+    }
+  }
 }
 
 void SmModel::retireFinished(std::vector<std::unique_ptr<exec::CtaState>>& finished) {
+  warpFinished_ = false;
   for (size_t c = 0; c < ctas_.size();) {
     exec::CtaState* cta = ctas_[c].get();
     bool done = std::all_of(cta->warps.begin(), cta->warps.end(), [](const exec::Warp& w) { return w.done(); });
@@ -512,6 +545,7 @@ void SmModel::retireFinished(std::vector<std::unique_ptr<exec::CtaState>>& finis
       }
       sp.warps = std::move(list);
     }
+    parkedByCta_.erase(cta);
     finished.push_back(std::move(ctas_[c]));
     ctas_.erase(ctas_.begin() + static_cast<std::ptrdiff_t>(c));
     watches_.erase(watches_.begin() + static_cast<std::ptrdiff_t>(c));

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "../exec/exec_context.h"
@@ -115,6 +116,9 @@ class SmModel {
     uint64_t fetchReadyAt = 0;
     // The operands its previous instruction read (the reuse cache).
     OperandSources lastSources;
+    // Its next instruction (null: blocked), known until it steps or wakes.
+    const exec::PreparedInstruction* next = nullptr;
+    bool nextKnown = false;
   };
   // Why a warp cannot issue yet, and until when.
   struct Hold {
@@ -161,7 +165,9 @@ class SmModel {
   // asks the resident CTAs' livelock watches.
   void watchForLivelock(uint64_t writes);
   void retireFinished(std::vector<std::unique_ptr<exec::CtaState>>& finished);
-  uint64_t liveWarps() const;
+  // After a step of `w`: counts it out if it finished, and wakes the warps
+  // of its CTA that were parked blocked (only its CTA's steps release them).
+  void afterStep(TimedWarp& w);
 
   uint32_t index_;
   exec::GridContext& grid_;
@@ -193,6 +199,10 @@ class SmModel {
   uint64_t now_ = 0;    // cycles before this are accounted in counters_
   uint64_t clock_ = 0;  // the cycle being simulated (%clock64)
   uint64_t lastActive_ = 0;
+  uint64_t liveWarps_ = 0;       // resident warps not finished
+  bool warpFinished_ = false;    // since the last look for finished CTAs
+  // Per CTA, its blocked warps not looked at until it moves (retry = kParked).
+  std::unordered_map<const exec::CtaState*, uint32_t> parkedByCta_;
   SmCounters counters_;
 };
 

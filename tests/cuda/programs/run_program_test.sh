@@ -4,11 +4,14 @@
 # with -rdc=true; compute60_*.cu: PTX for compute_60), run
 # under `ptxsim run`, its standard output and exit code compared with
 # NAME.expected, recorded on a real GPU by tests/gpu_truth/record.sh.
-# Usage: run_program_test.sh PTXSIM SOURCE WORK_DIR
+# RUN_FLAGS: further flags of `ptxsim run` (e.g. --timing: the results must
+# not change under the timing model).
+# Usage: run_program_test.sh PTXSIM SOURCE WORK_DIR [RUN_FLAGS]
 set -uo pipefail
 ptxsim=$1
 source=$2
 work=$3
+read -r -a run_flags <<<"${4:-}"
 name="$(basename "$source" .cu)"
 expected="$(dirname "$source")/$name.expected"
 nvcc="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
@@ -22,7 +25,7 @@ if [ ! -f "$expected" ]; then
 fi
 mkdir -p "$work"
 "$(dirname "$0")/build_program.sh" "$source" "$work/$name" || exit 1
-(cd "$work" && "$ptxsim" run -- "./$name" >"$name.out" 2>"$name.err")
+(cd "$work" && "$ptxsim" run "${run_flags[@]}" -- "./$name" >"$name.out" 2>"$name.err")
 echo "exit code: $?" >>"$work/$name.out"
 if ! diff -u "$expected" "$work/$name.out"; then
   echo "$name: output differs from the GPU's (above: - GPU, + ptxsim); ptxsim's stderr:" >&2
