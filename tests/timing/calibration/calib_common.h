@@ -34,6 +34,17 @@
 #define R256(s) R2(R128(s))
 #define R512(s) R2(R256(s))
 
+// Eight independent FFMA chains: %0..%7 = %k * %8 + %9.
+#define FFMA8_CHAINS                                                           \
+  "fma.rn.f32 %0, %0, %8, %9;\n"                                               \
+  "fma.rn.f32 %1, %1, %8, %9;\n"                                               \
+  "fma.rn.f32 %2, %2, %8, %9;\n"                                               \
+  "fma.rn.f32 %3, %3, %8, %9;\n"                                               \
+  "fma.rn.f32 %4, %4, %8, %9;\n"                                               \
+  "fma.rn.f32 %5, %5, %8, %9;\n"                                               \
+  "fma.rn.f32 %6, %6, %8, %9;\n"                                               \
+  "fma.rn.f32 %7, %7, %8, %9;\n"
+
 static int g_failures = 0;
 
 #define CUDA_CHECK(call)                                                         \

@@ -16,16 +16,6 @@
 // Output: METRIC VALUE UNIT, then ok or FAILED.
 #include "calib_common.h"
 
-#define FMA8                                                                   \
-  "fma.rn.f32 %0, %0, %8, %9;\n"                                               \
-  "fma.rn.f32 %1, %1, %8, %9;\n"                                               \
-  "fma.rn.f32 %2, %2, %8, %9;\n"                                               \
-  "fma.rn.f32 %3, %3, %8, %9;\n"                                               \
-  "fma.rn.f32 %4, %4, %8, %9;\n"                                               \
-  "fma.rn.f32 %5, %5, %8, %9;\n"                                               \
-  "fma.rn.f32 %6, %6, %8, %9;\n"                                               \
-  "fma.rn.f32 %7, %7, %8, %9;\n"
-
 // The code blocks: N / 8 copies of FMA8.
 #define N256(s) R32(s)
 #define N512(s) R64(s)
@@ -49,7 +39,7 @@
     float one = in[8], zero = in[9];                                           \
     _Pragma("unroll 1") for (int p = 0; p < passes; ++p) {                     \
       long long t0 = clk();                                                    \
-      asm volatile(RK(FMA8)                                                    \
+      asm volatile(RK(FFMA8_CHAINS)                                                    \
                    : "+f"(a0), "+f"(a1), "+f"(a2), "+f"(a3), "+f"(a4),         \
                      "+f"(a5), "+f"(a6), "+f"(a7)                              \
                    : "f"(one), "f"(zero));                                     \

@@ -23,15 +23,7 @@
   "fma.rn.f32 %0, %0, %13, %14;\n"                                             \
   "fma.rn.f32 %0, %0, %15, %16;\n"
 // Eight chains %0..%7; sources from %8.
-#define IND_SAME8                                                              \
-  "fma.rn.f32 %0, %0, %8, %9;\n"                                               \
-  "fma.rn.f32 %1, %1, %8, %9;\n"                                               \
-  "fma.rn.f32 %2, %2, %8, %9;\n"                                               \
-  "fma.rn.f32 %3, %3, %8, %9;\n"                                               \
-  "fma.rn.f32 %4, %4, %8, %9;\n"                                               \
-  "fma.rn.f32 %5, %5, %8, %9;\n"                                               \
-  "fma.rn.f32 %6, %6, %8, %9;\n"                                               \
-  "fma.rn.f32 %7, %7, %8, %9;\n"
+#define IND_SAME8 FFMA8_CHAINS
 #define IND_ROT8                                                               \
   "fma.rn.f32 %0, %0, %8, %9;\n"                                               \
   "fma.rn.f32 %1, %1, %10, %11;\n"                                             \
@@ -48,61 +40,42 @@
       "f"(s[13]), "f"(s[14]), "f"(s[15])
 
 // in[0..7]: the chains' start values; in[8 + 2k] = 1, in[9 + 2k] = 0.
-__global__ void dependentSame(const float* in, float* out, long long* times, int reps) {
-  float x = in[0], s[16];
-  for (int i = 0; i < 16; ++i) s[i] = in[8 + i];
-  for (int r = 0; r < reps; ++r) {
-    long long t0 = clk();
-    asm volatile(R256(DEP_SAME8) : "+f"(x) : SOURCES);
-    long long t1 = clk();
-    times[r] = t1 - t0;
+#define DEPENDENT_KERNEL(NAME, BLOCK)                                          \
+  __global__ void NAME(const float* in, float* out, long long* times, int reps) { \
+    float x = in[0], s[16];                                                    \
+    for (int i = 0; i < 16; ++i) s[i] = in[8 + i];                             \
+    for (int r = 0; r < reps; ++r) {                                           \
+      long long t0 = clk();                                                    \
+      asm volatile(R256(BLOCK) : "+f"(x) : SOURCES);                           \
+      long long t1 = clk();                                                    \
+      times[r] = t1 - t0;                                                      \
+    }                                                                          \
+    out[threadIdx.x] = x;                                                      \
   }
-  out[threadIdx.x] = x;
-}
 
-__global__ void dependentRotating(const float* in, float* out, long long* times, int reps) {
-  float x = in[0], s[16];
-  for (int i = 0; i < 16; ++i) s[i] = in[8 + i];
-  for (int r = 0; r < reps; ++r) {
-    long long t0 = clk();
-    asm volatile(R256(DEP_ROT8) : "+f"(x) : SOURCES);
-    long long t1 = clk();
-    times[r] = t1 - t0;
-  }
-  out[threadIdx.x] = x;
-}
+DEPENDENT_KERNEL(dependentSame, DEP_SAME8)
+DEPENDENT_KERNEL(dependentRotating, DEP_ROT8)
 
 #define CHAINS "+f"(x[0]), "+f"(x[1]), "+f"(x[2]), "+f"(x[3]), "+f"(x[4]), "+f"(x[5]), "+f"(x[6]), "+f"(x[7])
 
-__global__ void independentSame(const float* in, float* out, long long* times, int reps) {
-  float x[8], s[16];
-  for (int i = 0; i < 8; ++i) x[i] = in[i];
-  for (int i = 0; i < 16; ++i) s[i] = in[8 + i];
-  for (int r = 0; r < reps; ++r) {
-    long long t0 = clk();
-    asm volatile(R256(IND_SAME8) : CHAINS : SOURCES);
-    long long t1 = clk();
-    times[r] = t1 - t0;
+#define INDEPENDENT_KERNEL(NAME, BLOCK)                                        \
+  __global__ void NAME(const float* in, float* out, long long* times, int reps) { \
+    float x[8], s[16];                                                         \
+    for (int i = 0; i < 8; ++i) x[i] = in[i];                                  \
+    for (int i = 0; i < 16; ++i) s[i] = in[8 + i];                             \
+    for (int r = 0; r < reps; ++r) {                                           \
+      long long t0 = clk();                                                    \
+      asm volatile(R256(BLOCK) : CHAINS : SOURCES);                            \
+      long long t1 = clk();                                                    \
+      times[r] = t1 - t0;                                                      \
+    }                                                                          \
+    float sum = 0;                                                             \
+    for (int i = 0; i < 8; ++i) sum += x[i];                                   \
+    out[threadIdx.x] = sum;                                                    \
   }
-  float sum = 0;
-  for (int i = 0; i < 8; ++i) sum += x[i];
-  out[threadIdx.x] = sum;
-}
 
-__global__ void independentRotating(const float* in, float* out, long long* times, int reps) {
-  float x[8], s[16];
-  for (int i = 0; i < 8; ++i) x[i] = in[i];
-  for (int i = 0; i < 16; ++i) s[i] = in[8 + i];
-  for (int r = 0; r < reps; ++r) {
-    long long t0 = clk();
-    asm volatile(R256(IND_ROT8) : CHAINS : SOURCES);
-    long long t1 = clk();
-    times[r] = t1 - t0;
-  }
-  float sum = 0;
-  for (int i = 0; i < 8; ++i) sum += x[i];
-  out[threadIdx.x] = sum;
-}
+INDEPENDENT_KERNEL(independentSame, IND_SAME8)
+INDEPENDENT_KERNEL(independentRotating, IND_ROT8)
 
 typedef void (*BankKernel)(const float*, float*, long long*, int);
 
