@@ -2,11 +2,10 @@
 
 // What serves the L1's misses and write-throughs. The timing model is
 // analytic: a request gets the cycle it leaves the SM and answers the cycle
-// its data is back, so a back end is one call, not a ticked queue. Until the
-// L2 and DRAM models exist (issue 15), FixedLatencyBackend stands in for
-// everything beyond the L1; they will implement MemoryBackend the same way,
-// which is why a request carries its line and sectors although the stand-in
-// only counts bytes.
+// its data is back, so a back end is one call, not a ticked queue.
+// FixedLatencyBackend stands in for everything beyond the L1 and only counts
+// bytes; L2Cache (l2_cache.h) and Hbm (hbm.h) implement MemoryBackend the
+// same way and use the line, sectors, requesting SM and atomic flag.
 
 #include <cstdint>
 
@@ -17,6 +16,14 @@ struct MemoryRequest {
   uint32_t sectorMask = 0;   // bit s: sector s of the line
   uint32_t bytes = 0;        // what crosses the SM's port: the sectors' bytes
   bool write = false;
+  uint32_t sm = 0;      // the requesting SM: decides the L2's near or far partition
+  bool atomic = false;  // an atomic or reduction performed at the L2: a read-modify-write
+                        // of its sectors (`write` is then ignored)
+  // Atomics only: the most operations the request makes on one 4-byte word
+  // (32 for a warp's lanes all on one address, 1 for distinct words). The
+  // L2 serialises operations on one word but updates a sector's distinct
+  // words together, which the two H100 atomic throughputs need.
+  uint32_t opsPerWord = 1;
 };
 
 class MemoryBackend {

@@ -1,0 +1,161 @@
+#pragma once
+
+// The L2 shared by all SMs, analytic like the rest of the timing model: a
+// call gets the cycle a request leaves its SM and returns the cycle the data
+// is back there (a write: acknowledged); nothing is ticked. Calls must come
+// in non-decreasing `now`, each slice serving its requests in call order.
+//
+// Slices: line l = lineAddress / lineBytes lies in slice
+// spreadIndex(l, slices) (address_hash.h: consecutive lines rotate over the
+// slices, power-of-two strides are spread by XOR-folding the higher bits).
+// The first slices / partitions slices form partition 0, the next partition
+// 1, and so on; SM s is near partition s % partitions (an estimate: the H100
+// does not say which SMs are near which half, only that about 60% of lines
+// are near for one SM, latency.l2.near_fraction 0.5964).
+//
+// Timing of a request of k sectors: its slice's port moves k x sectorBytes
+// at sliceBytesPerCycle, in call order, from max(now, port free); its data
+// is back at the SM near or far latency (round trip included) after both the
+// transfer and its sectors' data in the slice: hit sectors at once or when
+// their fetch lands (a sector in flight is waited for, never fetched again),
+// missing ones when the back end returns them. An atomic then also holds its
+// slice's atomic unit, in call order, for atomicCyclesPerOp per round (a
+// round updates every word of one sector once: rounds = sectors x
+// opsPerWord), and is back at the SM the near or far latency after its last
+// round.
+//
+// Lines: sectored like the L1 (a miss fetches only the missing sectors),
+// LRU, sets indexed over the whole L2 by spreadIndex(l, sets) (the slices'
+// shares of 50 MiB are not whole sets for 48 slices; slices only own ports,
+// MSHRs and atomic units). Write-back with write-allocate of the written
+// sectors: a store or atomic marks its sectors dirty without fetching a
+// store's; evicting a line writes its dirty sectors to the back end in one
+// request. A line with data still in flight is not evicted; when a set has
+// nothing else, the request goes to the back end without allocating (an
+// atomic then fetches and writes back its sectors). At most mshrsPerSlice
+// missed lines of a slice are fetched at once; one more waits for the
+// earliest to land.
+//
+// Defaults: the H100 SXM at 1980 MHz (tests/timing/calibration/h100/
+// summary.txt). 50 MiB; 16 ways is an estimate. Latency: a hit measured from
+// the SM's issue takes 263 cycles near and 293 far (latency.l2.near/far);
+// the L1's own lookup on the way (counted by the L1 model) leaves 260 and
+// 290. Bandwidth: 48 slices (an estimate) of one 32-byte sector a cycle give
+// 1536 bytes a cycle, against 1451 measured (bw.l2.read, an achieved figure
+// below the peak; a port narrower than a sector would round each one-sector
+// request up to two cycles). Atomics: all lanes of all SMs adding to one
+// word run at 0.6893 operations a cycle (atomic.one_address: one slice, one
+// word, so one round each): 1 / 0.6893 = 1.45 cycles a round. The same
+// kernel on consecutive words (whole lines, 4 rounds of 8 words per warp)
+// then gives 48 x 32 / (4 x 1.45) = 265 a cycle against 259.6 measured
+// (atomic.many_addresses). 128 MSHRs a slice (an estimate) are above the
+// 1236 bytes a cycle x ~403 cycles / 128 bytes / 48 slices = 81 lines that
+// sustaining the measured DRAM bandwidth needs.
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include "ptxsim/memory/backend.h"
+
+namespace ptxsim::memory {
+
+struct L2Config {
+  uint64_t capacityBytes = 50ull * 1024 * 1024;
+  uint32_t ways = 16;
+  uint32_t lineBytes = 128;
+  uint32_t sectorBytes = 32;
+  uint32_t slices = 48;
+  uint32_t partitions = 2;
+  uint32_t nearLatencyCycles = 260;
+  uint32_t farLatencyCycles = 290;
+  uint32_t sliceBytesPerCycle = 32;
+  uint32_t mshrsPerSlice = 128;
+  double atomicCyclesPerOp = 1.45;  // per round of the slice's atomic unit
+};
+
+// Cumulative, in Nsight Compute's terms: lts__t_requests / lts__t_sectors
+// by operation (_op_read, _op_write, _op_atom), their _lookup_hit and
+// _lookup_miss parts, and per partition the hits.
+struct L2Stats {
+  uint64_t readRequests = 0;
+  uint64_t writeRequests = 0;
+  uint64_t atomicRequests = 0;
+  uint64_t readSectors = 0;
+  uint64_t writeSectors = 0;
+  uint64_t atomicSectors = 0;
+  uint64_t sectorHits = 0;          // including sectors still in flight
+  uint64_t sectorMisses = 0;        // stores' absent sectors included, though not fetched
+  uint64_t inFlightSectorHits = 0;  // read and atomic hits that waited for a fetch
+  uint64_t nearRequests = 0;
+  uint64_t farRequests = 0;
+  uint64_t evictions = 0;       // valid lines replaced
+  uint64_t dirtyEvictions = 0;  // ... of which wrote dirty sectors back
+  uint64_t writeBackSectors = 0;
+  uint64_t mshrStallCycles = 0;       // summed over fetches that waited for an MSHR
+  uint64_t atomicUnitBusyCycles = 0;  // rounds x atomicCyclesPerOp summed over slices, rounded down
+  std::vector<uint64_t> partitionSectorHits;
+
+  double sectorHitRatePct() const;  // lts__t_sector_hit_rate.pct; 0 with no sectors
+};
+
+class L2Cache final : public MemoryBackend {
+ public:
+  // `backend` (e.g. an Hbm) serves the misses and write-backs and must
+  // outlive the cache. Throws std::invalid_argument for a geometry that does
+  // not divide into sets of `ways` lines of whole sectors (1 to 32 a line),
+  // zero slices, partitions, port width or MSHRs, slices not split evenly
+  // between partitions, or an atomic unit that takes no or infinite time.
+  L2Cache(const L2Config& config, MemoryBackend& backend);
+
+  // Throws std::invalid_argument for a line address off the line or a
+  // sector mask beyond the line.
+  uint64_t request(uint64_t now, const MemoryRequest& request) override;
+
+  uint32_t sliceOf(uint64_t lineAddress) const;
+  uint32_t partitionOf(uint32_t slice) const { return slice / (config_.slices / config_.partitions); }
+
+  const L2Stats& stats() const { return stats_; }
+  const L2Config& config() const { return config_; }
+
+ private:
+  struct Way {
+    uint64_t line = 0;
+    bool valid = false;
+    uint32_t sectors = 0;  // bit s: sector s present or in flight
+    uint32_t dirty = 0;
+    uint64_t lastUse = 0;  // LRU stamp
+  };
+  struct Slice {
+    uint64_t portFreeAt = 0;
+    uint64_t atomicFreeAtTick = 0;  // in kAtomicTicksPerCycle units
+    std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshrFreeAt;
+  };
+  // The atomic unit keeps time in fractions of a cycle so that 1.45 cycles a
+  // round accumulates without rounding each round.
+  static constexpr uint64_t kAtomicTicksPerCycle = 1024;
+
+  Way* find(uint64_t line);
+  Way* allocate(uint64_t line, uint64_t now, uint32_t sm);
+  uint64_t* arrivals(const Way& way);
+  // Fetches `sectors` of `line`; returns the cycle they land in the slice.
+  uint64_t fetch(Slice& slice, uint64_t now, uint64_t line, uint32_t sectors, uint32_t sm);
+  uint64_t performAtomic(Slice& slice, uint64_t dataAt, const MemoryRequest& request);
+  void count(const MemoryRequest& request, uint32_t partition, bool near, uint32_t hits,
+             uint32_t inFlightHits);
+
+  L2Config config_;
+  MemoryBackend& backend_;
+  uint32_t sets_ = 0;
+  uint32_t sectorsPerLine_ = 0;
+  uint64_t atomicTicksPerRound_ = 0;
+  std::vector<Way> ways_;          // set-major
+  std::vector<uint64_t> arrival_;  // per way and sector: the cycle its data is in the slice
+  std::vector<Slice> slices_;
+  uint64_t useClock_ = 0;
+  uint64_t atomicBusyTicks_ = 0;
+  L2Stats stats_;
+};
+
+}  // namespace ptxsim::memory

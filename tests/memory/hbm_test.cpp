@@ -1,0 +1,114 @@
+// HBM channels, banks and row buffers against hand-derived cycles. The small
+// configuration: 4 channels of 2 banks, 1 KiB rows, 256-byte interleave, 16
+// bytes a cycle, row hit 100 and miss 150 cycles. Chunk c (address / 256)
+// lies in channel (c % 4 + xorFold(c / 4, 2)) % 4 as local chunk c / 4; local
+// row r = local address / 1024 in bank r % 2 as row r / 2.
+#include "ptxsim/memory/hbm.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace ptxsim::memory {
+namespace {
+
+HbmConfig small() {
+  HbmConfig config;
+  config.channels = 4;
+  config.banksPerChannel = 2;
+  config.rowBytes = 1024;
+  config.interleaveBytes = 256;
+  config.rowHitLatencyCycles = 100;
+  config.rowMissLatencyCycles = 150;
+  config.bytesPerCyclePerChannel = 16;
+  return config;
+}
+
+MemoryRequest read(uint64_t line, uint32_t bytes) { return {line, 0xf, bytes, false}; }
+
+void expectLocation(const Hbm& hbm, uint64_t address, uint32_t channel, uint32_t bank, uint64_t row) {
+  const HbmLocation where = hbm.locate(address);
+  EXPECT_EQ(where.channel, channel) << address;
+  EXPECT_EQ(where.bank, bank) << address;
+  EXPECT_EQ(where.row, row) << address;
+}
+
+TEST(Hbm, RowHitIsFasterThanRowMiss) {
+  Hbm hbm(small());
+  expectLocation(hbm, 0x0, 0, 0, 0);
+  expectLocation(hbm, 0x2200, 0, 0, 1);  // chunk 34: (2 + xorFold(8, 2) = 2) % 4; local 8 x 256 = row index 2
+  expectLocation(hbm, 0x1300, 0, 1, 0);  // chunk 19: (3 + xorFold(4, 2) = 1) % 4; local 4 x 256 = row index 1
+  EXPECT_EQ(hbm.request(0, read(0x0, 128)), 0u + 8u + 150u);           // closed bank: a miss
+  EXPECT_EQ(hbm.request(1000, read(0x80, 128)), 1000u + 8u + 100u);    // same row: a hit
+  EXPECT_EQ(hbm.request(1500, read(0x1300, 32)), 1500u + 2u + 150u);   // the other bank: opens its own row
+  EXPECT_EQ(hbm.request(2000, read(0x2200, 128)), 2000u + 8u + 150u);  // bank 0's other row
+  EXPECT_EQ(hbm.request(2500, read(0x1380, 32)), 2500u + 2u + 100u);   // bank 1 kept its row
+  EXPECT_EQ(hbm.request(3000, read(0x0, 128)), 3000u + 8u + 150u);     // row 0 was closed by row 1
+  EXPECT_EQ(hbm.stats().rowHits, 2u);
+  EXPECT_EQ(hbm.stats().rowMisses, 4u);
+  EXPECT_EQ(hbm.stats().readRequests, 6u);
+  EXPECT_EQ(hbm.stats().bytesRead, 4u * 128u + 2u * 32u);
+}
+
+TEST(Hbm, RequestsOnOneChannelQueueBehindEachOther) {
+  Hbm hbm(small());
+  EXPECT_EQ(hbm.request(0, read(0x0, 128)), 158u);                    // channel 0 busy 0..8
+  EXPECT_EQ(hbm.request(0, read(0x80, 128)), 8u + 8u + 100u);         // waits for it, then a row hit
+  EXPECT_EQ(hbm.request(2, read(0x100, 32)), 2u + 2u + 150u);         // chunk 1: channel 1 is idle
+  EXPECT_EQ(hbm.request(20, {0x0, 0x1, 32, true}), 20u + 2u + 100u);  // writes share the channel
+  EXPECT_EQ(hbm.stats().channelBusyCycles, 8u + 8u + 2u + 2u);
+  EXPECT_EQ(hbm.stats().writeRequests, 1u);
+  EXPECT_EQ(hbm.stats().bytesWritten, 32u);
+  EXPECT_EQ(hbm.stats().readRequests, 3u);
+}
+
+TEST(Hbm, PowerOfTwoStridesSpreadOverChannels) {
+  Hbm hbm(small());
+  // A 1 KiB stride is 4 chunks: plain chunk % 4 would send all to channel 0;
+  // the fold rotates block i by i.
+  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(hbm.locate(i * 1024ull).channel, i);
+
+  Hbm h100;  // 80 channels
+  for (uint32_t log2Stride = 8; log2Stride <= 32; ++log2Stride) {
+    std::set<uint32_t> channels;
+    for (uint64_t i = 0; i < 4 * 80; ++i) channels.insert(h100.locate(i << log2Stride).channel);
+    EXPECT_EQ(channels.size(), 80u) << "stride 2^" << log2Stride;
+  }
+}
+
+TEST(Hbm, DefaultsMatchTheH100DramChase) {
+  Hbm hbm;
+  // One sector: 2 cycles on a 16-byte channel, then the row miss or hit.
+  EXPECT_EQ(hbm.request(0, {0x0, 0x1, 32, false}), 2u + 413u);
+  EXPECT_EQ(hbm.request(1000, {0x0, 0x1, 32, false}), 1000u + 2u + 401u);
+  EXPECT_EQ(hbm.config().channels * hbm.config().bytesPerCyclePerChannel, 1280u);  // ~1236 measured
+}
+
+TEST(Hbm, RejectsImpossibleConfigurations) {
+  auto messageFor = [](auto change) -> std::string {
+    HbmConfig config = small();
+    change(config);
+    try {
+      Hbm hbm(config);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  EXPECT_EQ(messageFor([](HbmConfig& c) { c.channels = 0; }), "HBM: at least one channel is needed");
+  EXPECT_EQ(messageFor([](HbmConfig& c) { c.banksPerChannel = 0; }),
+            "HBM: a channel needs at least one bank");
+  EXPECT_EQ(messageFor([](HbmConfig& c) { c.rowBytes = 0; }), "HBM: a row must hold at least one byte");
+  EXPECT_EQ(messageFor([](HbmConfig& c) { c.interleaveBytes = 0; }),
+            "HBM: the channel interleave must be at least one byte");
+  EXPECT_EQ(messageFor([](HbmConfig& c) { c.bytesPerCyclePerChannel = 0; }),
+            "HBM: a channel must move at least one byte a cycle");
+  EXPECT_EQ(messageFor([](HbmConfig& c) { c.rowMissLatencyCycles = 99; }),
+            "HBM: a row miss cannot be faster than a row hit");
+  EXPECT_EQ(messageFor([](HbmConfig&) {}), "accepted");
+}
+
+}  // namespace
+}  // namespace ptxsim::memory

@@ -1,0 +1,302 @@
+// The shared L2 against hand-derived cycles. The small configuration: 2
+// slices, one per partition (slice 0 near SMs 0, 2, ..., slice 1 near SMs
+// 1, 3, ...), 2 sets of 2 ways of 128-byte lines, near 100 and far 130
+// cycles, a 32-byte port a cycle per slice, atomics 2 cycles a round; a
+// recording back end answers 50 cycles after a request is sent. With 2
+// slices or sets, line l goes to (l % 2 + parity(l / 2)) % 2: lines 0, 3, 5,
+// 6 to slice (and set) 0, lines 1, 2, 4, 7 to 1.
+#include "ptxsim/memory/l2_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "ptxsim/memory/hbm.h"
+#include "recording_backend.h"
+
+namespace ptxsim::memory {
+namespace {
+
+using test::RecordingBackend;
+
+L2Config small() {
+  L2Config config;
+  config.capacityBytes = 2 * 2 * 128;
+  config.ways = 2;
+  config.slices = 2;
+  config.partitions = 2;
+  config.nearLatencyCycles = 100;
+  config.farLatencyCycles = 130;
+  config.sliceBytesPerCycle = 32;
+  config.mshrsPerSlice = 4;
+  config.atomicCyclesPerOp = 2;
+  return config;
+}
+
+constexpr uint64_t kLine0 = 0x000, kLine1 = 0x080, kLine3 = 0x180, kLine5 = 0x280;
+
+MemoryRequest read(uint64_t line, uint32_t mask, uint32_t sm = 0) {
+  MemoryRequest r{line, mask, 32u * static_cast<uint32_t>(std::popcount(mask)), false};
+  r.sm = sm;
+  return r;
+}
+MemoryRequest write(uint64_t line, uint32_t mask, uint32_t sm = 0) {
+  MemoryRequest r = read(line, mask, sm);
+  r.write = true;
+  return r;
+}
+MemoryRequest atomic(uint64_t line, uint32_t mask, uint32_t opsPerWord, uint32_t sm = 0) {
+  MemoryRequest r = read(line, mask, sm);
+  r.atomic = true;
+  r.opsPerWord = opsPerWord;
+  return r;
+}
+
+TEST(L2Cache, NearHitIsFasterThanFarHit) {
+  RecordingBackend backend(50);
+  L2Cache l2(small(), backend);
+  ASSERT_EQ(l2.sliceOf(kLine0), 0u);
+  ASSERT_EQ(l2.partitionOf(0), 0u);
+  EXPECT_EQ(l2.request(0, read(kLine0, 0x1)), 50u + 100u);          // a miss: the fetch lands at 50
+  EXPECT_EQ(l2.request(1000, read(kLine0, 0x1, 0)), 1001u + 100u);  // one port cycle, then near
+  EXPECT_EQ(l2.request(2000, read(kLine0, 0x1, 1)), 2001u + 130u);  // SM 1 is far from partition 0
+  EXPECT_EQ(l2.request(3000, read(kLine0, 0x1, 2)), 3001u + 100u);
+  EXPECT_EQ(l2.stats().nearRequests, 3u);
+  EXPECT_EQ(l2.stats().farRequests, 1u);
+  EXPECT_EQ(l2.stats().sectorHits, 3u);
+  EXPECT_EQ(l2.stats().sectorMisses, 1u);
+  EXPECT_EQ(l2.stats().partitionSectorHits, (std::vector<uint64_t>{3, 0}));
+  EXPECT_DOUBLE_EQ(l2.stats().sectorHitRatePct(), 75.0);
+  ASSERT_EQ(backend.sent.size(), 1u);
+}
+
+TEST(L2Cache, RequestsToOneSliceQueueOnItsPort) {
+  RecordingBackend backend(50);
+  L2Cache l2(small(), backend);
+  l2.request(0, read(kLine0, 0xf));
+  EXPECT_EQ(l2.request(1000, read(kLine0, 0xf)), 1004u + 100u);  // 4 sectors: 4 cycles
+  EXPECT_EQ(l2.request(1000, read(kLine0, 0xf)), 1008u + 100u);  // after the first
+  EXPECT_EQ(l2.request(1000, read(kLine1, 0x1, 1)),
+            1050u + 100u);  // slice 1's port is free: the fetch decides
+}
+
+TEST(L2Cache, MissFetchesOnlyMissingSectorsAndWaitsForOnesInFlight) {
+  RecordingBackend backend(50);
+  L2Cache l2(small(), backend);
+  EXPECT_EQ(l2.request(0, read(kLine0, 0x3, 4)), 150u);
+  ASSERT_EQ(backend.sent.size(), 1u);
+  EXPECT_EQ(backend.sent[0].at, 0u);
+  EXPECT_EQ(backend.sent[0].request.lineAddress, kLine0);
+  EXPECT_EQ(backend.sent[0].request.sectorMask, 0x3u);
+  EXPECT_EQ(backend.sent[0].request.bytes, 64u);
+  EXPECT_FALSE(backend.sent[0].request.write);
+  EXPECT_EQ(backend.sent[0].request.sm, 4u);
+
+  // Sectors 0 and 1 are in flight until 50; 2 and 3 are fetched at 10, land at 60.
+  EXPECT_EQ(l2.request(10, read(kLine0, 0xf)), 60u + 100u);
+  ASSERT_EQ(backend.sent.size(), 2u);
+  EXPECT_EQ(backend.sent[1].at, 10u);
+  EXPECT_EQ(backend.sent[1].request.sectorMask, 0xcu);
+  EXPECT_EQ(backend.sent[1].request.bytes, 64u);
+
+  EXPECT_EQ(l2.request(20, read(kLine0, 0x1)), 50u + 100u);  // waits for the first fetch
+  EXPECT_EQ(backend.sent.size(), 2u);
+  EXPECT_EQ(l2.stats().inFlightSectorHits, 3u);
+  EXPECT_EQ(l2.request(500, read(kLine0, 0xf)), 504u + 100u);  // all landed: a plain hit
+  EXPECT_EQ(l2.stats().inFlightSectorHits, 3u);
+  EXPECT_EQ(l2.stats().readSectors, 11u);
+  EXPECT_EQ(l2.stats().sectorMisses, 4u);
+}
+
+TEST(L2Cache, MissWaitsForAFreeMshrOfItsSlice) {
+  L2Config config = small();
+  config.mshrsPerSlice = 1;
+  RecordingBackend backend(50);
+  L2Cache l2(config, backend);
+  EXPECT_EQ(l2.request(0, read(kLine0, 0x1)), 150u);
+  EXPECT_EQ(l2.request(10, read(kLine3, 0x1)), 50u + 50u + 100u);  // slice 0's MSHR is free at 50
+  EXPECT_EQ(backend.sent[1].at, 50u);
+  EXPECT_EQ(l2.request(10, read(kLine1, 0x1, 1)), 10u + 50u + 100u);  // slice 1 has its own
+  EXPECT_EQ(backend.sent[2].at, 10u);
+  EXPECT_EQ(l2.stats().mshrStallCycles, 40u);
+}
+
+TEST(L2Cache, StoresAllocateTheirSectorsWithoutFetching) {
+  RecordingBackend backend(50);
+  L2Cache l2(small(), backend);
+  EXPECT_EQ(l2.request(0, write(kLine0, 0x1)), 1u + 100u);  // acknowledged after the port and the trip
+  EXPECT_TRUE(backend.sent.empty());
+  EXPECT_EQ(l2.request(10, read(kLine0, 0x1)), 11u + 100u);  // the stored sector hits
+  EXPECT_EQ(l2.request(20, read(kLine0, 0x3)), 20u + 50u + 100u);
+  ASSERT_EQ(backend.sent.size(), 1u);  // only sector 1, which was never written
+  EXPECT_EQ(backend.sent[0].request.sectorMask, 0x2u);
+  EXPECT_EQ(l2.stats().writeRequests, 1u);
+  EXPECT_EQ(l2.stats().writeSectors, 1u);
+  EXPECT_EQ(l2.stats().readSectors, 3u);
+  EXPECT_EQ(l2.stats().sectorHits, 2u);
+  EXPECT_EQ(l2.stats().sectorMisses, 2u);  // the store's absent sector and sector 1
+}
+
+TEST(L2Cache, EvictingADirtyLineWritesItsDirtySectorsBackOnce) {
+  RecordingBackend backend(50);
+  L2Cache l2(small(), backend);
+  l2.request(0, write(kLine0, 0x5));                           // sectors 0 and 2 dirty; set 0
+  l2.request(10, read(kLine3, 0x1));                           // set 0's other way
+  EXPECT_EQ(l2.request(100, read(kLine5, 0x1)), 150u + 100u);  // set 0 is full: evicts line 0 (LRU)
+  ASSERT_EQ(backend.sent.size(), 3u);
+  EXPECT_EQ(backend.sent[1].at, 100u);
+  EXPECT_EQ(backend.sent[1].request.lineAddress, kLine0);
+  EXPECT_TRUE(backend.sent[1].request.write);
+  EXPECT_EQ(backend.sent[1].request.sectorMask, 0x5u);
+  EXPECT_EQ(backend.sent[1].request.bytes, 64u);
+  EXPECT_EQ(backend.sent[2].request.lineAddress, kLine5);
+  EXPECT_FALSE(backend.sent[2].request.write);
+
+  l2.request(200, read(kLine0, 0x1));  // evicts line 3, which is clean
+  ASSERT_EQ(backend.sent.size(), 4u);
+  EXPECT_FALSE(backend.sent[3].request.write);
+  EXPECT_EQ(l2.stats().evictions, 2u);
+  EXPECT_EQ(l2.stats().dirtyEvictions, 1u);
+  EXPECT_EQ(l2.stats().writeBackSectors, 2u);
+}
+
+TEST(L2Cache, ALineStillFillingIsNotEvicted) {
+  RecordingBackend backend(50);
+  L2Cache l2(small(), backend);
+  l2.request(0, read(kLine0, 0x1));                         // lands at 50
+  l2.request(1, read(kLine3, 0x1));                         // lands at 51
+  EXPECT_EQ(l2.request(2, write(kLine5, 0x1)), 3u + 100u);  // nowhere to allocate: written through
+  ASSERT_EQ(backend.sent.size(), 3u);
+  EXPECT_TRUE(backend.sent[2].request.write);
+  EXPECT_EQ(l2.request(3, read(kLine0, 0x1)), 50u + 100u);  // line 0 is still there
+  EXPECT_EQ(l2.stats().evictions, 0u);
+}
+
+TEST(L2Cache, AtomicsToOneAddressSerialiseInTheirSlice) {
+  RecordingBackend backend(50);
+  L2Cache l2(small(), backend);
+  l2.request(0, read(kLine0, 0x1));  // line 0 sector 0 present from 50
+  // A warp's 32 lanes on one word: 32 rounds of 2 cycles after the port cycle.
+  EXPECT_EQ(l2.request(1000, atomic(kLine0, 0x1, 32)), 1001u + 64u + 100u);
+  EXPECT_EQ(l2.request(1000, atomic(kLine0, 0x1, 32)), 1065u + 64u + 100u);  // behind the first
+  // Slice 1's unit is free; the missing sector is fetched first (lands at 1050).
+  EXPECT_EQ(l2.request(1000, atomic(kLine1, 0x1, 1)), 1050u + 2u + 130u);
+  EXPECT_EQ(l2.request(1001, atomic(kLine0, 0x1, 32, 1)), 1129u + 64u + 130u);  // far SM
+  // A reader gets the word after the last update.
+  EXPECT_EQ(l2.request(1010, read(kLine0, 0x1)), 1193u + 100u);
+  ASSERT_EQ(backend.sent.size(), 2u);  // the two fetches, nothing else
+  EXPECT_EQ(backend.sent[1].request.lineAddress, kLine1);
+  EXPECT_FALSE(backend.sent[1].request.write);
+  EXPECT_FALSE(backend.sent[1].request.atomic);
+  EXPECT_EQ(l2.stats().atomicRequests, 4u);
+  EXPECT_EQ(l2.stats().atomicSectors, 4u);
+  EXPECT_EQ(l2.stats().atomicUnitBusyCycles, 3u * 64u + 2u);
+}
+
+TEST(L2Cache, AtomicRoundsCoverADistinctWordPerSectorAndKeepFractionalCycles) {
+  L2Config config = small();
+  config.atomicCyclesPerOp = 1.5;
+  RecordingBackend backend(50);
+  L2Cache l2(config, backend);
+  l2.request(0, read(kLine0, 0xf));
+  EXPECT_EQ(l2.request(1000, atomic(kLine0, 0x1, 1)), 1003u + 100u);  // 1001 + 1.5, rounded up
+  // Another sector, ready after its port cycle at 1002, waits for the unit
+  // until 1002.5: no rounding between rounds.
+  EXPECT_EQ(l2.request(1000, atomic(kLine0, 0x2, 1)), 1004u + 100u);
+  // Whole lines of distinct words: a round per sector, 4 x 1.5 = 6 cycles.
+  EXPECT_EQ(l2.request(2000, atomic(kLine0, 0xf, 1)), 2004u + 6u + 100u);
+}
+
+TEST(L2Cache, EvictingAnAtomicallyUpdatedLineWritesItBack) {
+  RecordingBackend backend(50);
+  L2Cache l2(small(), backend);
+  l2.request(0, atomic(kLine0, 0x2, 1));
+  l2.request(100, read(kLine3, 0x1));
+  l2.request(200, read(kLine5, 0x1));  // evicts line 0
+  ASSERT_EQ(backend.sent.size(), 4u);
+  EXPECT_TRUE(backend.sent[2].request.write);
+  EXPECT_EQ(backend.sent[2].request.lineAddress, kLine0);
+  EXPECT_EQ(backend.sent[2].request.sectorMask, 0x2u);
+}
+
+TEST(L2Cache, SliceHashSpreadsLinesOverSlices) {
+  RecordingBackend backend(50);
+  L2Cache small2(small(), backend);
+  const uint32_t expected[8] = {0, 1, 1, 0, 1, 0, 0, 1};
+  for (uint64_t line = 0; line < 8; ++line) EXPECT_EQ(small2.sliceOf(line * 128), expected[line]) << line;
+
+  L2Cache h100(L2Config{}, backend);  // 48 slices, 24 per partition
+  EXPECT_EQ(h100.partitionOf(23), 0u);
+  EXPECT_EQ(h100.partitionOf(24), 1u);
+  for (uint64_t block : {0ull, 5ull, 1000ull}) {
+    std::set<uint32_t> slices;
+    for (uint64_t line = 0; line < 48; ++line) slices.insert(h100.sliceOf((block * 48 + line) * 128));
+    EXPECT_EQ(slices.size(), 48u) << "block " << block;
+  }
+  for (uint32_t log2Stride = 7; log2Stride <= 34; ++log2Stride) {
+    std::set<uint32_t> slices;
+    for (uint64_t i = 0; i < 4 * 48; ++i) slices.insert(h100.sliceOf(i << log2Stride));
+    EXPECT_EQ(slices.size(), 48u) << "stride 2^" << log2Stride;
+  }
+}
+
+TEST(L2Cache, DefaultsComposeWithHbmToTheH100Latencies) {
+  Hbm hbm;
+  L2Cache l2(L2Config{}, hbm);
+  // Line 0: slice 0, partition 0, near SM 0. A DRAM miss: 2 cycles on the
+  // channel and a row miss (413), then the near trip.
+  EXPECT_EQ(l2.request(0, read(0x0, 0x1, 0)), 415u + 260u);
+  EXPECT_EQ(l2.request(1000, read(0x0, 0x1, 0)), 1001u + 260u);
+  EXPECT_EQ(l2.request(2000, read(0x0, 0x1, 1)), 2001u + 290u);
+  EXPECT_EQ(hbm.stats().readRequests, 1u);
+  EXPECT_EQ(hbm.stats().bytesRead, 32u);
+  EXPECT_EQ(l2.config().slices * l2.config().sliceBytesPerCycle, 1536u);  // ~1451 measured
+}
+
+TEST(L2Cache, RejectsImpossibleConfigurations) {
+  RecordingBackend backend(50);
+  auto messageFor = [&](auto change) -> std::string {
+    L2Config config = small();
+    change(config);
+    try {
+      L2Cache l2(config, backend);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  const std::string geometry =
+      "L2 cache: the capacity must be a positive whole number of sets of `ways` lines";
+  EXPECT_EQ(messageFor([](L2Config& c) { c.capacityBytes = 1000; }), geometry);
+  EXPECT_EQ(messageFor([](L2Config& c) { c.capacityBytes = 0; }), geometry);
+  EXPECT_EQ(messageFor([](L2Config& c) { c.ways = 0; }), geometry);
+  EXPECT_EQ(messageFor([](L2Config& c) { c.lineBytes = 100; }), "L2 cache: the line must be whole sectors");
+  EXPECT_EQ(messageFor([](L2Config& c) { c.sectorBytes = 0; }), "L2 cache: the line must be whole sectors");
+  EXPECT_EQ(messageFor([](L2Config& c) { c.slices = 0; }), "L2 cache: at least one slice is needed");
+  EXPECT_EQ(messageFor([](L2Config& c) { c.partitions = 0; }), "L2 cache: at least one partition is needed");
+  EXPECT_EQ(messageFor([](L2Config& c) { c.slices = 3; }),
+            "L2 cache: the slices must split evenly between the partitions");
+  EXPECT_EQ(messageFor([](L2Config& c) { c.sliceBytesPerCycle = 0; }),
+            "L2 cache: a slice's port must move at least one byte a cycle");
+  EXPECT_EQ(messageFor([](L2Config& c) { c.mshrsPerSlice = 0; }),
+            "L2 cache: a slice needs at least one MSHR");
+  EXPECT_EQ(messageFor([](L2Config& c) { c.atomicCyclesPerOp = 0; }),
+            "L2 cache: the atomic unit must take a positive, finite number of cycles per operation");
+  EXPECT_EQ(messageFor([](L2Config&) {}), "accepted");
+}
+
+TEST(L2Cache, RejectsMalformedRequests) {
+  RecordingBackend backend(50);
+  L2Cache l2(small(), backend);
+  EXPECT_THROW(l2.request(0, read(0x40, 0x1)), std::invalid_argument);  // not line-aligned
+  EXPECT_THROW(l2.request(0, read(0x0, 0x10)), std::invalid_argument);  // sector 4 of a 4-sector line
+  EXPECT_THROW(l2.request(0, read(0x0, 0x0)), std::invalid_argument);
+  EXPECT_THROW(l2.request(0, atomic(0x0, 0x1, 0)), std::invalid_argument);
+  EXPECT_TRUE(backend.sent.empty());
+}
+
+}  // namespace
+}  // namespace ptxsim::memory
