@@ -30,6 +30,11 @@ HbmLocation Hbm::locate(uint64_t address) const {
           rowIndex / config_.banksPerChannel};
 }
 
+void Hbm::startLaunch() {
+  std::fill(channelFreeAt_.begin(), channelFreeAt_.end(), 0);
+  stats_ = {};
+}
+
 uint64_t Hbm::request(uint64_t now, const MemoryRequest& request) {
   const HbmLocation where = locate(request.lineAddress);
   uint64_t& freeAt = channelFreeAt_[where.channel];

@@ -137,6 +137,14 @@ void L2Cache::count(const MemoryRequest& request, uint32_t partition, bool near,
   ++(near ? stats_.nearRequests : stats_.farRequests);
 }
 
+void L2Cache::startLaunch() {
+  std::fill(arrival_.begin(), arrival_.end(), 0);
+  for (Slice& slice : slices_) slice = Slice{};
+  atomicBusyTicks_ = 0;
+  stats_ = {};
+  stats_.partitionSectorHits.assign(config_.partitions, 0);
+}
+
 uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) {
   if (request.lineAddress % config_.lineBytes != 0)
     fail("request at " + std::to_string(request.lineAddress) + " is not aligned to a " +

@@ -408,9 +408,8 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
     resources.staticSharedBytes = kernel->staticSharedBytes;
     resources.registersPerThread = result.stats.registersPerThread;
     int perSm = maxActiveBlocksPerSm(config_, resources, static_cast<int>(config.block.count()), config.dynamicSharedBytes);
-    if (!instructionCaches_) instructionCaches_ = std::make_unique<timing::InstructionCaches>();
-    timing::TimedGrid timed =
-        timing::runTimedGrid(grid, static_cast<uint32_t>(std::max(perSm, 1)), *instructionCaches_);
+    if (!timingKept_) timingKept_ = std::make_unique<timing::KeptState>();
+    timing::TimedGrid timed = timing::runTimedGrid(grid, static_cast<uint32_t>(std::max(perSm, 1)), *timingKept_);
     KernelStats counted = timed.stats;
     counted.timingParameters = timingJson(config_.timing);
     result.stats.timed = true;

@@ -5,6 +5,11 @@
 #include <functional>
 #include <map>
 #include <sstream>
+#include <stdexcept>
+
+#include "ptxsim/memory/hbm.h"
+#include "ptxsim/memory/l2_cache.h"
+#include "timing/instruction_fetch.h"
 
 namespace ptxsim::sim {
 
@@ -99,6 +104,21 @@ bool applyLine(const std::string& line, GpuConfig& config, std::string& error, c
   return true;
 }
 
+// Whether the caches and memory the timing keys describe can be built
+// (whole sets, some channels): a bad combination is an error of the
+// preset, not of a later launch.
+bool timingGeometryFits(const TimingConfig& timing, std::string& error) {
+  try {
+    memory::Hbm dram(timing.dram);
+    memory::L2Cache l2(timing.l2, dram);
+    timing::InstructionFetch fetch(timing.fetch);
+  } catch (const std::invalid_argument& e) {
+    error = std::string("the timing keys describe no memory system that can be built: ") + e.what();
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool applyPreset(const std::string& text, GpuConfig& config, std::string& error, const std::string& origin) {
@@ -135,7 +155,7 @@ bool loadPreset(const std::string& spec, const std::string& presetDirectory, Gpu
     if (!applyLine(item, config, error, "override '" + item + "'")) return false;
     at = next;
   }
-  return true;
+  return timingGeometryFits(config.timing, error);
 }
 
 std::string describe(const GpuConfig& c) {

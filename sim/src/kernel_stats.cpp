@@ -77,6 +77,12 @@ std::string KernelStats::toJson() const {
     uint64_t sectors = timing.l1LoadSectors + timing.l1StoreSectors;
     j["l1tex__t_sector_hit_rate.pct"] =
         sectors == 0 ? 0.0 : 100.0 * static_cast<double>(timing.l1SectorHits) / static_cast<double>(sectors);
+    j["lts__t_sectors.sum"] = timing.l2Sectors;
+    j["lts__t_sector_hit_rate.pct"] = timing.l2Sectors == 0 ? 0.0
+                                                            : 100.0 * static_cast<double>(timing.l2SectorHits) /
+                                                                  static_cast<double>(timing.l2Sectors);
+    j["dram__bytes_read.sum"] = timing.dramBytesRead;
+    j["dram__bytes_write.sum"] = timing.dramBytesWritten;
     j["ptxsim__timing"] = nlohmann::ordered_json::parse(timingParameters);
   }
   j["ptxsim__simulation_seconds"] = simulationSeconds;

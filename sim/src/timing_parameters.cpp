@@ -1,7 +1,9 @@
 // The timing model's preset keys: one row per parameter, with its unit and
 // description, which parse, echo and document it.
 #include <charconv>
+#include <limits>
 #include <sstream>
+#include <type_traits>
 
 #include "ptxsim/sim/timing_config.h"
 #include "timing/schedulers/issue_policy.h"
@@ -10,31 +12,59 @@ namespace ptxsim::sim {
 
 namespace {
 
-bool parseCount(const std::string& text, uint32_t& out) {
+bool parseCount(const std::string& text, uint64_t& out) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
   return ec == std::errc() && end == text.data() + text.size();
 }
 
-// A number field, reached from the TimingConfig by `field`; `minimum`
-// rejects values the model cannot run with (a zero interval, no banks).
+// A whole-number field (32 or 64 bits), reached from the TimingConfig by
+// `field`; `minimum` rejects values the model cannot run with (a zero
+// interval, no banks).
 template <typename Field>
 TimingParameter number(std::string key, std::string unit, std::string description, Field field,
                        uint32_t minimum = 0) {
   return {std::move(key), std::move(unit), std::move(description),
           [field, minimum](TimingConfig& t, const std::string& v, std::string& why) {
-            uint32_t value = 0;
+            auto& target = field(t);
+            using Value = std::remove_reference_t<decltype(target)>;
+            uint64_t value = 0;
             if (!parseCount(v, value)) {
               why = "not a whole number";
+              return false;
+            }
+            if (value > std::numeric_limits<Value>::max()) {
+              why = "at most " + std::to_string(std::numeric_limits<Value>::max());
               return false;
             }
             if (value < minimum) {
               why = "at least " + std::to_string(minimum);
               return false;
             }
-            field(t) = value;
+            target = static_cast<Value>(value);
             return true;
           },
           [field](const TimingConfig& t) { return std::to_string(field(const_cast<TimingConfig&>(t))); }};
+}
+
+// A positive decimal field (cycles that need not be whole).
+template <typename Field>
+TimingParameter decimal(std::string key, std::string unit, std::string description, Field field) {
+  return {std::move(key), std::move(unit), std::move(description),
+          [field](TimingConfig& t, const std::string& v, std::string& why) {
+            double value = 0;
+            auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
+            if (ec != std::errc() || end != v.data() + v.size() || !(value > 0)) {
+              why = "not a positive number";
+              return false;
+            }
+            field(t) = value;
+            return true;
+          },
+          [field](const TimingConfig& t) {
+            std::ostringstream out;
+            out << field(const_cast<TimingConfig&>(t));
+            return out.str();
+          }};
 }
 
 std::vector<TimingParameter> makeParameters() {
@@ -94,10 +124,42 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.l1.ways; }, 1));
   p.push_back(number("l1.sectors_per_cycle", "count", "sectors the L1's data stage passes per cycle",
                      [](TimingConfig& t) -> uint32_t& { return t.l1.sectorsPerCycle; }, 1));
-  p.push_back(number("backend.latency", "cycles", "fixed-latency back end behind L1: a miss, issue to use",
-                     [](TimingConfig& t) -> uint32_t& { return t.backend.latencyCycles; }, 1));
-  p.push_back(number("backend.bytes_per_cycle_per_sm", "bytes/cycle", "what one SM may draw from the back end",
-                     [](TimingConfig& t) -> uint32_t& { return t.backend.bytesPerCyclePerSm; }, 1));
+  p.push_back(number("l2.capacity", "bytes", "L2 cache, all slices",
+                     [](TimingConfig& t) -> uint64_t& { return t.l2.capacityBytes; }, 1));
+  p.push_back(number("l2.ways", "count", "L2 associativity",
+                     [](TimingConfig& t) -> uint32_t& { return t.l2.ways; }, 1));
+  p.push_back(number("l2.line_bytes", "bytes", "L2 line", [](TimingConfig& t) -> uint32_t& { return t.l2.lineBytes; },
+                     1));
+  p.push_back(number("l2.sector_bytes", "bytes", "L2 sector",
+                     [](TimingConfig& t) -> uint32_t& { return t.l2.sectorBytes; }, 1));
+  p.push_back(number("l2.slices", "count", "L2 slices (address-hashed)",
+                     [](TimingConfig& t) -> uint32_t& { return t.l2.slices; }, 1));
+  p.push_back(number("l2.partitions", "count", "L2 partitions; an SM is near one of them",
+                     [](TimingConfig& t) -> uint32_t& { return t.l2.partitions; }, 1));
+  p.push_back(number("l2.near_latency", "cycles", "L2 hit in the SM's near partition, after the L1",
+                     [](TimingConfig& t) -> uint32_t& { return t.l2.nearLatencyCycles; }, 1));
+  p.push_back(number("l2.far_latency", "cycles", "L2 hit in a far partition, after the L1",
+                     [](TimingConfig& t) -> uint32_t& { return t.l2.farLatencyCycles; }, 1));
+  p.push_back(number("l2.slice_bytes_per_cycle", "bytes/cycle", "what one L2 slice passes a cycle",
+                     [](TimingConfig& t) -> uint32_t& { return t.l2.sliceBytesPerCycle; }, 1));
+  p.push_back(number("l2.mshrs_per_slice", "count", "missed lines in flight per L2 slice",
+                     [](TimingConfig& t) -> uint32_t& { return t.l2.mshrsPerSlice; }, 1));
+  p.push_back(decimal("l2.atomic_cycles_per_op", "cycles", "a slice's atomic unit, per round (a sector's word per lane)",
+                      [](TimingConfig& t) -> double& { return t.l2.atomicCyclesPerOp; }));
+  p.push_back(number("dram.channels", "count", "HBM channels (address-hashed)",
+                     [](TimingConfig& t) -> uint32_t& { return t.dram.channels; }, 1));
+  p.push_back(number("dram.banks_per_channel", "count", "banks per channel, each with an open row",
+                     [](TimingConfig& t) -> uint32_t& { return t.dram.banksPerChannel; }, 1));
+  p.push_back(number("dram.row_bytes", "bytes", "a bank's row",
+                     [](TimingConfig& t) -> uint32_t& { return t.dram.rowBytes; }, 1));
+  p.push_back(number("dram.interleave_bytes", "bytes", "consecutive bytes on one channel",
+                     [](TimingConfig& t) -> uint32_t& { return t.dram.interleaveBytes; }, 1));
+  p.push_back(number("dram.row_hit_latency", "cycles", "an access to the open row, beyond the L2",
+                     [](TimingConfig& t) -> uint32_t& { return t.dram.rowHitLatencyCycles; }, 1));
+  p.push_back(number("dram.row_miss_latency", "cycles", "an access that opens another row, beyond the L2",
+                     [](TimingConfig& t) -> uint32_t& { return t.dram.rowMissLatencyCycles; }, 1));
+  p.push_back(number("dram.bytes_per_cycle_per_channel", "bytes/cycle", "what one channel moves a cycle",
+                     [](TimingConfig& t) -> uint32_t& { return t.dram.bytesPerCyclePerChannel; }, 1));
   p.push_back(number("const.hit_latency", "cycles", "constant-cache hit (ld.const), issue to use",
                      [](TimingConfig& t) -> uint32_t& { return t.constant.hitLatencyCycles; }, 1));
   p.push_back(number("const.miss_latency", "cycles", "constant-cache miss to the next level",

@@ -93,7 +93,8 @@ TEST(GpuPresets, ErrorsNameTheLineAndKey) {
 namespace ptxsim::sim {
 namespace {
 
-// The H200: the H100's SMs and timing, its own memory.
+// The H200: the H100's SMs and timing, its own memory: a 60 MiB L2 and
+// HBM3e channels 1.43 times as fast.
 TEST(GpuPresets, TheH200HasTheH100sTimingAndItsOwnMemory) {
   GpuConfig h200, h100;
   std::string error;
@@ -102,7 +103,26 @@ TEST(GpuPresets, TheH200HasTheH100sTimingAndItsOwnMemory) {
   EXPECT_EQ(h200.name, "NVIDIA H200");
   EXPECT_EQ(h200.globalMemoryBytes, uint64_t{143155} << 20);
   EXPECT_EQ(h200.smCount, 132u);
-  EXPECT_EQ(timingJson(h200.timing), timingJson(h100.timing));
+  EXPECT_EQ(h200.timing.l2.capacityBytes, uint64_t{60} << 20);
+  EXPECT_EQ(h100.timing.l2.capacityBytes, uint64_t{50} << 20);
+  EXPECT_EQ(h200.timing.dram.bytesPerCyclePerChannel, 23u);
+  EXPECT_EQ(h100.timing.dram.bytesPerCyclePerChannel, 16u);
+  TimingConfig sameMemory = h200.timing;
+  sameMemory.l2.capacityBytes = h100.timing.l2.capacityBytes;
+  sameMemory.dram.bytesPerCyclePerChannel = h100.timing.dram.bytesPerCyclePerChannel;
+  EXPECT_EQ(timingJson(sameMemory), timingJson(h100.timing));
+}
+
+TEST(GpuPresets, AMemorySystemThatCannotBeBuiltIsAPresetError) {
+  GpuConfig c;
+  std::string error;
+  EXPECT_FALSE(loadPreset("h100,l2.capacity=1000", kPresets, c, error));
+  EXPECT_NE(error.find("the timing keys describe no memory system that can be built"), std::string::npos) << error;
+  EXPECT_FALSE(loadPreset("h100,l2.atomic_cycles_per_op=-1", kPresets, c, error));
+  EXPECT_NE(error.find("not a positive number"), std::string::npos) << error;
+  EXPECT_FALSE(loadPreset("h100,l2.capacity=99999999999999999999999", kPresets, c, error));
+  EXPECT_TRUE(loadPreset("h100,l2.atomic_cycles_per_op=2.5", kPresets, c, error)) << error;
+  EXPECT_EQ(c.timing.l2.atomicCyclesPerOp, 2.5);
 }
 
 // The pre-Volta preset: sm_61, and warps run under the reconvergence stack

@@ -45,13 +45,13 @@ memory::L1Config constantCacheConfig(const TimingConfig& timing) {
 }  // namespace
 
 SmModel::SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, const CodeLayout& code,
-                 InstructionFetch& fetch, uint32_t l1Bytes)
+                 InstructionFetch& fetch, memory::MemoryBackend& l2, uint32_t l1Bytes)
     : index_(index),
       grid_(grid),
       timing_(timing),
       code_(code),
       ctx_(grid),
-      backend_(timing.backend.latencyCycles, timing.backend.bytesPerCyclePerSm),
+      l2_(l2, index),
       l1_(l1Config(timing, l1Bytes)),
       constantBackend_(timing.constant.missLatencyCycles, timing.constant.lineBytes),
       constantCache_(constantCacheConfig(timing)),
@@ -272,6 +272,22 @@ bool bypassesL1(const isa::Instruction& inst) {
   return strong && (scope == isa::Mod::Gpu || scope == isa::Mod::Sys);
 }
 
+// The most executed lanes that address one 4-byte word: an atomic's
+// rounds in the L2 slice's unit.
+uint32_t lanesPerWord(const std::array<uint64_t, 32>& addresses, uint32_t executed) {
+  uint32_t most = 1;
+  for (uint32_t lanes = executed; lanes != 0; lanes &= lanes - 1) {
+    auto lane = static_cast<unsigned>(std::countr_zero(lanes));
+    uint32_t same = 0;
+    for (uint32_t others = executed; others != 0; others &= others - 1) {
+      auto other = static_cast<unsigned>(std::countr_zero(others));
+      same += (addresses[other] >> 2) == (addresses[lane] >> 2) ? 1 : 0;
+    }
+    most = std::max(most, same);
+  }
+  return most;
+}
+
 }  // namespace
 
 uint64_t SmModel::l1Latency(uint64_t now) {
@@ -287,18 +303,23 @@ uint64_t SmModel::l1Latency(uint64_t now) {
                                                     timing_.l1.lineBytes, timing_.l1.sectorBytes);
   memory::L1Access done;
   switch (r.access) {
-    case AccessKind::Store: done = l1_.store(now, access, backend_); break;
+    case AccessKind::Store: done = l1_.store(now, access, l2_); break;
     case AccessKind::Atomic: {
-      // Atomics are performed behind the L1 (at L2 on the GPU).
+      // Atomics are performed in the L2's slices, one round per word that
+      // the most lanes share.
       done.readyAt = now;
+      uint32_t opsPerWord = lanesPerWord(addresses, r.executed);
       for (const memory::CoalescedLine& line : access.lines) {
         uint32_t bytes = static_cast<uint32_t>(std::popcount(line.sectorMask)) * timing_.l1.sectorBytes;
-        done.readyAt = std::max(done.readyAt, backend_.request(now, {line.address, line.sectorMask, bytes, true}));
+        memory::MemoryRequest request{line.address, line.sectorMask, bytes, true};
+        request.atomic = true;
+        request.opsPerWord = opsPerWord;
+        done.readyAt = std::max(done.readyAt, l2_.request(now, request));
       }
       break;
     }
     default:
-      done = l1_.load(now, access, backend_, bypassesL1(*r.instruction) ? memory::L1Policy::kBypass
+      done = l1_.load(now, access, l2_, bypassesL1(*r.instruction) ? memory::L1Policy::kBypass
                                                                           : memory::L1Policy::kAllocate);
   }
   lgWait_ = done.mshrStallCycles;

@@ -48,9 +48,10 @@ class SmModel {
   // `l1Bytes`: the L1's share of the unified L1/shared array, what the
   // launch's shared memory leaves (memory/l1_carveout.h).
   // `code`: the launch's instruction addresses and operand sources;
-  // `fetch`: the SM's instruction caches (kept between launches).
+  // `fetch`: the SM's instruction caches (kept between launches);
+  // `l2`: the L2 every SM shares (memory beyond it included).
   SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, const CodeLayout& code,
-          InstructionFetch& fetch, uint32_t l1Bytes);
+          InstructionFetch& fetch, memory::MemoryBackend& l2, uint32_t l1Bytes);
   SmModel(const SmModel&) = delete;
   SmModel& operator=(const SmModel&) = delete;
 
@@ -78,7 +79,6 @@ class SmModel {
   exec::ExecContext& context() { return ctx_; }
   const SmCounters& counters() const { return counters_; }
   const memory::L1Stats& l1() const { return l1_.stats(); }
-  const memory::BackendStats& backend() const { return backend_.stats(); }
   const FetchStats& fetch() const { return fetch_.stats(); }
   uint64_t now() const { return clock_; }
   // The last cycle simulated with a CTA resident (0 if none ever was).
@@ -188,7 +188,21 @@ class SmModel {
   uint64_t issuedSinceWatch_ = 0;
   std::vector<TimedWarp> warps_;
   std::vector<SubPartition> subPartitions_;
-  memory::FixedLatencyBackend backend_;
+  // The SM's way to the shared L2: its requests carry its index (near or far partition).
+  class L2Port final : public memory::MemoryBackend {
+   public:
+    L2Port(memory::MemoryBackend& l2, uint32_t sm) : l2_(l2), sm_(sm) {}
+    uint64_t request(uint64_t now, const memory::MemoryRequest& request) override {
+      memory::MemoryRequest tagged = request;
+      tagged.sm = sm_;
+      return l2_.request(now, tagged);
+    }
+
+   private:
+    memory::MemoryBackend& l2_;
+    uint32_t sm_;
+  };
+  L2Port l2_;
   memory::L1Cache l1_;
   memory::FixedLatencyBackend constantBackend_;
   memory::L1Cache constantCache_;

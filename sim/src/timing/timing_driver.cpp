@@ -46,7 +46,7 @@ exec::CtaState* livelocked(const std::vector<std::unique_ptr<SmModel>>& sms) {
 
 }  // namespace
 
-TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, InstructionCaches& caches, uint64_t startCycle) {
+TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& kept, uint64_t startCycle) {
   TimedGrid out;
   const TimingConfig& timing = grid.config.timing;
   const uint64_t ctaCount = grid.launch.grid.count();
@@ -57,10 +57,12 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, InstructionC
   uint64_t sharedPerSm = std::min<uint64_t>(sharedPerCta * ctasPerSm, UINT32_MAX);
   uint32_t l1Bytes = memory::l1CapacityBytes(static_cast<uint32_t>(
       std::min<uint64_t>(sharedPerSm, memory::kSm90SharedCarveoutsKiB.back() * 1024)));
-  CodeLayout code(grid.kernel, caches.moduleNumber(grid.kernel.module), timing);
-  std::vector<InstructionFetch>& fetch = caches.forLaunch(timing, grid.config.smCount);
+  CodeLayout code(grid.kernel, kept.instructionCaches.moduleNumber(grid.kernel.module), timing);
+  std::vector<InstructionFetch>& fetch = kept.instructionCaches.forLaunch(timing, grid.config.smCount);
+  memory::L2Cache& l2 = kept.memory.forLaunch(timing);
+  const memory::Hbm& dram = kept.memory.dram();
   for (uint32_t s = 0; s < grid.config.smCount; ++s) {
-    sms.push_back(std::make_unique<SmModel>(s, grid, timing, code, fetch[s], l1Bytes));
+    sms.push_back(std::make_unique<SmModel>(s, grid, timing, code, fetch[s], l2, l1Bytes));
   }
   std::map<const exec::CtaState*, uint32_t> smOfCta;
   uint64_t launchWrites = 0;
@@ -157,6 +159,10 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, InstructionC
     out.stats.timing.l1StoreSectors += l1.storeSectors;
     out.stats.timing.l1SectorHits += l1.loadSectorHits + l1.storeSectorHits;
   }
+  out.stats.timing.l2Sectors = l2.stats().readSectors + l2.stats().writeSectors + l2.stats().atomicSectors;
+  out.stats.timing.l2SectorHits = l2.stats().sectorHits;
+  out.stats.timing.dramBytesRead = dram.stats().bytesRead;
+  out.stats.timing.dramBytesWritten = dram.stats().bytesWritten;
   uint32_t clockKhz = grid.config.clockRateKhz == 0 ? 1u : grid.config.clockRateKhz;
   out.stats.timing.durationNs = out.stats.timing.cyclesElapsed * 1'000'000 / clockKhz;
   out.stats.timing.smCyclesActiveAvg = static_cast<double>(active) / static_cast<double>(sms.size());

@@ -15,6 +15,7 @@
 #include "../exec/device_launch.h"
 #include "../exec/grid_context.h"
 #include "instruction_fetch.h"
+#include "memory_system.h"
 #include "ptxsim/sim/kernel_stats.h"
 
 namespace ptxsim::sim::timing {
@@ -25,10 +26,15 @@ struct TimedGrid {
   std::map<uint64_t, std::vector<exec::DeviceLaunch>> launchesByCta;
 };
 
+// What the GPU keeps from one timed launch to the next: its caches' lines.
+struct KeptState {
+  InstructionCaches instructionCaches;
+  MemorySystem memory;
+};
+
 // Runs every CTA of `grid`, at most `ctasPerSm` resident on an SM at once.
-// The grid starts at simulated cycle `startCycle`; `caches` are the SMs'
-// instruction caches as earlier launches left them.
-TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, InstructionCaches& caches,
-                       uint64_t startCycle = 0);
+// The grid starts at simulated cycle `startCycle`; `kept` holds the caches
+// as earlier launches left them.
+TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& kept, uint64_t startCycle = 0);
 
 }  // namespace ptxsim::sim::timing

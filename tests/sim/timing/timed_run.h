@@ -14,6 +14,7 @@ namespace ptxsim::test {
 
 struct TimedRun {
   std::vector<uint64_t> out;
+  uint64_t inAddress = 0;  // the kernel's `in` buffer
   sim::LaunchResult result;
 };
 
@@ -29,6 +30,7 @@ inline TimedRun runTimed(const std::string& ptx, size_t outWords, unsigned threa
   uint64_t out = device.malloc(outWords * 8);
   device.memset(out, 0, outWords * 8);
   TimedRun run;
+  run.inAddress = in;
   for (unsigned l = 0; l < launches; ++l) {
     run.result = device.launch(*module, "k", {ctas}, {threads}, 0, KernelArgs().add(in).add(out));
   }

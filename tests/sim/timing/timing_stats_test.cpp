@@ -6,6 +6,8 @@
 #include <numeric>
 #include <string>
 
+#include "ptxsim/memory/hbm.h"
+#include "ptxsim/memory/l2_cache.h"
 #include "timed_run.h"
 
 namespace ptxsim {
@@ -17,8 +19,11 @@ using test::TimedRun;
 size_t reason(sim::StallReason r) { return static_cast<size_t>(r); }
 
 TEST(TimingStats, ASecondLoadOfALineHitsInL1) {
-  // One thread loads the same word twice, each load timed up to its use.
+  // One thread stores a word (the L2 allocates its sector without fetching
+  // it; the L1 does not allocate), waits for the store, then loads the
+  // word twice, each load timed up to its use.
   std::string body =
+      "st.global.u32 [%in], %tx;\nmembar.gl;\n"
       "mov.u64 %t0, %clock64;\nld.global.u32 %v, [%in];\nadd.u32 %w, %v, 1;\nmov.u64 %t1, %clock64;\n"
       "ld.global.u32 %v, [%in];\nadd.u32 %w, %v, %w;\nmov.u64 %t2, %clock64;\n"
       "sub.u64 %t1, %t1, %t0;\nsub.u64 %t2, %t2, %t0;\nst.global.u64 [%out], %t1;\nst.global.u64 [%out+8], %t2;\n";
@@ -27,14 +32,20 @@ TEST(TimingStats, ASecondLoadOfALineHitsInL1) {
   const sim::TimedStats& s = run.result.stats.timing;
   EXPECT_EQ(s.l1LoadSectors, 2u);
   EXPECT_EQ(s.l1SectorHits, 1u);
-  EXPECT_EQ(s.l1StoreSectors, 2u);  // the two results, one sector each
+  EXPECT_EQ(s.l1StoreSectors, 3u);  // the word, then the two results, one sector each
+  // In the L2: the first load finds the stored sector, the second result's
+  // store the sector the first result's store allocated.
+  EXPECT_EQ(s.l2SectorHits, 2u);
   uint64_t miss = run.out[0], hit = run.out[1] - run.out[0];
-  // The miss: the back end's 273 cycles plus 3 to move 32 bytes at 11 a
-  // cycle after the L1's lookup, then the add and the second read.
-  EXPECT_GE(miss, 276u);
-  EXPECT_LE(miss, 290u);
-  // The hit: the L1's 32 cycles where the miss had the back end's 276.
-  EXPECT_EQ(miss - hit, 276u - 32u);
+  // The L1 miss is an L2 hit: one cycle on the slice's port (32 bytes at
+  // 32 a cycle) and the latency of the word's partition as seen from SM 0.
+  memory::L2Config l2 = sim::GpuConfig{}.timing.l2;
+  memory::Hbm dram(sim::GpuConfig{}.timing.dram);
+  memory::L2Cache cache(l2, dram);
+  bool near = cache.partitionOf(cache.sliceOf(run.inAddress & ~uint64_t{127})) == 0;
+  uint64_t l2Hit = 1 + (near ? l2.nearLatencyCycles : l2.farLatencyCycles);
+  // The hit: the L1's 32 cycles where the miss had the L2's.
+  EXPECT_EQ(miss - hit, l2Hit - 32u);
 }
 
 TEST(TimingStats, A32WayConflictCostsThirtyOneExtraWavefronts) {

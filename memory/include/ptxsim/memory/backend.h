@@ -3,9 +3,10 @@
 // What serves the L1's misses and write-throughs. The timing model is
 // analytic: a request gets the cycle it leaves the SM and answers the cycle
 // its data is back, so a back end is one call, not a ticked queue.
-// FixedLatencyBackend stands in for everything beyond the L1 and only counts
-// bytes; L2Cache (l2_cache.h) and Hbm (hbm.h) implement MemoryBackend the
-// same way and use the line, sectors, requesting SM and atomic flag.
+// L2Cache (l2_cache.h) and Hbm (hbm.h) serve the L1s' misses and use the
+// line, sectors, requesting SM and atomic flag; FixedLatencyBackend, a
+// fixed latency behind a port that only counts bytes, serves what has no
+// model of its own yet (the constant cache's misses).
 
 #include <cstdint>
 

@@ -48,6 +48,8 @@ struct HbmConfig {
   uint32_t rowHitLatencyCycles = 401;
   uint32_t rowMissLatencyCycles = 413;
   uint32_t bytesPerCyclePerChannel = 16;
+
+  bool operator==(const HbmConfig&) const = default;
 };
 
 struct HbmStats {
@@ -74,6 +76,9 @@ class Hbm final : public MemoryBackend {
   explicit Hbm(const HbmConfig& config = HbmConfig{});
 
   uint64_t request(uint64_t now, const MemoryRequest& request) override;
+  // A new launch: its clock starts at 0, so every channel is free; the
+  // statistics restart; the banks' open rows stay.
+  void startLaunch();
 
   HbmLocation locate(uint64_t address) const;
 

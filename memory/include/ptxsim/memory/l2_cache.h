@@ -73,6 +73,8 @@ struct L2Config {
   uint32_t sliceBytesPerCycle = 32;
   uint32_t mshrsPerSlice = 128;
   double atomicCyclesPerOp = 1.45;  // per round of the slice's atomic unit
+
+  bool operator==(const L2Config&) const = default;
 };
 
 // Cumulative, in Nsight Compute's terms: lts__t_requests / lts__t_sectors
@@ -112,6 +114,11 @@ class L2Cache final : public MemoryBackend {
   // Throws std::invalid_argument for a line address off the line or a
   // sector mask beyond the line.
   uint64_t request(uint64_t now, const MemoryRequest& request) override;
+
+  // A new launch: its clock starts at 0, so every fill has arrived and
+  // every port, MSHR and atomic unit is free; the statistics restart. The
+  // lines and their dirty sectors stay, as the GPU's L2 keeps them.
+  void startLaunch();
 
   uint32_t sliceOf(uint64_t lineAddress) const;
   uint32_t partitionOf(uint32_t slice) const { return slice / (config_.slices / config_.partitions); }

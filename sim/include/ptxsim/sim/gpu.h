@@ -23,7 +23,7 @@
 namespace ptxsim::sim {
 
 namespace timing {
-class InstructionCaches;
+struct KeptState;
 }  // namespace timing
 namespace exec {
 struct PreparedKernel;
@@ -139,8 +139,8 @@ class Gpu {
   TextureRegistry textures_{allocations_, store_};
   uint64_t launches_ = 0;
   uint64_t timingMatched_ = 0;  // host launches LaunchOptions' timing filter matched so far
-  // The SMs' instruction caches, kept from one timed launch to the next.
-  std::unique_ptr<timing::InstructionCaches> instructionCaches_;
+  // The caches' lines, kept from one timed launch to the next.
+  std::unique_ptr<timing::KeptState> timingKept_;
 };
 
 }  // namespace ptxsim::sim

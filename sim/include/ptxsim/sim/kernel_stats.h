@@ -33,6 +33,13 @@ struct TimedStats {
   uint64_t l1LoadSectors = 0;
   uint64_t l1StoreSectors = 0;
   uint64_t l1SectorHits = 0;
+  // The L2's sectors (reads, writes, atomics: lts__t_sectors.sum) and those
+  // that hit (lts__t_sector_hit_rate.pct); DRAM traffic (dram__bytes_read.sum,
+  // dram__bytes_write.sum).
+  uint64_t l2Sectors = 0;
+  uint64_t l2SectorHits = 0;
+  uint64_t dramBytesRead = 0;
+  uint64_t dramBytesWritten = 0;
 };
 
 struct KernelStats {

@@ -15,6 +15,9 @@
 #include <cstdint>
 #include <string>
 
+#include "ptxsim/memory/hbm.h"
+#include "ptxsim/memory/l2_cache.h"
+
 namespace ptxsim::sim {
 
 // One execution pipeline of a sub-partition: cycles from issue until a
@@ -105,16 +108,15 @@ struct L1Timing {
   uint32_t sectorsPerCycle = 4;  // data-stage width (measured: latency.l1.warp_32lines, 39.5)
 };
 
-// Until the memory system beyond the SM exists (part 2), an L1 miss goes
-// to this fixed-latency, bandwidth-limited back end: the mean L2 hit
-// latency (measured: latency.l2.chase; near 264, far 297) and the L2's
-// read bandwidth shared by the SMs (measured: bw.l2.read, 1442 bytes per
-// cycle over 132 SMs).
-struct BackendTiming {
-  uint32_t latencyCycles = 273;  // + the transfer: 276 for one sector
-  uint32_t bytesPerCyclePerSm = 11;
-};
-
+// Beyond the L1 (memory/l2_cache.h, memory/hbm.h): every SM's misses,
+// stores and atomics go to one L2 shared by the SMs, in slices with near
+// and far partitions, write-back, atomics performed in its slices; its
+// misses go to the HBM's channels. Defaults are the H100's (derivations in
+// those headers): L2 hits 260 / 290 cycles after the L1 (measured
+// latency.l2.near 263, far 293), DRAM 401 / 413 beyond the L2 (measured
+// latency.dram.page_local 679, page_stride 691), 48 slices x 32 bytes a
+// cycle (measured bw.l2.read 1451 bytes a cycle), 80 channels x 16 bytes a
+// cycle (measured bw.dram.read 1236).
 // The constant cache that ld.const reads through (LDC; kernel parameters
 // are operands of the instructions that use them, at the ALU's latency).
 struct ConstantCacheTiming {
@@ -130,7 +132,8 @@ struct TimingConfig {
   std::array<PipelineTiming, static_cast<size_t>(Pipeline::Count)> pipelines{};
   SharedMemoryTiming shared;
   L1Timing l1;
-  BackendTiming backend;
+  memory::L2Config l2;
+  memory::HbmConfig dram;
   ConstantCacheTiming constant;
   InstructionFetchTiming fetch;
   // What one kernel launch adds to its stream's time besides running:

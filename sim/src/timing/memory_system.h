@@ -1,0 +1,27 @@
+#pragma once
+
+// The memory beyond the SMs (memory/l2_cache.h over memory/hbm.h), kept
+// from one timed launch to the next as the GPU keeps its L2's lines: a
+// kernel finds in the L2 what the launch before it left there.
+
+#include <memory>
+
+#include "ptxsim/memory/hbm.h"
+#include "ptxsim/memory/l2_cache.h"
+#include "ptxsim/sim/timing_config.h"
+
+namespace ptxsim::sim::timing {
+
+class MemorySystem {
+ public:
+  // The L2 for a launch under `timing`, made anew when its geometry or the
+  // DRAM's changed; clocks and statistics restart.
+  memory::L2Cache& forLaunch(const TimingConfig& timing);
+  const memory::Hbm& dram() const { return *dram_; }
+
+ private:
+  std::unique_ptr<memory::Hbm> dram_;
+  std::unique_ptr<memory::L2Cache> l2_;
+};
+
+}  // namespace ptxsim::sim::timing
