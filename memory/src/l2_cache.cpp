@@ -89,7 +89,14 @@ L2Cache::Way* L2Cache::allocate(uint64_t line, uint64_t now, uint32_t sm) {
   return victim;
 }
 
-uint64_t* L2Cache::arrivals(const Way& way) { return &arrival_[(&way - ways_.data()) * sectorsPerLine_]; }
+uint64_t* L2Cache::arrivals(Way& way) {
+  uint64_t* arrival = &arrival_[(&way - ways_.data()) * sectorsPerLine_];
+  if (way.launch != launch_) {
+    std::fill_n(arrival, sectorsPerLine_, 0);
+    way.launch = launch_;
+  }
+  return arrival;
+}
 
 uint64_t L2Cache::fetch(Slice& slice, uint64_t now, uint64_t line, uint32_t sectors, uint32_t sm) {
   while (!slice.mshrFreeAt.empty() && slice.mshrFreeAt.top() <= now) slice.mshrFreeAt.pop();
@@ -138,7 +145,7 @@ void L2Cache::count(const MemoryRequest& request, uint32_t partition, bool near,
 }
 
 void L2Cache::startLaunch() {
-  std::fill(arrival_.begin(), arrival_.end(), 0);
+  ++launch_;
   for (Slice& slice : slices_) slice = Slice{};
   atomicBusyTicks_ = 0;
   stats_ = {};

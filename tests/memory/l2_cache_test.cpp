@@ -300,3 +300,27 @@ TEST(L2Cache, RejectsMalformedRequests) {
 
 }  // namespace
 }  // namespace ptxsim::memory
+
+namespace ptxsim::memory {
+namespace {
+
+TEST(L2Cache, ANewLaunchFindsTheLinesTheLastOneLeftAndAFreshClock) {
+  RecordingBackend backend(5000);
+  L2Cache l2(small(), backend);
+  // Launch 1: line 0's fill lands at 5000; sector 1 of line 1 is written.
+  EXPECT_EQ(l2.request(0, read(kLine0, 0x1)), 5000u + 100u);
+  l2.request(1, write(kLine1, 0x2));
+  l2.startLaunch();
+  // Launch 2, its clock at 0: line 0 is there and has arrived (one port
+  // cycle, then near), with no fetch; the statistics start again.
+  EXPECT_EQ(l2.request(0, read(kLine0, 0x1)), 1u + 100u);
+  EXPECT_EQ(l2.stats().sectorHits, 1u);
+  EXPECT_EQ(l2.stats().sectorMisses, 0u);
+  EXPECT_EQ(l2.stats().inFlightSectorHits, 0u);
+  EXPECT_EQ(backend.sent.size(), 1u);  // the first launch's fetch; the write allocated without one
+  // The dirty sector stayed: the written line answers a read of it at once.
+  EXPECT_EQ(l2.request(10, read(kLine1, 0x2, 1)), 11u + 100u);
+}
+
+}  // namespace
+}  // namespace ptxsim::memory

@@ -133,6 +133,7 @@ class L2Cache final : public MemoryBackend {
     uint32_t sectors = 0;  // bit s: sector s present or in flight
     uint32_t dirty = 0;
     uint64_t lastUse = 0;  // LRU stamp
+    uint32_t launch = 0;   // the launch whose clock its arrival times count in
   };
   struct Slice {
     uint64_t portFreeAt = 0;
@@ -145,7 +146,10 @@ class L2Cache final : public MemoryBackend {
 
   Way* find(uint64_t line);
   Way* allocate(uint64_t line, uint64_t now, uint32_t sm);
-  uint64_t* arrivals(const Way& way);
+  // The way's sectors' arrival times, all 0 (arrived) if they were set in
+  // an earlier launch: startLaunch restarts the clock without touching
+  // every line.
+  uint64_t* arrivals(Way& way);
   // Fetches `sectors` of `line`; returns the cycle they land in the slice.
   uint64_t fetch(Slice& slice, uint64_t now, uint64_t line, uint32_t sectors, uint32_t sm);
   uint64_t performAtomic(Slice& slice, uint64_t dataAt, const MemoryRequest& request);
@@ -161,6 +165,7 @@ class L2Cache final : public MemoryBackend {
   std::vector<uint64_t> arrival_;  // per way and sector: the cycle its data is in the slice
   std::vector<Slice> slices_;
   uint64_t useClock_ = 0;
+  uint32_t launch_ = 0;  // launches started (startLaunch)
   uint64_t atomicBusyTicks_ = 0;
   L2Stats stats_;
 };
