@@ -16,13 +16,7 @@ uint64_t FixedLatencyBackend::request(uint64_t now, const MemoryRequest& request
   const uint64_t transferCycles = (uint64_t{request.bytes} + bytesPerCycle_ - 1) / bytesPerCycle_;
   portFreeAt_ = start + transferCycles;
   stats_.portBusyCycles += transferCycles;
-  if (request.write) {
-    ++stats_.writeRequests;
-    stats_.bytesWritten += request.bytes;
-  } else {
-    ++stats_.readRequests;
-    stats_.bytesRead += request.bytes;
-  }
+  countTraffic(request, stats_);
   return portFreeAt_ + latencyCycles_;
 }
 

@@ -8,7 +8,7 @@
 
 namespace ptxsim::memory {
 
-Hbm::Hbm(const HbmConfig& config) : config_(config) {
+void checkHbmConfig(const HbmConfig& config) {
   auto fail = [](const char* why) { throw std::invalid_argument(std::string("HBM: ") + why); };
   if (config.channels == 0) fail("at least one channel is needed");
   if (config.banksPerChannel == 0) fail("a channel needs at least one bank");
@@ -17,6 +17,10 @@ Hbm::Hbm(const HbmConfig& config) : config_(config) {
   if (config.bytesPerCyclePerChannel == 0) fail("a channel must move at least one byte a cycle");
   if (config.rowMissLatencyCycles < config.rowHitLatencyCycles)
     fail("a row miss cannot be faster than a row hit");
+}
+
+Hbm::Hbm(const HbmConfig& config) : config_(config) {
+  checkHbmConfig(config);
   channelFreeAt_.assign(config.channels, 0);
   openRow_.assign(uint64_t{config.channels} * config.banksPerChannel, kNoOpenRow);
 }
@@ -52,13 +56,7 @@ uint64_t Hbm::request(uint64_t now, const MemoryRequest& request) {
   else
     ++stats_.rowMisses;
 
-  if (request.write) {
-    ++stats_.writeRequests;
-    stats_.bytesWritten += request.bytes;
-  } else {
-    ++stats_.readRequests;
-    stats_.bytesRead += request.bytes;
-  }
+  countTraffic(request, stats_);
   return freeAt + (rowHit ? config_.rowHitLatencyCycles : config_.rowMissLatencyCycles);
 }
 

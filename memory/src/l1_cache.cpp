@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "victim_way.h"
+
 namespace ptxsim::memory {
 
 double L1Stats::sectorHitRatePct() const {
@@ -48,18 +50,7 @@ L1Cache::Way* L1Cache::find(uint64_t line) {
 L1Cache::Way* L1Cache::allocate(uint64_t line, uint64_t now) {
   if (sets_ == 0) return nullptr;
   Way* set = &ways_[line / config_.lineBytes % sets_ * config_.ways];
-  Way* victim = nullptr;
-  for (uint32_t w = 0; w < config_.ways; ++w) {
-    Way& way = set[w];
-    if (!way.valid) {
-      victim = &way;
-      break;
-    }
-    // A line still being filled stays: its fetch has to land somewhere.
-    const uint64_t* arrival = arrivals(way);
-    bool filling = std::any_of(arrival, arrival + sectorsPerLine_, [&](uint64_t t) { return t > now; });
-    if (!filling && (victim == nullptr || way.lastUse < victim->lastUse)) victim = &way;
-  }
+  Way* victim = victimWay(set, config_.ways, sectorsPerLine_, now, [&](const Way& way) { return arrivals(way); });
   if (victim != nullptr) {
     *victim = Way{line, true, 0, 0};
     std::fill_n(arrivals(*victim), sectorsPerLine_, 0);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ptxsim/memory/address_hash.h"
+#include "victim_way.h"
 
 namespace ptxsim::memory {
 
@@ -21,16 +22,15 @@ double L2Stats::sectorHitRatePct() const {
   return sectors == 0 ? 0.0 : 100.0 * static_cast<double>(sectorHits) / static_cast<double>(sectors);
 }
 
-L2Cache::L2Cache(const L2Config& config, MemoryBackend& backend) : config_(config), backend_(backend) {
+void checkL2Config(const L2Config& config) {
   if (config.sectorBytes == 0 || config.lineBytes % config.sectorBytes != 0)
     fail("the line must be whole sectors");
-  sectorsPerLine_ = config.lineBytes / config.sectorBytes;
-  if (sectorsPerLine_ == 0 || sectorsPerLine_ > 32) fail("a line must hold 1 to 32 sectors");
+  const uint32_t sectorsPerLine = config.lineBytes / config.sectorBytes;
+  if (sectorsPerLine == 0 || sectorsPerLine > 32) fail("a line must hold 1 to 32 sectors");
   if (config.ways == 0 || config.capacityBytes == 0 ||
       config.capacityBytes % (uint64_t{config.lineBytes} * config.ways) != 0)
     fail("the capacity must be a positive whole number of sets of `ways` lines");
-  const uint64_t sets = config.capacityBytes / (uint64_t{config.lineBytes} * config.ways);
-  if (sets > UINT32_MAX) fail("more than 2^32 sets");
+  if (config.capacityBytes / (uint64_t{config.lineBytes} * config.ways) > UINT32_MAX) fail("more than 2^32 sets");
   if (config.slices == 0) fail("at least one slice is needed");
   if (config.partitions == 0) fail("at least one partition is needed");
   if (config.slices % config.partitions != 0) fail("the slices must split evenly between the partitions");
@@ -38,6 +38,12 @@ L2Cache::L2Cache(const L2Config& config, MemoryBackend& backend) : config_(confi
   if (config.mshrsPerSlice == 0) fail("a slice needs at least one MSHR");
   if (!std::isfinite(config.atomicCyclesPerOp) || config.atomicCyclesPerOp <= 0)
     fail("the atomic unit must take a positive, finite number of cycles per operation");
+}
+
+L2Cache::L2Cache(const L2Config& config, MemoryBackend& backend) : config_(config), backend_(backend) {
+  checkL2Config(config);
+  sectorsPerLine_ = config.lineBytes / config.sectorBytes;
+  const uint64_t sets = config.capacityBytes / (uint64_t{config.lineBytes} * config.ways);
   atomicTicksPerRound_ = std::max<uint64_t>(
       1, static_cast<uint64_t>(std::llround(config.atomicCyclesPerOp * kAtomicTicksPerCycle)));
   sets_ = static_cast<uint32_t>(sets);
@@ -60,18 +66,7 @@ L2Cache::Way* L2Cache::find(uint64_t line) {
 
 L2Cache::Way* L2Cache::allocate(uint64_t line, uint64_t now, uint32_t sm) {
   Way* set = &ways_[uint64_t{spreadIndex(line / config_.lineBytes, sets_)} * config_.ways];
-  Way* victim = nullptr;
-  for (uint32_t w = 0; w < config_.ways; ++w) {
-    Way& way = set[w];
-    if (!way.valid) {
-      victim = &way;
-      break;
-    }
-    // A line whose data is still on its way stays: the data has to land somewhere.
-    const uint64_t* arrival = arrivals(way);
-    const bool filling = std::any_of(arrival, arrival + sectorsPerLine_, [&](uint64_t t) { return t > now; });
-    if (!filling && (victim == nullptr || way.lastUse < victim->lastUse)) victim = &way;
-  }
+  Way* victim = victimWay(set, config_.ways, sectorsPerLine_, now, [&](Way& way) { return arrivals(way); });
   if (victim == nullptr) return nullptr;
   if (victim->valid) {
     ++stats_.evictions;

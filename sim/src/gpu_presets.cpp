@@ -109,9 +109,9 @@ bool applyLine(const std::string& line, GpuConfig& config, std::string& error, c
 // preset, not of a later launch.
 bool timingGeometryFits(const TimingConfig& timing, std::string& error) {
   try {
-    memory::Hbm dram(timing.dram);
-    memory::L2Cache l2(timing.l2, dram);
-    timing::InstructionFetch fetch(timing.fetch);
+    memory::checkHbmConfig(timing.dram);
+    memory::checkL2Config(timing.l2);
+    timing::InstructionFetch fetch(timing.fetch);  // small: its constructor checks it
   } catch (const std::invalid_argument& e) {
     error = std::string("the timing keys describe no memory system that can be built: ") + e.what();
     return false;

@@ -35,6 +35,19 @@ class MemoryBackend {
   virtual uint64_t request(uint64_t now, const MemoryRequest& request) = 0;
 };
 
+// Counts `request` as read or written traffic in `stats` (BackendStats,
+// HbmStats: readRequests, writeRequests, bytesRead, bytesWritten).
+template <typename Stats>
+void countTraffic(const MemoryRequest& request, Stats& stats) {
+  if (request.write) {
+    ++stats.writeRequests;
+    stats.bytesWritten += request.bytes;
+  } else {
+    ++stats.readRequests;
+    stats.bytesRead += request.bytes;
+  }
+}
+
 struct BackendStats {
   uint64_t readRequests = 0;
   uint64_t writeRequests = 0;

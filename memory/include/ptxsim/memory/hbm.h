@@ -69,6 +69,10 @@ struct HbmLocation {
   uint64_t row = 0;
 };
 
+// Throws std::invalid_argument for a configuration Hbm cannot be built
+// with (its constructor's list), without building it.
+void checkHbmConfig(const HbmConfig& config);
+
 class Hbm final : public MemoryBackend {
  public:
   // Throws std::invalid_argument for zero channels, banks, row or interleave

@@ -102,6 +102,10 @@ struct L2Stats {
   double sectorHitRatePct() const;  // lts__t_sector_hit_rate.pct; 0 with no sectors
 };
 
+// Throws std::invalid_argument for a configuration L2Cache cannot be built
+// with (its constructor's list), without building it.
+void checkL2Config(const L2Config& config);
+
 class L2Cache final : public MemoryBackend {
  public:
   // `backend` (e.g. an Hbm) serves the misses and write-backs and must
