@@ -79,6 +79,11 @@ int main(int argc, char** argv) {
   run->add_option("--launch-count", runOptions.launchCount,
                   "With --timing: time at most N matching launches (after the skipped ones)")
       ->needs(timing);
+  run->add_option("--cache-control", runOptions.cacheControl,
+                  "With --timing: `all` starts every timed launch with an empty L2, as Nsight Compute's "
+                  "default --cache-control all does; `none` (the default) keeps what earlier launches left")
+      ->check(CLI::IsMember({"all", "none"}))
+      ->needs(timing);
   run->add_option("--simt", runOptions.simt,
                   "stack (pre-Volta reconvergence stack) or its (independent thread scheduling); default: "
                   "the preset's (its from sm_70)")

@@ -39,6 +39,7 @@ void applySchedulingOptions(sim::LaunchOptions& options) {
     options.timingLaunchSkip = std::strtoull(skip.c_str(), nullptr, 10);
   if (std::string count = environment("PTXSIM_TIMING_LAUNCH_COUNT"); !count.empty())
     options.timingLaunchCount = std::strtoull(count.c_str(), nullptr, 10);
+  options.flushCaches = environment("PTXSIM_CACHE_CONTROL") == "all";
   options.checkWarpSync = environment("PTXSIM_CHECK").find("warp-sync") != std::string::npos;
 }
 

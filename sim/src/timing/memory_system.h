@@ -14,9 +14,9 @@ namespace ptxsim::sim::timing {
 
 class MemorySystem {
  public:
-  // The L2 for a launch under `timing`, made anew when its geometry or the
-  // DRAM's changed; clocks and statistics restart.
-  memory::L2Cache& forLaunch(const TimingConfig& timing);
+  // The L2 for a launch under `timing`, made anew (empty) when its geometry
+  // or the DRAM's changed or when `flush`; clocks and statistics restart.
+  memory::L2Cache& forLaunch(const TimingConfig& timing, bool flush = false);
   const memory::Hbm& dram() const { return *dram_; }
 
  private:

@@ -59,7 +59,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       std::min<uint64_t>(sharedPerSm, memory::kSm90SharedCarveoutsKiB.back() * 1024)));
   CodeLayout code(grid.kernel, kept.instructionCaches.moduleNumber(grid.kernel.module), timing);
   std::vector<InstructionFetch>& fetch = kept.instructionCaches.forLaunch(timing, grid.config.smCount);
-  memory::L2Cache& l2 = kept.memory.forLaunch(timing);
+  memory::L2Cache& l2 = kept.memory.forLaunch(timing, grid.options.flushCaches);
   const memory::Hbm& dram = kept.memory.dram();
   for (uint32_t s = 0; s < grid.config.smCount; ++s) {
     sms.push_back(std::make_unique<SmModel>(s, grid, timing, code, fetch[s], l2, l1Bytes));

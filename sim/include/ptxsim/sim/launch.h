@@ -54,6 +54,11 @@ struct LaunchOptions {
   std::string timingKernelName;
   uint64_t timingLaunchSkip = 0;
   uint64_t timingLaunchCount = UINT64_MAX;
+  // Every timed launch starts with an empty L2 (the lines earlier launches
+  // left are dropped, written back untimed), as Nsight Compute flushes the
+  // caches before each kernel it profiles (--cache-control all): the way to
+  // compare with its measurements.
+  bool flushCaches = false;
 };
 
 // Why a launch failed. The codes map one to one onto the cudaError_t a
