@@ -6,14 +6,14 @@
 
 #include "suite.h"
 
-constexpr int kReduceN = 1 << 22;
+constexpr int kReduceN = 1 << 20;
 constexpr int kScanBlock = 1024;
-constexpr int kScanN = 1 << 20;  // 1024 blocks of 1024
+constexpr int kScanN = 1 << 19;  // 512 blocks of 1024
 constexpr int kHistBins = 256;
-constexpr int kHistN = 1 << 21;
+constexpr int kHistN = 1 << 20;
 constexpr int kSortSegment = 512;
-constexpr int kSortSegments = 256;
-constexpr int kSoftmaxRows = 2048, kSoftmaxCols = 1024;
+constexpr int kSortSegments = 128;
+constexpr int kSoftmaxRows = 1024, kSoftmaxCols = 1024;
 
 // Barrier-heavy: shared-memory tree reduction, each thread first adding 4 inputs.
 __global__ void reduceTreeKernel(const int* in, int* partial, int n) {
@@ -63,7 +63,7 @@ __device__ int blockInclusiveScan(int v) {
   if (lane == 31) warpTotals[warp] = v;
   __syncthreads();
   if (warp == 0) {
-    int t = warpTotals[lane];
+    int t = lane < blockDim.x / 32 ? warpTotals[lane] : 0;
     for (int offset = 1; offset < 32; offset *= 2) {
       int up = __shfl_up_sync(0xffffffffu, t, offset);
       if (lane >= offset) t += up;
@@ -74,7 +74,7 @@ __device__ int blockInclusiveScan(int v) {
   return warp > 0 ? v + warpTotals[warp - 1] : v;
 }
 
-// Shuffle-and-barrier bound: per-block inclusive scan, 1024 blocks.
+// Shuffle-and-barrier bound: per-block inclusive scan, 512 blocks.
 __global__ void scanBlocksKernel(const int* in, int* out, int* blockTotals) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   int v = blockInclusiveScan(in[i]);
@@ -82,7 +82,7 @@ __global__ void scanBlocksKernel(const int* in, int* out, int* blockTotals) {
   if (threadIdx.x == blockDim.x - 1) blockTotals[blockIdx.x] = v;
 }
 
-// Latency-bound, a single block: exclusive scan of the 1024 block totals.
+// Latency-bound, a single block: exclusive scan of the 512 block totals.
 __global__ void scanTotalsSingleBlockKernel(int* totals) {
   int v = totals[threadIdx.x];
   int inclusive = blockInclusiveScan(v);

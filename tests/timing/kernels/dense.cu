@@ -4,12 +4,12 @@
 
 #include "suite.h"
 
-constexpr int kStencilW = 2048, kStencilH = 1024;
-constexpr int kCubeX = 128, kCubeY = 128, kCubeZ = 128;
-constexpr int kGemmM = 256, kGemmN = 256, kGemmK = 512;
+constexpr int kStencilW = 1024, kStencilH = 512;
+constexpr int kCubeX = 128, kCubeY = 128, kCubeZ = 64;
+constexpr int kGemmM = 128, kGemmN = 256, kGemmK = 256;
 constexpr int kNaiveK = 128;
-constexpr int kTransposeRows = 1024, kTransposeCols = 2048;
-constexpr int kBodies = 1536;
+constexpr int kTransposeRows = 1024, kTransposeCols = 1024;
+constexpr int kBodies = 1024;
 constexpr int kTile = 16;
 
 // Memory-bound with L1 reuse: 2D 5-point Jacobi step, one thread per point.
@@ -75,7 +75,7 @@ __global__ void transposeTiledKernel(const float* in, float* out, int rows, int 
   for (int j = 0; j < 32; j += 8) out[size_t(y + j) * rows + x] = tile[threadIdx.x][threadIdx.y + j];
 }
 
-// Compute-bound (FMA and rsqrt), small grid of 12 blocks: all-pairs n-body
+// Compute-bound (FMA and rsqrt), small grid of 8 blocks: all-pairs n-body
 // accelerations, the positions staged through shared memory.
 __global__ void nbodyKernel(const float4* bodies, float4* accel, int n) {
   __shared__ float4 staged[128];

@@ -5,12 +5,12 @@
 
 #include "suite.h"
 
-constexpr int kMandelW = 384, kMandelH = 384, kMandelMaxIter = 128;
+constexpr int kMandelW = 256, kMandelH = 256, kMandelMaxIter = 128;
 constexpr int kSpmvRows = 1 << 16, kSpmvMaxRowLength = 32;
-constexpr int kGatherN = 1 << 21, kTableN = 1 << 22;
-constexpr int kImageW = 1024, kImageH = 1024;
-constexpr int kSingleBlockN = 1 << 21;
-constexpr int kChainIterations = 4096;
+constexpr int kGatherN = 1 << 19, kTableN = 1 << 22;
+constexpr int kImageW = 512, kImageH = 256;
+constexpr int kSingleBlockN = 1 << 20;
+constexpr int kChainIterations = 2048;
 
 // Divergent: Mandelbrot escape counts, per-pixel loop trips from 1 to 128.
 // Unfused multiplies and adds, so the host computes the same counts.
@@ -69,7 +69,7 @@ __global__ void tex2dBoxFilterKernel(cudaTextureObject_t image, float* out, int 
   out[y * width + x] = sum;
 }
 
-// Small grid, one SM's bandwidth: a single block of 1024 threads sums 2 Mi ints.
+// Small grid, one SM's bandwidth: a single block of 1024 threads sums 1 Mi ints.
 __global__ void reduceSingleBlockKernel(const int* in, long long* total, int n) {
   __shared__ long long sums[1024];
   long long sum = 0;

@@ -3,11 +3,12 @@
 
 #include "suite.h"
 
-constexpr int kStreamN = 1 << 22;  // 4 Mi floats: 16 MiB per array
+constexpr int kStreamN = 1 << 20;  // 1 Mi floats: 4 MiB per array
+constexpr int kVectorN = 1 << 22;  // 4 Mi floats for the vectorised add
 constexpr int kMatRows = 2048, kMatCols = 2048;
-constexpr int kConvN = 1 << 20, kConvTaps = 15;
+constexpr int kConvN = 1 << 18, kConvTaps = 9;
 
-// Memory-bound: one load and one store per thread, 16384 blocks.
+// Memory-bound: one load and one store per thread, 4096 blocks.
 __global__ void copyKernel(const float* in, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = in[i];
@@ -39,7 +40,7 @@ __global__ void matVecKernel(const float* matrix, const float* x, float* y, int 
 
 __constant__ float convTaps[kConvTaps];
 
-// L1-reuse and constant-cache broadcast: each input is read by 15 neighbours.
+// L1-reuse and constant-cache broadcast: each input is read by 9 neighbours.
 __global__ void conv1dConstantKernel(const float* in, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
@@ -65,7 +66,7 @@ static int testCopy(Report& report) {
 }
 
 static int testSaxpy(Report& report) {
-  const int n = 3 << 20;
+  const int n = kStreamN;
   const float a = 1.75f;
   std::vector<float> x = randomFloats(n, 2), y = randomFloats(n, 3), want(n), got;
   for (int i = 0; i < n; ++i) want[i] = a * x[i] + y[i];
@@ -80,7 +81,7 @@ static int testSaxpy(Report& report) {
 }
 
 static int testVectorAdd(Report& report) {
-  const int n = kStreamN, n4 = n / 4;
+  const int n = kVectorN, n4 = n / 4;
   std::vector<float> a = randomFloats(n, 4), b = randomFloats(n, 5), want(n), got;
   for (int i = 0; i < n; ++i) want[i] = a[i] + b[i];
   DeviceBuffer<float> dA, dB, dC;
