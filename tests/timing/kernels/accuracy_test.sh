@@ -51,12 +51,14 @@ done
 [ $status -eq 0 ] || exit 1
 
 # One CSV (the header once) and one JSON Lines file, programs in the same order.
-for name in "${programs[@]}"; do cat "$recording/$name.ncu.csv"; done | awk 'NR == 1 || $0 != header { print } NR == 1 { header = $0 }' >"$work/all.ncu.csv"
+for name in "${programs[@]}"; do cat "$recording/$name.ncu.csv"; done |
+  awk 'NR == 1 { header = $0 } NR == 1 || $0 != header { print }' >"$work/all.ncu.csv"
 for name in "${programs[@]}"; do cat "$work/$name.jsonl"; done >"$work/all.jsonl"
 
 check_args=()
 for check in "${checks[@]}"; do check_args+=(--check "$check"); done
 "$ptxsim" compare --ncu "$work/all.ncu.csv" --stats "$work/all.jsonl" --html "$work/accuracy.html" "${check_args[@]}"
 code=$?
-[ $code -eq 0 ] || echo "timing accuracy below the bar (ptxsim compare exit code $code; page: $work/accuracy.html)" >&2
+[ $code -eq 0 ] || echo "ptxsim compare exit code $code: the timing accuracy is below the bar (the failed checks" \
+  "are above; the page: $work/accuracy.html) or compare could not run" >&2
 exit $code

@@ -6,9 +6,9 @@
 
 #include "suite.h"
 
-constexpr int kReduceN = 1 << 20;
+constexpr int kReduceN = 1 << 19;
 constexpr int kScanBlock = 1024;
-constexpr int kScanN = 1 << 19;  // 512 blocks of 1024
+constexpr int kScanN = 1 << 18;  // 256 blocks of 1024
 constexpr int kHistBins = 256;
 constexpr int kHistN = 1 << 20;
 constexpr int kSortSegment = 512;
@@ -74,7 +74,7 @@ __device__ int blockInclusiveScan(int v) {
   return warp > 0 ? v + warpTotals[warp - 1] : v;
 }
 
-// Shuffle-and-barrier bound: per-block inclusive scan, 512 blocks.
+// Shuffle-and-barrier bound: per-block inclusive scan, 256 blocks.
 __global__ void scanBlocksKernel(const int* in, int* out, int* blockTotals) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   int v = blockInclusiveScan(in[i]);
@@ -82,7 +82,7 @@ __global__ void scanBlocksKernel(const int* in, int* out, int* blockTotals) {
   if (threadIdx.x == blockDim.x - 1) blockTotals[blockIdx.x] = v;
 }
 
-// Latency-bound, a single block: exclusive scan of the 512 block totals.
+// Latency-bound, a single block: exclusive scan of the 256 block totals.
 __global__ void scanTotalsSingleBlockKernel(int* totals) {
   int v = totals[threadIdx.x];
   int inclusive = blockInclusiveScan(v);

@@ -4,11 +4,11 @@
 
 #include "suite.h"
 
-constexpr int kStencilW = 1024, kStencilH = 512;
+constexpr int kStencilW = 512, kStencilH = 512;
 constexpr int kCubeX = 128, kCubeY = 128, kCubeZ = 64;
 constexpr int kGemmM = 128, kGemmN = 256, kGemmK = 256;
 constexpr int kNaiveK = 128;
-constexpr int kTransposeRows = 1024, kTransposeCols = 1024;
+constexpr int kTransposeRows = 512, kTransposeCols = 1024;
 constexpr int kBodies = 1024;
 constexpr int kTile = 16;
 

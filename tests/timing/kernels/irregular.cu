@@ -8,7 +8,7 @@
 constexpr int kMandelW = 256, kMandelH = 256, kMandelMaxIter = 128;
 constexpr int kSpmvRows = 1 << 16, kSpmvMaxRowLength = 32;
 constexpr int kGatherN = 1 << 19, kTableN = 1 << 22;
-constexpr int kImageW = 512, kImageH = 256;
+constexpr int kImageW = 512, kImageH = 512;
 constexpr int kSingleBlockN = 1 << 20;
 constexpr int kChainIterations = 2048;
 

@@ -63,6 +63,10 @@ profile() {  # profile NAME TAG METRICS...
     --metrics "$(join "$@")" "./$name" >"$out/$name.$tag.stdout" 2>&1)
   local code=$?
   note "ncu $tag $name: exit code $code"
+  # Replays restore memory between passes, so the results must not change.
+  if ! sed '$d' "$out/$name.expected" | diff -q - "$out/$name.$tag.stdout" >/dev/null; then
+    note "NOTE: $name's output under ncu ($name.$tag.stdout) differs from $name.expected"
+  fi
   grep -v '^==' "$raw" >"$out/$name.$tag.csv" 2>/dev/null
   [ "$code" -eq 0 ] && [ -s "$out/$name.$tag.csv" ]
 }
@@ -104,7 +108,10 @@ for name in "${programs[@]}"; do
   if profile "$name" stalls.ncu "${stall_metrics[@]}"; then
     note "$name.stalls.ncu.csv: $((SECONDS - start)) s"
   elif profile "$name" stalls_per_issue.ncu "${fallback_stall_metrics[@]}"; then
-    fail "stall metrics of $name by their latency names; recorded the per-issue family instead"
+    # Not a failure of the recording: the stall ratios are informative, not gated.
+    rm -f "$out/$name.stalls.ncu.csv"
+    note "NOTE: this ncu lacks the stall metrics by their latency names (see $name.stalls.ncu.log);" \
+      "recorded the per-issue family in $name.stalls_per_issue.ncu.csv instead"
   else
     fail "stall metrics of $name, both families (see $name.stalls*.log)"
   fi

@@ -3,12 +3,12 @@
 
 #include "suite.h"
 
-constexpr int kStreamN = 1 << 20;  // 1 Mi floats: 4 MiB per array
-constexpr int kVectorN = 1 << 22;  // 4 Mi floats for the vectorised add
-constexpr int kMatRows = 2048, kMatCols = 2048;
+constexpr int kStreamN = 1 << 19;  // 512 Ki floats: 2 MiB per array
+constexpr int kVectorN = 1 << 21;  // 2 Mi floats for the vectorised add
+constexpr int kMatRows = 2048, kMatCols = 1024;
 constexpr int kConvN = 1 << 18, kConvTaps = 9;
 
-// Memory-bound: one load and one store per thread, 4096 blocks.
+// Memory-bound: one load and one store per thread, 2048 blocks.
 __global__ void copyKernel(const float* in, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = in[i];
