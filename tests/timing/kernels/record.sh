@@ -11,9 +11,12 @@
 #   NAME.*.log           ncu's own messages (kept apart from the CSVs)
 # and clocks.txt (the clocks ncu ran at and nvidia-smi's), device.txt (date,
 # GPU, driver, nvcc, ncu), record.log (every step and its exit code).
-# ncu keeps its defaults: --clock-control base (the base core clock) and
-# --cache-control all (caches flushed before every kernel), and replays each
-# kernel once per metric pass. Takes about 2-4 minutes on an H100.
+# ncu runs with --clock-control none, so the SM clock is the GPU's own
+# (1980 MHz on this H100 under load, the clock the calibration and the
+# preset model; ncu's default would lock it to the base clock), and keeps
+# its default --cache-control all (caches flushed before every kernel: the
+# simulator's `--cache-control all`); it replays each kernel once per metric
+# pass. Takes about 2-4 minutes on an H100.
 # Usage: tests/timing/kernels/record.sh OUTDIR
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -59,7 +62,7 @@ profile() {  # profile NAME TAG METRICS...
   local name=$1 tag=$2
   shift 2
   local raw="$out/$name.$tag.log"
-  (cd "$bin" && timeout 300 ncu --csv --print-units base --print-kernel-base mangled --log-file "$raw" \
+  (cd "$bin" && timeout 300 ncu --csv --print-units base --print-kernel-base mangled --clock-control none --log-file "$raw" \
     --metrics "$(join "$@")" "./$name" >"$out/$name.$tag.stdout" 2>&1)
   local code=$?
   note "ncu $tag $name: exit code $code"
@@ -76,7 +79,7 @@ profile() {  # profile NAME TAG METRICS...
   echo "gpu: $(nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>&1)"
   echo "nvcc: $(nvcc --version 2>&1 | tail -2 | tr '\n' ' ')"
   echo "ncu: $(ncu --version 2>&1 | tail -1)"
-  echo "ncu options: --clock-control base (default) --cache-control all (default) --replay-mode kernel (default)"
+  echo "ncu options: --clock-control none --cache-control all (default) --replay-mode kernel (default)"
 } >"$out/device.txt"
 note "$(cat "$out/device.txt")"
 
