@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "ptxsim/memory/hbm.h"
+#include "ptxsim/memory/interconnect.h"
 #include "ptxsim/memory/l2_cache.h"
 #include "timing/instruction_fetch.h"
 
@@ -111,6 +112,7 @@ bool timingGeometryFits(const TimingConfig& timing, std::string& error) {
   try {
     memory::checkHbmConfig(timing.dram);
     memory::checkL2Config(timing.l2);
+    memory::checkInterconnectConfig(timing.noc);
     timing::InstructionFetch fetch(timing.fetch);  // small: its constructor checks it
   } catch (const std::invalid_argument& e) {
     error = std::string("the timing keys describe no memory system that can be built: ") + e.what();

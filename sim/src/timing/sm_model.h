@@ -9,11 +9,13 @@
 // results are the functional model's, bit for bit); the model decides only
 // when. A result is ready after its pipeline's latency, or for memory
 // after the memory's: shared memory by its wavefronts (bank conflicts),
-// everything else through the fixed-latency back end until the L1 model
-// lands (README: timing model).
+// global, local, texture and surface accesses through the SM's L1 and the
+// L2 behind it (README: timing model); cp.async's copies likewise, without
+// holding the warp until a cp.async.wait_group/wait_all asks for them.
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -119,6 +121,10 @@ class SmModel {
     // Instruction fetch: the line of the last lookup and when it is in the L0.
     uint64_t fetchLine = UINT64_MAX;
     uint64_t fetchReadyAt = 0;
+    // cp.async: when the copies issued since the last commit_group have
+    // all landed in shared memory, and each committed group's, oldest first.
+    uint64_t asyncCopiesDone = 0;
+    std::deque<uint64_t> asyncGroupsDone;
     // The operands its previous instruction read (the reuse cache).
     OperandSources lastSources;
     // Its next instruction (null: blocked), known until it steps or wakes.
@@ -160,9 +166,20 @@ class SmModel {
   // Sets lgWait_ when the access waited for an L1 MSHR.
   // `space`: where the access resolved to (memory instructions).
   uint32_t resultLatency(Pipeline pipe, AddressSpace space, uint64_t now);
-  // Global, local and texture accesses through the L1 and the back end:
-  // cycles from `now` until the data is there.
+  // Global and local accesses (and cp.async's reads) through the L1 and
+  // the back end: cycles from `now` until the data is there.
   uint64_t l1Latency(uint64_t now);
+  // Texture fetches' texels and surface accesses through the L1 (the
+  // texture cache) and the back end, plus the texture pipeline's cycles.
+  uint64_t texturePathLatency(uint64_t now);
+  // An atomic's or reduction's lines, performed in the L2's slices: the
+  // cycle the last is back.
+  uint64_t atomicsAtL2(uint64_t now, const memory::CoalescedAccess& access, const std::array<uint64_t, 32>& addresses,
+                       uint32_t executed);
+  // cp.async's group bookkeeping after `pi` issued at `now`: commit_group
+  // closes a group, wait_group and wait_all hold the warp until the groups
+  // they wait for have landed.
+  void trackAsyncCopies(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now);
   ResultPath resultPath(Pipeline pipe, AddressSpace space) const;
   // Cycles the instruction just executed keeps its pipeline from the next issue.
   uint32_t occupancy(Pipeline pipe) const;

@@ -62,7 +62,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   memory::L2Cache& l2 = kept.memory.forLaunch(timing, grid.options.flushCaches);
   const memory::Hbm& dram = kept.memory.dram();
   for (uint32_t s = 0; s < grid.config.smCount; ++s) {
-    sms.push_back(std::make_unique<SmModel>(s, grid, timing, code, fetch[s], l2, l1Bytes));
+    sms.push_back(std::make_unique<SmModel>(s, grid, timing, code, fetch[s], kept.memory.fromSms(), l1Bytes));
   }
   std::map<const exec::CtaState*, uint32_t> smOfCta;
   uint64_t launchWrites = 0;
@@ -160,7 +160,14 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     out.stats.timing.l1StoreRequests += l1.storeRequests;
     out.stats.timing.l1LoadSectors += l1.loadSectors;
     out.stats.timing.l1StoreSectors += l1.storeSectors;
-    out.stats.timing.l1SectorHits += l1.loadSectorHits + l1.storeSectorHits;
+    out.stats.timing.l1TextureRequests += l1.texture.requests;
+    out.stats.timing.l1TextureSectors += l1.texture.sectors;
+    out.stats.timing.l1SurfaceLoadSectors += l1.surfaceLoad.sectors;
+    out.stats.timing.l1SurfaceStoreSectors += l1.surfaceStore.sectors;
+    out.stats.timing.l1LdgstsRequests += l1.ldgsts.requests;
+    out.stats.timing.l1LdgstsSectors += l1.ldgsts.sectors;
+    out.stats.timing.l1SectorHits += l1.loadSectorHits + l1.storeSectorHits + l1.texture.sectorHits +
+                                     l1.surfaceLoad.sectorHits + l1.surfaceStore.sectorHits + l1.ldgsts.sectorHits;
   }
   out.stats.timing.l2Sectors = l2.stats().readSectors + l2.stats().writeSectors + l2.stats().atomicSectors;
   out.stats.timing.l2SectorHits = l2.stats().sectorHits;
