@@ -5,7 +5,7 @@
 # statistics (check_trace.py); a launch that faults, and a program that
 # aborts after it, leave a valid trace; --trace without --timing and an
 # unwritable trace file are refused before the program runs. Progress lines
-# appear only when asked for (every launch here is shorter than 2 s).
+# appear for short launches only when asked for.
 # Usage: run_trace_tests.sh PTXSIM SOURCE_DIR WORK_DIR
 set -uo pipefail
 ptxsim=$1
@@ -40,7 +40,6 @@ for name in vector_add streams cdp cooperative_groups; do
   check "$name: runs under --trace" [ $? -eq 0 ]
   check "$name: the trace matches the statistics" \
     python3 "$src/tests/cli/check_trace.py" "$work/$name.trace.json" "$work/$name.stats.json" "$clock_khz"
-  check "$name: no progress lines for short launches" bash -c "! grep -q 'ptxsim: kernel' '$work/$name.err'"
 done
 check "streams: several launches traced" \
   python3 -c "import json,sys; sys.exit(sum(e.get('cat')=='kernel' for e in json.load(open('$work/streams.trace.json'))) < 5)"
@@ -69,6 +68,7 @@ int main(int argc, char**) {
   cudaDeviceSynchronize();
   faulty<<<8, 128>>>(d);
   std::printf("%s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+  std::fflush(stdout);
   if (argc > 1) std::abort();  // no exit handlers: the trace is as the launches left it
   return 1;
 }
@@ -79,6 +79,8 @@ for how in exit abort; do
   [ $how = abort ] && args="abort"
   "$ptxsim" run --timing --trace "$work/fault_$how.json" -- "$work/fault" $args >"$work/fault_$how.out" 2>&1
   check "fault ($how): the program saw the fault" grep -q cudaErrorLaunchFailure "$work/fault_$how.out"
+  # Its launches take milliseconds, far below the 2 s after which progress lines start.
+  check "fault ($how): no progress lines for short launches" bash -c "! grep -q 'ptxsim: kernel' '$work/fault_$how.out'"
   check "fault ($how): the trace is valid JSON with both launches, the second failed" python3 -c "
 import json, sys
 kernels = [e for e in json.load(open('$work/fault_$how.json')) if e.get('cat') == 'kernel']
@@ -88,7 +90,7 @@ done
 # --progress: one line per timed launch (at its end) even when short; --no-progress: none.
 "$ptxsim" run --timing --progress -- "$work/streams" >/dev/null 2>"$work/progress.err"
 launches=$(grep -c '"gpc__cycles_elapsed.max"' "$work/streams.stats.json")
-check "--progress: a line per timed launch" [ "$(grep -c '^ptxsim: kernel ' "$work/progress.err")" -eq "$launches" ]
+check "--progress: a line per timed launch (more for any longer than 2 s)" [ "$(grep -c '^ptxsim: kernel ' "$work/progress.err")" -ge "$launches" ]
 check "--progress: the line's form" grep -Eq \
   '^ptxsim: kernel [A-Za-z_]+: [0-9]+\.[0-9]{2} M cycles, [0-9]+\.[0-9] M warp instructions, [0-9]+\.[0-9] M thread-instructions/s$' \
   "$work/progress.err"
