@@ -1,11 +1,13 @@
 #include "timing_driver.h"
 
 #include <algorithm>
+#include <iostream>
 #include <memory>
 
 #include "../exec/cta_runner.h"
 #include "ptxsim/memory/l1_carveout.h"
 #include "sm_model.h"
+#include "trace_hooks.h"
 
 namespace ptxsim::sim::timing {
 
@@ -73,6 +75,10 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   uint64_t nextCta = 0;
   uint64_t now = startCycle;
   std::vector<uint64_t> nextEvent(sms.size(), UINT64_MAX);
+  // --trace and the progress lines (trace_hooks.h): a pointer check per CTA when off.
+  TraceRecorder* trace = grid.options.trace;
+  if (trace != nullptr) trace->kernelStarted(tracedKernel(grid), startCycle);
+  ProgressMeter progress(grid.kernel.kernel().function->name, grid.options.progress, std::cerr);
   // CTAs go to SMs in order, each SM filled to its limit in turn of the
   // lowest free slot, as the hardware's dispatcher hands them out at the start.
   auto dispatch = [&](uint64_t at) {
@@ -81,6 +87,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
         if (nextCta >= ctaCount) break;
         if (sm->residentCtas() > round || sm->residentCtas() >= ctasPerSm) continue;
         sm->launchCta(nextCta, at);
+        if (trace != nullptr) trace->ctaStarted(sm->index(), nextCta, at);
         smOfCta[sm->context().cta] = sm->index();
         nextEvent[sm->index()] = std::min(nextEvent[sm->index()], at);
         ++nextCta;
@@ -107,10 +114,12 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
         if (!cta->deviceRuntime.launches.empty())
           out.launchesByCta[cta->linearId] = std::move(cta->deviceRuntime.launches);
         smOfCta.erase(cta.get());
+        if (trace != nullptr) trace->ctaFinished(sm->index(), cta->linearId, now);
         // The freed slot takes the next CTA after the launch cost.
         if (nextCta < ctaCount) {
           uint64_t at = now + timing.sm.ctaLaunchCycles;
           sm->launchCta(nextCta, at);
+          if (trace != nullptr) trace->ctaStarted(sm->index(), nextCta, at);
           smOfCta[sm->context().cta] = sm->index();
           nextEvent[sm->index()] = std::min(nextEvent[sm->index()], at);
           ++nextCta;
@@ -118,6 +127,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       }
     }
     if (failed) break;
+    if (progress.due()) progress.report(progressOf(sms, now - startCycle));
     // Every resident CTA on every SM spins through states it was in
     // before, and no memory changed: it will go on forever.
     if (exec::CtaState* stuck = livelocked(sms)) {
@@ -151,6 +161,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     active += sm->counters().activeCycles;
     warpCycles += sm->counters().warpCyclesResident;
     const SmCounters& c = sm->counters();
+    if (trace != nullptr) trace->smSummary(sm->index(), tracedSm(c));
     out.stats.timing.instructionsIssued += c.issued;
     for (size_t r = 0; r < kStallReasons; ++r) out.stats.timing.stallWarpCycles[r] += c.warpCycles[r];
     out.stats.timing.sharedBankConflictsLoad += c.sharedBankConflictsLoad;
@@ -179,6 +190,11 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   uint32_t warpSlots = grid.config.maxThreadsPerSm / exec::kWarpSize;
   if (active != 0) out.stats.timing.warpsActivePct = 100.0 * static_cast<double>(warpCycles) / (static_cast<double>(active) * warpSlots);
   for (auto& [id, text] : printfByCta) out.printfOutput += text;
+  if (trace != nullptr) {
+    trace->kernelFinished(
+        {out.stats.timing.cyclesElapsed, out.stats.warpInstructions, out.stats.threadInstructions, grid.error.message});
+  }
+  progress.finish({out.stats.timing.cyclesElapsed, out.stats.warpInstructions, out.stats.threadInstructions});
   grid.clock = &grid.instructionClock;
   return out;
 }

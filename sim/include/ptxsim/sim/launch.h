@@ -13,6 +13,12 @@
 
 namespace ptxsim::sim {
 
+class TraceRecorder;
+
+// Progress lines of long timed launches on stderr (timing/progress_meter.h):
+// never; for launches that run longer than the interval; for every one.
+enum class Progress : uint8_t { Off, Auto, On };
+
 struct LaunchConfig {
   Dim3 grid;
   Dim3 block;
@@ -59,6 +65,9 @@ struct LaunchOptions {
   // caches before each kernel it profiles (--cache-control all): the way to
   // compare with its measurements.
   bool flushCaches = false;
+  // Where timed launches are recorded (trace_recorder.h); null for none.
+  TraceRecorder* trace = nullptr;
+  Progress progress = Progress::Off;
 };
 
 // Why a launch failed. The codes map one to one onto the cudaError_t a
