@@ -36,12 +36,14 @@ std::vector<Dependences> dependencesOf(const std::string& declarations, const st
   EXPECT_NE(kernel, nullptr) << (errors.empty() ? "" : errors[0]);
   if (kernel == nullptr) return {};
   const PreparedFunction& fn = kernel->kernel();
-  std::vector<Dependences> result;
+  // In PTX order: the prepared code is in issue order (instruction_schedule.h).
+  const std::vector<isa::Instruction>& ptxOrder = fn.function->instructions;
+  std::vector<Dependences> result(fn.code.size());
   for (const PreparedInstruction& pi : fn.code) {
-    Dependences d;
+    const isa::Instruction* source = pi.source;
+    Dependences& d = result[source == fn.implicitReturn.get() ? ptxOrder.size() : static_cast<size_t>(source - ptxOrder.data())];
     for (uint32_t row : fn.writesOf(pi)) d.writes.insert(fn.function->registerName(row));
     for (uint32_t row : fn.readsOf(pi)) d.reads.insert(fn.function->registerName(row));
-    result.push_back(d);
   }
   return result;
 }

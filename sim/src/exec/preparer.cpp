@@ -5,6 +5,7 @@
 #include <map>
 
 #include "../semantics/semantics.h"
+#include "instruction_schedule.h"
 #include "ptxsim/isa/operand_access.h"
 
 namespace ptxsim::sim::exec {
@@ -246,6 +247,7 @@ class FunctionPreparer {
     out_->scratchCount = nextScratch_;
     finishConstants();
     if (errors_.size() != failuresBefore) return nullptr;
+    scheduleLikePtxas(*out_);
     return std::move(out_);
   }
 
