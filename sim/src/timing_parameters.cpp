@@ -177,6 +177,8 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.constant.ways; }, 1));
   p.push_back(number("tex.latency", "cycles", "the texture pipeline's stages, on top of the L1 (tex, tld4, suld, sust)",
                      [](TimingConfig& t) -> uint32_t& { return t.texture.latencyCycles; }));
+  p.push_back(decimal("tex.lookups_per_cycle", "lookups/cycle", "what an SM's texture units start a cycle (a tex or tld4 lane each)",
+                      [](TimingConfig& t) -> double& { return t.texture.lookupsPerCycle; }));
   p.push_back(number("icache.instruction_bytes", "bytes", "one instruction in the instruction caches",
                      [](TimingConfig& t) -> uint32_t& { return t.fetch.instructionBytes; }, 1));
   p.push_back(number("icache.line_bytes", "bytes", "instruction-cache line",

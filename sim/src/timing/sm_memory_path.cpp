@@ -4,6 +4,8 @@
 // long it keeps its pipeline. The issue logic is in sm_model.cpp.
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 
 #include "access_shape.h"
 #include "pipeline_of.h"
@@ -157,9 +159,16 @@ uint64_t SmModel::texturePathLatency(uint64_t now) {
       ready = done.readyAt;
     }
   }
-  // The texture pipeline's own stages (addressing, filtering) come on top
-  // of the L1's; counted after it so that the L1 sees accesses in issue order.
-  return ready + timing_.texture.latencyCycles - now;
+  // A fetch waits for the texture units to start its lanes' lookups, and
+  // the pipeline's own stages (addressing, filtering) come on top of the
+  // L1's; both counted after it so that the L1 sees accesses in issue order.
+  uint64_t queued = 0;
+  if (r.space == AddressSpace::Texture) {
+    double start = std::max(static_cast<double>(now), textureUnitFree_);
+    textureUnitFree_ = start + std::popcount(r.executed) / timing_.texture.lookupsPerCycle;
+    queued = static_cast<uint64_t>(std::ceil(start)) - now;
+  }
+  return ready + queued + timing_.texture.latencyCycles - now;
 }
 
 uint64_t SmModel::l1Latency(uint64_t now) {

@@ -230,7 +230,9 @@ class SmModel {
   memory::L1Cache constantCache_;
   InstructionFetch& fetch_;
   uint64_t lgWait_ = 0;          // MSHR wait of the access just executed
-  uint32_t lastWavefronts_ = 0;  // of the instruction just executed, if a shared access
+  uint32_t lastWavefronts_ = 0;
+  // When the SM's texture units can start the next fetch's lookups.
+  double textureUnitFree_ = 0;  // of the instruction just executed, if a shared access
   bool aggregatedAtomic_ = false;  // the instruction just executed is one reduction per warp (warp_uniform.h)
   uint64_t nextAge_ = 0;
   uint64_t now_ = 0;    // cycles before this are accounted in counters_

@@ -71,7 +71,7 @@ struct L2Config {
   uint32_t nearLatencyCycles = 260;
   uint32_t farLatencyCycles = 290;
   uint32_t sliceBytesPerCycle = 80;
-  uint32_t mshrsPerSlice = 128;
+  uint32_t mshrsPerSlice = 256;
   double atomicCyclesPerOp = 1.45;  // per round of the slice's atomic unit
 
   bool operator==(const L2Config&) const = default;

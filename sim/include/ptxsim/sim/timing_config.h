@@ -104,7 +104,7 @@ struct L1Timing {
   uint32_t hitLatencyCycles = 32;  // measured: latency.l1.chase
   uint32_t lineBytes = 128;
   uint32_t sectorBytes = 32;
-  uint32_t mshrs = 256;  // outstanding missed lines per SM (estimate)
+  uint32_t mshrs = 512;  // outstanding missed lines per SM (fitted: configs/h100.cfg)
   uint32_t ways = 4;     // associativity (estimate)
   uint32_t sectorsPerCycle = 4;  // data-stage width (measured: latency.l1.warp_32lines, 39.5)
 };
@@ -134,9 +134,13 @@ struct ConstantCacheTiming {
 // stores; the pipeline's own stages (addressing, filtering) add their
 // cycles to every access: 56 on the H100 (tests/timing/calibration/h100/
 // texture_cp_async.out: a tex1Dfetch chase hitting the L1 takes 88 cycles,
-// an ld.ca chase 32).
+// an ld.ca chase 32). The SM's texture units start lookupsPerCycle
+// lanes' lookups (a tex or tld4 lane each) a cycle, whatever their
+// footprint: fitted to the H100's 3x3 box filter with tex2D (tests/timing/
+// kernels: tex2dBoxFilterKernel: 11547 cycles against 11342).
 struct TextureTiming {
   uint32_t latencyCycles = 56;
+  double lookupsPerCycle = 3;
 };
 
 struct TimingConfig {
