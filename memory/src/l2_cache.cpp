@@ -1,12 +1,13 @@
 #include "ptxsim/memory/l2_cache.h"
 
 #include <algorithm>
+#include <functional>
+#include <type_traits>
 #include <bit>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "ptxsim/memory/address_hash.h"
 #include "victim_way.h"
 
 namespace ptxsim::memory {
@@ -57,31 +58,11 @@ uint32_t L2Cache::sliceOf(uint64_t lineAddress) const {
   return spreadIndex(lineAddress / config_.lineBytes, config_.slices);
 }
 
-L2Cache::Way* L2Cache::find(uint64_t line) {
-  Way* set = &ways_[uint64_t{spreadIndex(line / config_.lineBytes, sets_)} * config_.ways];
-  for (uint32_t w = 0; w < config_.ways; ++w)
+template <class W>
+W* L2Cache::findIn(W* set, uint32_t ways, uint64_t line) {
+  for (uint32_t w = 0; w < ways; ++w)
     if (set[w].valid && set[w].line == line) return &set[w];
   return nullptr;
-}
-
-L2Cache::Way* L2Cache::allocate(uint64_t line, uint64_t now, uint32_t sm) {
-  Way* set = &ways_[uint64_t{spreadIndex(line / config_.lineBytes, sets_)} * config_.ways];
-  Way* victim = victimWay(set, config_.ways, sectorsPerLine_, now, [&](Way& way) { return arrivals(way); });
-  if (victim == nullptr) return nullptr;
-  if (victim->valid) {
-    ++stats_.evictions;
-    if (victim->dirty != 0) {
-      const uint32_t sectors = static_cast<uint32_t>(std::popcount(victim->dirty));
-      ++stats_.dirtyEvictions;
-      stats_.writeBackSectors += sectors;
-      MemoryRequest writeBack{victim->line, victim->dirty, sectors * config_.sectorBytes, true};
-      writeBack.sm = sm;
-      backend_.request(now, writeBack);
-    }
-  }
-  *victim = Way{line, true, 0, 0, 0};
-  std::fill_n(arrivals(*victim), sectorsPerLine_, 0);
-  return victim;
 }
 
 uint64_t* L2Cache::arrivals(Way& way) {
@@ -93,30 +74,23 @@ uint64_t* L2Cache::arrivals(Way& way) {
   return arrival;
 }
 
-uint64_t L2Cache::fetch(Slice& slice, uint64_t now, uint64_t line, uint32_t sectors, uint32_t sm) {
-  while (!slice.mshrFreeAt.empty() && slice.mshrFreeAt.top() <= now) slice.mshrFreeAt.pop();
-  uint64_t sendAt = now;
-  if (slice.mshrFreeAt.size() >= config_.mshrsPerSlice) {
-    sendAt = slice.mshrFreeAt.top();  // this fetch takes that MSHR over
-    slice.mshrFreeAt.pop();
-    stats_.mshrStallCycles += sendAt - now;
-  }
-  MemoryRequest read{line, sectors, static_cast<uint32_t>(std::popcount(sectors)) * config_.sectorBytes,
-                     false};
-  read.sm = sm;
-  const uint64_t arrives = backend_.request(sendAt, read);
-  slice.mshrFreeAt.push(arrives);
-  return arrives;
+const uint64_t* L2Cache::arrivals(const Way& way) const {
+  static constexpr uint64_t kArrived[32] = {};
+  if (way.launch != launch_) return kArrived;
+  return &arrival_[(&way - ways_.data()) * sectorsPerLine_];
 }
 
-uint64_t L2Cache::performAtomic(Slice& slice, uint64_t dataAt, const MemoryRequest& request) {
-  const uint64_t rounds =
-      uint64_t{static_cast<uint32_t>(std::popcount(request.sectorMask))} * request.opsPerWord;
-  const uint64_t start = std::max(dataAt * kAtomicTicksPerCycle, slice.atomicFreeAtTick);
-  slice.atomicFreeAtTick = start + rounds * atomicTicksPerRound_;
-  atomicBusyTicks_ += rounds * atomicTicksPerRound_;
-  stats_.atomicUnitBusyCycles = atomicBusyTicks_ / kAtomicTicksPerCycle;
-  return (slice.atomicFreeAtTick + kAtomicTicksPerCycle - 1) / kAtomicTicksPerCycle;
+uint64_t L2Cache::mshrSendAt(const Slice& slice, uint64_t now) const {
+  // The MSHRs still busy at `now`; with all of them busy the fetch takes
+  // over the first to free.
+  uint32_t busy = 0;
+  uint64_t firstFree = UINT64_MAX;
+  for (uint64_t freeAt : slice.mshrFreeAt) {
+    if (freeAt <= now) continue;
+    ++busy;
+    firstFree = std::min(firstFree, freeAt);
+  }
+  return busy >= config_.mshrsPerSlice ? firstFree : now;
 }
 
 void L2Cache::count(const MemoryRequest& request, uint32_t partition, bool near, uint32_t hits,
@@ -147,7 +121,7 @@ void L2Cache::startLaunch() {
   stats_.partitionSectorHits.assign(config_.partitions, 0);
 }
 
-uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) {
+void L2Cache::checkRequest(const MemoryRequest& request) const {
   if (request.lineAddress % config_.lineBytes != 0)
     fail("request at " + std::to_string(request.lineAddress) + " is not aligned to a " +
          std::to_string(config_.lineBytes) + "-byte line");
@@ -155,71 +129,159 @@ uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) {
     fail("sector mask " + std::to_string(request.sectorMask) + " names no sector or one beyond the line's " +
          std::to_string(sectorsPerLine_));
   if (request.atomic && request.opsPerWord == 0) fail("an atomic must make at least one operation per word");
+}
 
-  const uint32_t sliceIndex = sliceOf(request.lineAddress);
-  Slice& slice = slices_[sliceIndex];
-  const uint32_t partition = partitionOf(sliceIndex);
-  const bool near = partition == request.sm % config_.partitions;
-  const uint64_t latency = near ? config_.nearLatencyCycles : config_.farLatencyCycles;
+uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) { return serve(*this, {}, now, request); }
+
+uint64_t L2Cache::estimateAfter(std::span<const TimedRequest> before, uint64_t now,
+                                const MemoryRequest& request) const {
+  return serve(*this, before, now, request);
+}
+
+template <class Self>
+uint64_t L2Cache::serve(Self& self, std::span<const TimedRequest> before, uint64_t now,
+                        const MemoryRequest& request) {
+  // Self is const for an estimate: every change below is under kCommit (the
+  // compiler refuses any other to the cache's own members).
+  constexpr bool kCommit = !std::is_const_v<Self>;
+  using WayT = std::conditional_t<kCommit, Way, const Way>;
+  using ArrivalT = std::conditional_t<kCommit, uint64_t, const uint64_t>;
+  const L2Config& config = self.config_;
+  self.checkRequest(request);
+  // An estimate's back-end requests: the caller's earlier ones, then the
+  // write-back of the line this request evicts.
+  std::span<const TimedRequest> backendBefore = before;
+  std::vector<TimedRequest> joined;
+
+  const uint32_t sliceIndex = self.sliceOf(request.lineAddress);
+  auto& slice = self.slices_[sliceIndex];
+  const uint32_t partition = self.partitionOf(sliceIndex);
+  const bool near = partition == request.sm % config.partitions;
+  const uint64_t latency = near ? config.nearLatencyCycles : config.farLatencyCycles;
 
   const uint32_t sectorCount = static_cast<uint32_t>(std::popcount(request.sectorMask));
   const uint64_t portStart = std::max(now, slice.portFreeAt);
-  slice.portFreeAt =
-      portStart + (uint64_t{sectorCount} * config_.sectorBytes + config_.sliceBytesPerCycle - 1) /
-                      config_.sliceBytesPerCycle;
-  const uint64_t portEnd = slice.portFreeAt;
+  const uint64_t portEnd =
+      portStart + (uint64_t{sectorCount} * config.sectorBytes + config.sliceBytesPerCycle - 1) /
+                      config.sliceBytesPerCycle;
+  if constexpr (kCommit) slice.portFreeAt = portEnd;
 
-  Way* way = find(request.lineAddress);
-  if (way == nullptr) way = allocate(request.lineAddress, now, request.sm);
-  uint64_t* arrival = way != nullptr ? arrivals(*way) : nullptr;
-  const uint32_t present = way != nullptr ? way->sectors & request.sectorMask : 0;
+  WayT* set = self.setOf(request.lineAddress);
+  WayT* way = findIn(set, config.ways, request.lineAddress);
+  bool fresh = false;  // allocated by this request: no sectors yet
+  if (way == nullptr) {
+    way = victimWay(set, config.ways, self.sectorsPerLine_, now, [&](WayT& w) { return self.arrivals(w); });
+    if (way != nullptr) {
+      fresh = true;
+      if (way->valid && way->dirty != 0) {
+        const uint32_t sectors = static_cast<uint32_t>(std::popcount(way->dirty));
+        MemoryRequest writeBack{way->line, way->dirty, sectors * config.sectorBytes, true};
+        writeBack.sm = request.sm;
+        if constexpr (kCommit) {
+          ++self.stats_.dirtyEvictions;
+          self.stats_.writeBackSectors += sectors;
+          self.backend_.request(now, writeBack);
+        } else {
+          joined.assign(before.begin(), before.end());
+          joined.push_back({now, writeBack});
+          backendBefore = joined;
+        }
+      }
+      if constexpr (kCommit) {
+        if (way->valid) ++self.stats_.evictions;
+        *way = Way{request.lineAddress, true, 0, 0, 0};
+        std::fill_n(self.arrivals(*way), self.sectorsPerLine_, 0);
+      }
+    }
+  }
+  ArrivalT* arrival = way != nullptr ? self.arrivals(*way) : nullptr;
+  const uint32_t present = way != nullptr && !fresh ? way->sectors & request.sectorMask : 0;
   uint64_t dataAt = portEnd;
   uint32_t inFlightHits = 0;
-  for (uint32_t s = 0; s < sectorsPerLine_; ++s) {
+  for (uint32_t s = 0; s < self.sectorsPerLine_; ++s) {
     if (((present >> s) & 1) == 0) continue;
     if (arrival[s] > now) ++inFlightHits;
     dataAt = std::max(dataAt, arrival[s]);
   }
   const bool store = request.write && !request.atomic;
-  count(request, partition, near, static_cast<uint32_t>(std::popcount(present)), store ? 0 : inFlightHits);
-  if (way != nullptr) way->lastUse = ++useClock_;
+  if constexpr (kCommit) {
+    self.count(request, partition, near, static_cast<uint32_t>(std::popcount(present)), store ? 0 : inFlightHits);
+    if (way != nullptr) way->lastUse = ++self.useClock_;
+  }
 
   const uint32_t missing = request.sectorMask & ~present;
   if (store) {
     // Write-allocate without fetching: the written sectors are whole.
-    if (way != nullptr) {
-      for (uint32_t s = 0; s < sectorsPerLine_; ++s)
-        if ((missing >> s) & 1) arrival[s] = portEnd;
-      way->sectors |= request.sectorMask;
-      way->dirty |= request.sectorMask;
-    } else {
-      backend_.request(now, request);
+    if constexpr (kCommit) {
+      if (way != nullptr) {
+        for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
+          if ((missing >> s) & 1) arrival[s] = portEnd;
+        way->sectors |= request.sectorMask;
+        way->dirty |= request.sectorMask;
+      } else {
+        self.backend_.request(now, request);
+      }
     }
     return portEnd + latency;
   }
 
   if (missing != 0) {
-    const uint64_t arrives = fetch(slice, now, request.lineAddress, missing, request.sm);
+    // The fetch of the missing sectors, once an MSHR is free.
+    MemoryRequest read{request.lineAddress, missing,
+                       static_cast<uint32_t>(std::popcount(missing)) * config.sectorBytes, false};
+    read.sm = request.sm;
+    uint64_t arrives = 0;
+    if constexpr (kCommit) {
+      std::vector<uint64_t>& mshrs = slice.mshrFreeAt;
+      while (!mshrs.empty() && mshrs.front() <= now) {
+        std::pop_heap(mshrs.begin(), mshrs.end(), std::greater<>());
+        mshrs.pop_back();
+      }
+      uint64_t sendAt = now;
+      if (mshrs.size() >= config.mshrsPerSlice) {
+        sendAt = mshrs.front();  // this fetch takes that MSHR over
+        std::pop_heap(mshrs.begin(), mshrs.end(), std::greater<>());
+        mshrs.pop_back();
+        self.stats_.mshrStallCycles += sendAt - now;
+      }
+      arrives = self.backend_.request(sendAt, read);
+      mshrs.push_back(arrives);
+      std::push_heap(mshrs.begin(), mshrs.end(), std::greater<>());
+    } else {
+      // The same MSHR choice, read without popping (mshrSendAt).
+      arrives = self.backend_.estimateAfter(backendBefore, self.mshrSendAt(slice, now), read);
+    }
     dataAt = std::max(dataAt, arrives);
-    if (way != nullptr) {
-      way->sectors |= missing;
-      for (uint32_t s = 0; s < sectorsPerLine_; ++s)
-        if ((missing >> s) & 1) arrival[s] = arrives;
+    if constexpr (kCommit) {
+      if (way != nullptr) {
+        way->sectors |= missing;
+        for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
+          if ((missing >> s) & 1) arrival[s] = arrives;
+      }
     }
   }
   if (!request.atomic) return dataAt + latency;
 
-  const uint64_t done = performAtomic(slice, dataAt, request);
-  if (way != nullptr) {
-    // Later readers get the updated words.
-    way->dirty |= request.sectorMask;
-    for (uint32_t s = 0; s < sectorsPerLine_; ++s)
-      if ((request.sectorMask >> s) & 1) arrival[s] = done;
-  } else {
-    MemoryRequest writeBack = request;  // nowhere to keep the result: written back with the fetch
-    writeBack.atomic = false;
-    writeBack.write = true;
-    backend_.request(now, writeBack);
+  // The slice's atomic unit: rounds = sectors x operations per word.
+  const uint64_t rounds = uint64_t{sectorCount} * request.opsPerWord;
+  const uint64_t start = std::max(dataAt * kAtomicTicksPerCycle, slice.atomicFreeAtTick);
+  const uint64_t atomicEnd = start + rounds * self.atomicTicksPerRound_;
+  const uint64_t done = (atomicEnd + kAtomicTicksPerCycle - 1) / kAtomicTicksPerCycle;
+  if constexpr (kCommit) {
+    slice.atomicFreeAtTick = atomicEnd;
+    self.atomicBusyTicks_ += rounds * self.atomicTicksPerRound_;
+    self.stats_.atomicUnitBusyCycles = self.atomicBusyTicks_ / kAtomicTicksPerCycle;
+    if (way != nullptr) {
+      // Later readers get the updated words.
+      way->dirty |= request.sectorMask;
+      for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
+        if ((request.sectorMask >> s) & 1) arrival[s] = done;
+    } else {
+      MemoryRequest writeBack = request;  // nowhere to keep the result: written back with the fetch
+      writeBack.atomic = false;
+      writeBack.write = true;
+      self.backend_.request(now, writeBack);
+    }
   }
   return done + latency;
 }

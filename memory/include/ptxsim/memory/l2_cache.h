@@ -53,10 +53,9 @@
 // sustaining the measured DRAM bandwidth needs.
 
 #include <cstdint>
-#include <functional>
-#include <queue>
 #include <vector>
 
+#include "ptxsim/memory/address_hash.h"
 #include "ptxsim/memory/backend.h"
 
 namespace ptxsim::memory {
@@ -118,6 +117,11 @@ class L2Cache final : public MemoryBackend {
   // Throws std::invalid_argument for a line address off the line or a
   // sector mask beyond the line.
   uint64_t request(uint64_t now, const MemoryRequest& request) override;
+  // What request() would answer, from the same code with every change left
+  // out; the back end is asked estimateAfter() likewise, after the
+  // write-back of the line the request would evict.
+  uint64_t estimateAfter(std::span<const TimedRequest> before, uint64_t now,
+                         const MemoryRequest& request) const override;
 
   // A new launch: its clock starts at 0, so every fill has arrived and
   // every port, MSHR and atomic unit is free; the statistics restart. The
@@ -142,21 +146,33 @@ class L2Cache final : public MemoryBackend {
   struct Slice {
     uint64_t portFreeAt = 0;
     uint64_t atomicFreeAtTick = 0;  // in kAtomicTicksPerCycle units
-    std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshrFreeAt;
+    // When each busy MSHR frees: a min-heap (std::push_heap with greater),
+    // a vector so that estimateAfter can look at it without popping.
+    std::vector<uint64_t> mshrFreeAt;
   };
   // The atomic unit keeps time in fractions of a cycle so that 1.45 cycles a
   // round accumulates without rounding each round.
   static constexpr uint64_t kAtomicTicksPerCycle = 1024;
 
-  Way* find(uint64_t line);
-  Way* allocate(uint64_t line, uint64_t now, uint32_t sm);
+  // request() (Self = L2Cache) and estimateAfter() (Self = const L2Cache)
+  // in one: the const instance changes nothing, so the two cannot drift.
+  template <class Self>
+  static uint64_t serve(Self& self, std::span<const TimedRequest> before, uint64_t now,
+                        const MemoryRequest& request);
+  void checkRequest(const MemoryRequest& request) const;
+  Way* setOf(uint64_t line) { return &ways_[uint64_t{spreadIndex(line / config_.lineBytes, sets_)} * config_.ways]; }
+  const Way* setOf(uint64_t line) const {
+    return &ways_[uint64_t{spreadIndex(line / config_.lineBytes, sets_)} * config_.ways];
+  }
+  template <class W>
+  static W* findIn(W* set, uint32_t ways, uint64_t line);
   // The way's sectors' arrival times, all 0 (arrived) if they were set in
   // an earlier launch: startLaunch restarts the clock without touching
-  // every line.
+  // every line (the const form reads them without the reset).
   uint64_t* arrivals(Way& way);
-  // Fetches `sectors` of `line`; returns the cycle they land in the slice.
-  uint64_t fetch(Slice& slice, uint64_t now, uint64_t line, uint32_t sectors, uint32_t sm);
-  uint64_t performAtomic(Slice& slice, uint64_t dataAt, const MemoryRequest& request);
+  const uint64_t* arrivals(const Way& way) const;
+  // The cycle a fetch sent at `now` gets an MSHR of `slice`.
+  uint64_t mshrSendAt(const Slice& slice, uint64_t now) const;
   void count(const MemoryRequest& request, uint32_t partition, bool near, uint32_t hits,
              uint32_t inFlightHits);
 
