@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ptxsim/runtime/check.h"
+#include "ptxsim/runtime/compare/compare_command.h"
 #include "ptxsim/runtime/logging.h"
 #include "ptxsim/runtime/run_program.h"
 
@@ -97,6 +98,20 @@ int main(int argc, char** argv) {
   run->add_option("program", runOptions.program, "The program")->required();
   run->prefix_command();  // everything after the program is its own arguments
 
+  ptxsim::runtime::compare::CompareOptions compareOptions;
+  CLI::App* compare =
+      app.add_subcommand("compare", "Compare Nsight Compute measurements with ptxsim run --stats, launch by launch");
+  compare->add_option("--ncu", compareOptions.ncuCsv,
+                      "Nsight Compute CSV (ncu --csv --print-units base --metrics ...)")
+      ->required();
+  compare->add_option("--stats", compareOptions.statsJsonl, "Statistics of ptxsim run --timing --stats")->required();
+  compare->add_option("--html", compareOptions.html, "Also write one self-contained page of charts to FILE");
+  compare->add_option("--metrics", compareOptions.metrics, "Metrics to compare (default: every one in both files)")
+      ->delimiter(',');
+  compare->add_option("--check", compareOptions.checks,
+                      "Fail (exit status 1) unless METRIC:mape<=X, METRIC:corr>=X, METRIC:max_error<=X or "
+                      "METRIC:max_points<=X holds; repeatable");
+
   CLI11_PARSE(app, argc, argv);
   if (run->parsed()) {
     if (std::optional<std::string> unknown = unknownRunOption(app, *run, argc, argv)) {
@@ -110,6 +125,7 @@ int main(int argc, char** argv) {
               << "' (use trace, debug, info, warn, error or off)\n";
     return 2;
   }
+  if (compare->parsed()) return ptxsim::runtime::compare::runCompare(compareOptions, std::cout, std::cerr);
   if (check->parsed()) return ptxsim::runtime::checkFiles(checkPaths, std::cout, std::cerr, checkOptions);
   if (run->parsed()) {
     runOptions.logLevel = logLevel;

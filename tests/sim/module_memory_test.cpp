@@ -157,6 +157,76 @@ TEST(ModuleMemory, DynamicSharedMemoryFollowsStaticSharedMemory) {
   EXPECT_EQ(r.error.kind, sim::LaunchErrorKind::IllegalAddress) << r.error.message;
 }
 
+// As ptxas allocates, a kernel's static shared memory is the module-scope
+// arrays it can reach (through the functions it calls) and its own: the
+// other kernel's 40 KiB array and the helper's 128 bytes count only where
+// they are used. Counting every array for every kernel put `big` over the
+// 48 KiB static limit (bandwidth.cu's smemRead did).
+TEST(ModuleMemory, AKernelsStaticSharedMemoryIsWhatItReaches) {
+  std::string ptx = R"(.version 9.0
+.target sm_90
+.address_size 64
+.shared .align 4 .b8 helperSums[128];
+.shared .align 16 .b8 other[40960];
+.func (.param .u32 r) helper(.param .u32 a)
+{
+  .reg .u32 %x, %y;
+  ld.param.u32 %y, [a];
+  mov.u32 %x, helperSums;
+  add.u32 %x, %x, %y;
+  st.param.u32 [r], %x;
+  ret;
+}
+.visible .entry usesHelper(.param .u64 out)
+{
+  .reg .u32 %v;
+  .reg .u64 %o;
+  ld.param.u64 %o, [out];
+  {
+    .param .u32 arg;
+    .param .u32 result;
+    st.param.u32 [arg], 1;
+    call (result), helper, (arg);
+    ld.param.u32 %v, [result];
+  }
+  st.global.u32 [%o], %v;
+  ret;
+}
+.visible .entry usesOther(.param .u64 out)
+{
+  .reg .u32 %v;
+  .reg .u64 %o;
+  ld.param.u64 %o, [out];
+  mov.u32 %v, other;
+  st.global.u32 [%o], %v;
+  ret;
+}
+.visible .entry big(.param .u64 out)
+{
+  .shared .align 16 .b8 mine[45056];
+  .reg .u32 %v;
+  .reg .u64 %o;
+  ld.param.u64 %o, [out];
+  mov.u32 %v, mine;
+  st.global.u32 [%o], %v;
+  ret;
+}
+)";
+  Device device(sim::GpuConfig{}, DeviceOptions{1});
+  auto module = device.loadModule(ptx);
+  uint64_t out = device.malloc(4);
+  sim::LaunchResult r = device.launch(*module, "usesHelper", {1}, {32}, 0, KernelArgs().add(out));
+  ASSERT_FALSE(r.error) << r.error.message;
+  EXPECT_EQ(r.stats.staticSharedBytes, 128u);
+  r = device.launch(*module, "usesOther", {1}, {32}, 0, KernelArgs().add(out));
+  ASSERT_FALSE(r.error) << r.error.message;
+  EXPECT_EQ(r.stats.staticSharedBytes, 40960u);
+  r = device.launch(*module, "big", {1}, {32}, 0, KernelArgs().add(out));
+  ASSERT_FALSE(r.error) << r.error.message;
+  EXPECT_EQ(r.stats.staticSharedBytes, 45056u);
+  EXPECT_EQ(device.read<uint32_t>(out, 1)[0], 0u);  // `mine` is the kernel's only shared array
+}
+
 TEST(ModuleMemory, TooMuchSharedMemoryIsRejectedBeforeTheLaunch) {
   std::string ptx = test::ptxKernel(".shared .align 4 .b8 big[1024];", "");
   Device device(sim::GpuConfig{}, DeviceOptions{1});

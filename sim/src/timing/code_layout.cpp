@@ -1,6 +1,7 @@
 #include "code_layout.h"
 
 #include "pipeline_of.h"
+#include "warp_uniform.h"
 #include "ptxsim/isa/operand_access.h"
 
 namespace ptxsim::sim::timing {
@@ -55,6 +56,14 @@ CodeLayout::CodeLayout(const exec::PreparedKernel& kernel, uint32_t moduleNumber
     uint64_t address = (uint64_t{moduleNumber} << kModuleAddressBits) | (uint64_t{f} << kFunctionAddressBits);
     std::vector<InstructionFacts>& facts = facts_[f];
     facts.resize(fn->code.size());
+    bool hasAtomics = false;
+    for (const exec::PreparedInstruction& pi : fn->code)
+      hasAtomics |= pi.source->opcode == isa::Opcode::Atom || pi.source->opcode == isa::Opcode::Red;
+    if (hasAtomics) {
+      WarpUniformity uniformity(*fn->function);
+      for (size_t k = 0; k < fn->code.size(); ++k)
+        facts[k].aggregatedAtomic = uniformity.aggregatesAtomic(*fn->code[k].source);
+    }
     for (size_t k = 0; k < fn->code.size(); ++k) {
       const isa::Instruction& inst = *fn->code[k].source;
       facts[k].address = address;

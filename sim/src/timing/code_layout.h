@@ -2,8 +2,9 @@
 
 // What the timing model knows of each instruction of a kernel's functions
 // before it runs: where it sits in instruction memory (for the instruction
-// caches) and which registers it reads in which operand slot (for the
-// register-file banks). Built once per launch; read by every SM.
+// caches), which registers it reads in which operand slot (for the
+// register-file banks), and whether ptxas makes an atomic one reduction
+// per warp (warp_uniform.h). Built once per launch; read by every SM.
 //
 // Addresses stand in for the SASS layout: each module has its own 2^40
 // bytes (InstructionCaches::moduleNumber), each function its own 16 MiB
@@ -32,6 +33,7 @@ struct OperandSources {
 struct InstructionFacts {
   uint64_t address = 0;
   OperandSources sources;
+  bool aggregatedAtomic = false;
 };
 
 class CodeLayout {

@@ -307,7 +307,7 @@ uint64_t SmModel::l1Latency(uint64_t now) {
       // Atomics are performed in the L2's slices, one round per word that
       // the most lanes share.
       done.readyAt = now;
-      uint32_t opsPerWord = lanesPerWord(addresses, r.executed);
+      uint32_t opsPerWord = aggregatedAtomic_ ? 1 : lanesPerWord(addresses, r.executed);
       for (const memory::CoalescedLine& line : access.lines) {
         uint32_t bytes = static_cast<uint32_t>(std::popcount(line.sectorMask)) * timing_.l1.sectorBytes;
         memory::MemoryRequest request{line.address, line.sectorMask, bytes, true};
@@ -445,7 +445,9 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
   ctx_.warp = w.warp;
   Pipeline pipe = pipelineOf(*pi.source);
   const exec::PreparedFunction& fn = *w.frame->function;
-  const OperandSources& sources = code_.of(fn, pi).sources;
+  const InstructionFacts& facts = code_.of(fn, pi);
+  const OperandSources& sources = facts.sources;
+  aggregatedAtomic_ = facts.aggregatedAtomic;
   uint64_t divergentBefore = ctx_.stats.divergentBranches;
   uint64_t writesBefore = w.cta->memoryWrites;
   exec::StepResult result = exec::step(ctx_);
@@ -477,7 +479,10 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
     w.path[row] = path;
   }
   w.lastResult = std::max(w.lastResult, ready);
-  if (ctx_.report.access != AccessKind::None) w.memoryDone = std::max(w.memoryDone, ready);
+  if (ctx_.report.access != AccessKind::None) {
+    w.memoryDone = std::max(w.memoryDone, ready);
+    memoryDrained_ = std::max(memoryDrained_, ready);
+  }
   if (lgWait_ != 0 && now + lgWait_ > w.notBefore) {
     // The access waited for an L1 miss slot; the warp's next instruction
     // waits with it (lg_throttle).

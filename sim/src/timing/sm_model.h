@@ -131,6 +131,11 @@ class alignas(64) SmModel {
   uint64_t now() const { return clock_; }
   // The last cycle simulated with a CTA resident (0 if none ever was).
   uint64_t lastActiveCycle() const { return lastActive_; }
+  // When every memory access issued here has completed: stores and
+  // reductions accepted by the L2, loads' data returned. A grid ends only
+  // then (the H100's atomic throughput to one address is its reductions'
+  // drain: tests/timing/calibration/h100/bandwidth.out).
+  uint64_t memoryDrainedAt() const { return memoryDrained_; }
 
  private:
   // Where a result comes from decides the stall its readers report.
@@ -282,10 +287,12 @@ class alignas(64) SmModel {
   InstructionFetch& fetch_;
   uint64_t lgWait_ = 0;          // MSHR wait of the access just executed
   uint32_t lastWavefronts_ = 0;  // of the instruction just executed, if a shared access
+  bool aggregatedAtomic_ = false;  // the instruction just executed is one reduction per warp (warp_uniform.h)
   uint64_t nextAge_ = 0;
   uint64_t now_ = 0;    // cycles before this are accounted in counters_
   uint64_t clock_ = 0;  // the cycle being simulated (%clock64)
   uint64_t lastActive_ = 0;
+  uint64_t memoryDrained_ = 0;
   uint64_t liveWarps_ = 0;       // resident warps not finished
   bool warpFinished_ = false;    // since the last look for finished CTAs
   // Per CTA, its blocked warps not looked at until it moves (retry = kParked).

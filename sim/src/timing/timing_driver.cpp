@@ -246,7 +246,10 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     }
   }
   uint64_t lastActive = startCycle;
-  for (auto& sm : sms) lastActive = std::max(lastActive, sm->lastActiveCycle());
+  for (auto& sm : sms) {
+    lastActive = std::max(lastActive, sm->lastActiveCycle());
+    if (sm->memoryDrainedAt() > 0) lastActive = std::max(lastActive, sm->memoryDrainedAt() - 1);
+  }
   out.stats.timed = true;
   out.stats.timing.cyclesElapsed = lastActive + 1 - startCycle;
   uint64_t active = 0, warpCycles = 0;

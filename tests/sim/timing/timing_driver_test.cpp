@@ -67,6 +67,47 @@ TEST(TimingDriver, SourcesSharingARegisterBankCostADispatchCycle) {
   EXPECT_GE(conflicting.result.stats.timing.stallWarpCycles[static_cast<size_t>(sim::StallReason::DispatchStall)], 63u);
 }
 
+// A grid ends when its memory accesses have completed, not when its last
+// instruction issued: a store is accepted by the L2 a near or far
+// partition's latency (260 or 290 cycles, l2.near_latency/far_latency)
+// after its 4 sectors pass the slice's port (4 cycles).
+TEST(TimingDriver, AGridEndsWhenItsStoresReachTheL2) {
+  const std::string decl = ".reg .u32 %v;";
+  TimedRun stored = runTimed(test::ptxKernel(decl, "add.u32 %v, %tx, 1;\nst.global.u32 [%out], %v;"), 1, 32, true,
+                             "gto", 1, 1, 2);
+  TimedRun computed = runTimed(test::ptxKernel(decl, "add.u32 %v, %tx, 1;\nadd.u32 %v, %v, 1;"), 1, 32, true,
+                               "gto", 1, 1, 2);
+  ASSERT_FALSE(stored.result.error) << stored.result.error.message;
+  ASSERT_FALSE(computed.result.error) << computed.result.error.message;
+  const uint64_t extra = stored.result.stats.timing.cyclesElapsed - computed.result.stats.timing.cyclesElapsed;
+  // Less the few cycles the store's dependence and the ret overlap with it.
+  EXPECT_GE(extra, 260u + 4u - 8u);
+  EXPECT_LE(extra, 290u + 4u);
+}
+
+// 4 warps reduce into one word. Through an address loaded from memory
+// (not provably uniform) each warp's request is 32 rounds of the slice's
+// atomic unit (1.45 cycles each, l2.atomic_cycles_per_op), 186 cycles for
+// the 4, and the grid ends only when the last is done and its answer has
+// travelled back. To the kernel parameter's address ptxas sums each warp's
+// lanes first: one round per warp.
+TEST(TimingDriver, AGridEndsWhenItsReductionsHaveDrained) {
+  const std::string decl = ".reg .u32 %z; .reg .u64 %zz, %a;";
+  const std::string loaded = "ld.global.u32 %z, [%in];\ncvt.u64.u32 %zz, %z;\nadd.u64 %a, %out, %zz;\n";
+  TimedRun perLane = runTimed(test::ptxKernel(decl, loaded + "red.global.add.u32 [%a], 1;"), 1, 128, true, "gto", 1, 1, 2);
+  TimedRun perWarp = runTimed(test::ptxKernel(decl, loaded + "red.global.add.u32 [%out], 1;"), 1, 128, true, "gto", 1, 1, 2);
+  ASSERT_FALSE(perLane.result.error) << perLane.result.error.message;
+  ASSERT_FALSE(perWarp.result.error) << perWarp.result.error.message;
+  EXPECT_EQ(perLane.out[0] & 0xffffffffu, 2u * 128u);  // two launches
+  EXPECT_EQ(perWarp.out[0] & 0xffffffffu, 2u * 128u);
+  EXPECT_GE(perLane.result.stats.timing.cyclesElapsed, 186u + 260u);
+  // The 4 x 31 rounds aggregation saves, within the few cycles by which the
+  // aggregated requests, arriving a cycle apart, wait for each other less.
+  EXPECT_NEAR(static_cast<double>(perLane.result.stats.timing.cyclesElapsed) -
+                  static_cast<double>(perWarp.result.stats.timing.cyclesElapsed),
+              4 * 31 * 1.45, 4.0);
+}
+
 TEST(TimingDriver, Clock64CountsSimulatedCycles) {
   std::string body = "mov.u64 %c0, %clock64;\n" + chainBody() +
                      "mov.u64 %c1, %clock64;\nsub.u64 %c1, %c1, %c0;\nst.global.u64 [%out], %c1;\n";
