@@ -1,9 +1,8 @@
 #include "ptxsim/memory/l2_cache.h"
 
 #include <algorithm>
-#include <functional>
-#include <type_traits>
 #include <bit>
+#include <functional>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -80,19 +79,6 @@ const uint64_t* L2Cache::arrivals(const Way& way) const {
   return &arrival_[(&way - ways_.data()) * sectorsPerLine_];
 }
 
-uint64_t L2Cache::mshrSendAt(const Slice& slice, uint64_t now) const {
-  // The MSHRs still busy at `now`; with all of them busy the fetch takes
-  // over the first to free.
-  uint32_t busy = 0;
-  uint64_t firstFree = UINT64_MAX;
-  for (uint64_t freeAt : slice.mshrFreeAt) {
-    if (freeAt <= now) continue;
-    ++busy;
-    firstFree = std::min(firstFree, freeAt);
-  }
-  return busy >= config_.mshrsPerSlice ? firstFree : now;
-}
-
 void L2Cache::count(const MemoryRequest& request, uint32_t partition, bool near, uint32_t hits,
                     uint32_t inFlightHits) {
   const uint32_t sectors = static_cast<uint32_t>(std::popcount(request.sectorMask));
@@ -131,30 +117,79 @@ void L2Cache::checkRequest(const MemoryRequest& request) const {
   if (request.atomic && request.opsPerWord == 0) fail("an atomic must make at least one operation per word");
 }
 
-uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) { return serve(*this, {}, now, request); }
+// request()'s state: the L2's own.
+struct L2Cache::Applied {
+  static constexpr bool kCommit = true;  // statistics and the back end's request()
+  L2Cache& self;
+  Slice& slice(uint32_t index) { return self.slices_[index]; }
+  Way* set(uint64_t line) { return self.setOf(line); }
+  uint64_t* arrivals(Way& way) { return self.arrivals(way); }
+  uint64_t backend(uint64_t now, const MemoryRequest& request) { return self.backend_.request(now, request); }
+  uint64_t stamp() { return ++self.useClock_; }
+};
+
+// estimateInto()'s state: copies of what the L2 holds, made when first
+// touched, in the shadow; the back end estimated after the shadow's earlier
+// back-end requests.
+struct L2Cache::Shadowed {
+  static constexpr bool kCommit = false;
+  const L2Cache& self;
+  Shadow& shadow;
+  Shadow::Set* current = nullptr;  // the set of the request being served (one a request)
+  Slice& slice(uint32_t index) { return shadow.slices_.try_emplace(index, self.slices_[index]).first->second; }
+  Way* set(uint64_t line) {
+    const uint32_t index = spreadIndex(line / self.config_.lineBytes, self.sets_);
+    auto [it, added] = shadow.sets_.try_emplace(index);
+    Shadow::Set& copy = it->second;
+    if (added) {
+      const Way* ways = &self.ways_[uint64_t{index} * self.config_.ways];
+      copy.ways.assign(ways, ways + self.config_.ways);
+      copy.arrival.resize(uint64_t{self.config_.ways} * self.sectorsPerLine_);
+      for (uint32_t w = 0; w < self.config_.ways; ++w)
+        std::copy_n(self.arrivals(ways[w]), self.sectorsPerLine_, &copy.arrival[uint64_t{w} * self.sectorsPerLine_]);
+    }
+    current = &copy;
+    return copy.ways.data();
+  }
+  uint64_t* arrivals(Way& way) { return &current->arrival[(&way - current->ways.data()) * self.sectorsPerLine_]; }
+  uint64_t backend(uint64_t now, const MemoryRequest& request) {
+    const uint64_t done = self.backend_.estimateAfter(shadow.backend_, now, request);
+    shadow.backend_.push_back({now, request});
+    return done;
+  }
+  uint64_t stamp() {
+    shadow.useClock_ = std::max(shadow.useClock_, self.useClock_) + 1;
+    return shadow.useClock_;
+  }
+};
+
+uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) {
+  Applied state{*this};
+  return serve(state, now, request);
+}
+
+uint64_t L2Cache::estimateInto(Shadow& shadow, uint64_t now, const MemoryRequest& request) const {
+  Shadowed state{*this, shadow};
+  return serve(state, now, request);
+}
 
 uint64_t L2Cache::estimateAfter(std::span<const TimedRequest> before, uint64_t now,
                                 const MemoryRequest& request) const {
-  return serve(*this, before, now, request);
+  Shadow shadow;
+  for (const TimedRequest& earlier : before) estimateInto(shadow, earlier.now, earlier.request);
+  return estimateInto(shadow, now, request);
 }
 
-template <class Self>
-uint64_t L2Cache::serve(Self& self, std::span<const TimedRequest> before, uint64_t now,
-                        const MemoryRequest& request) {
-  // Self is const for an estimate: every change below is under kCommit (the
-  // compiler refuses any other to the cache's own members).
-  constexpr bool kCommit = !std::is_const_v<Self>;
-  using WayT = std::conditional_t<kCommit, Way, const Way>;
-  using ArrivalT = std::conditional_t<kCommit, uint64_t, const uint64_t>;
+template <class State>
+uint64_t L2Cache::serve(State& state, uint64_t now, const MemoryRequest& request) {
+  // Every change below goes to `state`; only statistics depend on kCommit.
+  constexpr bool kCommit = State::kCommit;
+  const L2Cache& self = state.self;
   const L2Config& config = self.config_;
   self.checkRequest(request);
-  // An estimate's back-end requests: the caller's earlier ones, then the
-  // write-back of the line this request evicts.
-  std::span<const TimedRequest> backendBefore = before;
-  std::vector<TimedRequest> joined;
 
   const uint32_t sliceIndex = self.sliceOf(request.lineAddress);
-  auto& slice = self.slices_[sliceIndex];
+  Slice& slice = state.slice(sliceIndex);
   const uint32_t partition = self.partitionOf(sliceIndex);
   const bool near = partition == request.sm % config.partitions;
   const uint64_t latency = near ? config.nearLatencyCycles : config.farLatencyCycles;
@@ -164,13 +199,13 @@ uint64_t L2Cache::serve(Self& self, std::span<const TimedRequest> before, uint64
   const uint64_t portEnd =
       portStart + (uint64_t{sectorCount} * config.sectorBytes + config.sliceBytesPerCycle - 1) /
                       config.sliceBytesPerCycle;
-  if constexpr (kCommit) slice.portFreeAt = portEnd;
+  slice.portFreeAt = portEnd;
 
-  WayT* set = self.setOf(request.lineAddress);
-  WayT* way = findIn(set, config.ways, request.lineAddress);
+  Way* set = state.set(request.lineAddress);
+  Way* way = findIn(set, config.ways, request.lineAddress);
   bool fresh = false;  // allocated by this request: no sectors yet
   if (way == nullptr) {
-    way = victimWay(set, config.ways, self.sectorsPerLine_, now, [&](WayT& w) { return self.arrivals(w); });
+    way = victimWay(set, config.ways, self.sectorsPerLine_, now, [&](Way& w) { return state.arrivals(w); });
     if (way != nullptr) {
       fresh = true;
       if (way->valid && way->dirty != 0) {
@@ -178,23 +213,19 @@ uint64_t L2Cache::serve(Self& self, std::span<const TimedRequest> before, uint64
         MemoryRequest writeBack{way->line, way->dirty, sectors * config.sectorBytes, true};
         writeBack.sm = request.sm;
         if constexpr (kCommit) {
-          ++self.stats_.dirtyEvictions;
-          self.stats_.writeBackSectors += sectors;
-          self.backend_.request(now, writeBack);
-        } else {
-          joined.assign(before.begin(), before.end());
-          joined.push_back({now, writeBack});
-          backendBefore = joined;
+          ++state.self.stats_.dirtyEvictions;
+          state.self.stats_.writeBackSectors += sectors;
         }
+        state.backend(now, writeBack);
       }
       if constexpr (kCommit) {
-        if (way->valid) ++self.stats_.evictions;
-        *way = Way{request.lineAddress, true, 0, 0, 0};
-        std::fill_n(self.arrivals(*way), self.sectorsPerLine_, 0);
+        if (way->valid) ++state.self.stats_.evictions;
       }
+      *way = Way{request.lineAddress, true, 0, 0, 0};
+      std::fill_n(state.arrivals(*way), self.sectorsPerLine_, 0);
     }
   }
-  ArrivalT* arrival = way != nullptr ? self.arrivals(*way) : nullptr;
+  uint64_t* arrival = way != nullptr ? state.arrivals(*way) : nullptr;
   const uint32_t present = way != nullptr && !fresh ? way->sectors & request.sectorMask : 0;
   uint64_t dataAt = portEnd;
   uint32_t inFlightHits = 0;
@@ -205,22 +236,21 @@ uint64_t L2Cache::serve(Self& self, std::span<const TimedRequest> before, uint64
   }
   const bool store = request.write && !request.atomic;
   if constexpr (kCommit) {
-    self.count(request, partition, near, static_cast<uint32_t>(std::popcount(present)), store ? 0 : inFlightHits);
-    if (way != nullptr) way->lastUse = ++self.useClock_;
+    state.self.count(request, partition, near, static_cast<uint32_t>(std::popcount(present)),
+                     store ? 0 : inFlightHits);
   }
+  if (way != nullptr) way->lastUse = state.stamp();
 
   const uint32_t missing = request.sectorMask & ~present;
   if (store) {
     // Write-allocate without fetching: the written sectors are whole.
-    if constexpr (kCommit) {
-      if (way != nullptr) {
-        for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
-          if ((missing >> s) & 1) arrival[s] = portEnd;
-        way->sectors |= request.sectorMask;
-        way->dirty |= request.sectorMask;
-      } else {
-        self.backend_.request(now, request);
-      }
+    if (way != nullptr) {
+      for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
+        if ((missing >> s) & 1) arrival[s] = portEnd;
+      way->sectors |= request.sectorMask;
+      way->dirty |= request.sectorMask;
+    } else {
+      state.backend(now, request);
     }
     return portEnd + latency;
   }
@@ -230,34 +260,26 @@ uint64_t L2Cache::serve(Self& self, std::span<const TimedRequest> before, uint64
     MemoryRequest read{request.lineAddress, missing,
                        static_cast<uint32_t>(std::popcount(missing)) * config.sectorBytes, false};
     read.sm = request.sm;
-    uint64_t arrives = 0;
-    if constexpr (kCommit) {
-      std::vector<uint64_t>& mshrs = slice.mshrFreeAt;
-      while (!mshrs.empty() && mshrs.front() <= now) {
-        std::pop_heap(mshrs.begin(), mshrs.end(), std::greater<>());
-        mshrs.pop_back();
-      }
-      uint64_t sendAt = now;
-      if (mshrs.size() >= config.mshrsPerSlice) {
-        sendAt = mshrs.front();  // this fetch takes that MSHR over
-        std::pop_heap(mshrs.begin(), mshrs.end(), std::greater<>());
-        mshrs.pop_back();
-        self.stats_.mshrStallCycles += sendAt - now;
-      }
-      arrives = self.backend_.request(sendAt, read);
-      mshrs.push_back(arrives);
-      std::push_heap(mshrs.begin(), mshrs.end(), std::greater<>());
-    } else {
-      // The same MSHR choice, read without popping (mshrSendAt).
-      arrives = self.backend_.estimateAfter(backendBefore, self.mshrSendAt(slice, now), read);
+    std::vector<uint64_t>& mshrs = slice.mshrFreeAt;
+    while (!mshrs.empty() && mshrs.front() <= now) {
+      std::pop_heap(mshrs.begin(), mshrs.end(), std::greater<>());
+      mshrs.pop_back();
     }
+    uint64_t sendAt = now;
+    if (mshrs.size() >= config.mshrsPerSlice) {
+      sendAt = mshrs.front();  // this fetch takes that MSHR over
+      std::pop_heap(mshrs.begin(), mshrs.end(), std::greater<>());
+      mshrs.pop_back();
+      if constexpr (kCommit) state.self.stats_.mshrStallCycles += sendAt - now;
+    }
+    const uint64_t arrives = state.backend(sendAt, read);
+    mshrs.push_back(arrives);
+    std::push_heap(mshrs.begin(), mshrs.end(), std::greater<>());
     dataAt = std::max(dataAt, arrives);
-    if constexpr (kCommit) {
-      if (way != nullptr) {
-        way->sectors |= missing;
-        for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
-          if ((missing >> s) & 1) arrival[s] = arrives;
-      }
+    if (way != nullptr) {
+      way->sectors |= missing;
+      for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
+        if ((missing >> s) & 1) arrival[s] = arrives;
     }
   }
   if (!request.atomic) return dataAt + latency;
@@ -267,21 +289,21 @@ uint64_t L2Cache::serve(Self& self, std::span<const TimedRequest> before, uint64
   const uint64_t start = std::max(dataAt * kAtomicTicksPerCycle, slice.atomicFreeAtTick);
   const uint64_t atomicEnd = start + rounds * self.atomicTicksPerRound_;
   const uint64_t done = (atomicEnd + kAtomicTicksPerCycle - 1) / kAtomicTicksPerCycle;
+  slice.atomicFreeAtTick = atomicEnd;
   if constexpr (kCommit) {
-    slice.atomicFreeAtTick = atomicEnd;
-    self.atomicBusyTicks_ += rounds * self.atomicTicksPerRound_;
-    self.stats_.atomicUnitBusyCycles = self.atomicBusyTicks_ / kAtomicTicksPerCycle;
-    if (way != nullptr) {
-      // Later readers get the updated words.
-      way->dirty |= request.sectorMask;
-      for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
-        if ((request.sectorMask >> s) & 1) arrival[s] = done;
-    } else {
-      MemoryRequest writeBack = request;  // nowhere to keep the result: written back with the fetch
-      writeBack.atomic = false;
-      writeBack.write = true;
-      self.backend_.request(now, writeBack);
-    }
+    state.self.atomicBusyTicks_ += rounds * self.atomicTicksPerRound_;
+    state.self.stats_.atomicUnitBusyCycles = state.self.atomicBusyTicks_ / kAtomicTicksPerCycle;
+  }
+  if (way != nullptr) {
+    // Later readers get the updated words.
+    way->dirty |= request.sectorMask;
+    for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
+      if ((request.sectorMask >> s) & 1) arrival[s] = done;
+  } else {
+    MemoryRequest writeBack = request;  // nowhere to keep the result: written back with the fetch
+    writeBack.atomic = false;
+    writeBack.write = true;
+    state.backend(now, writeBack);
   }
   return done + latency;
 }

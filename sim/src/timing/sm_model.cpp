@@ -45,7 +45,7 @@ memory::L1Config constantCacheConfig(const TimingConfig& timing) {
 }  // namespace
 
 SmModel::SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, const CodeLayout& code,
-                 InstructionFetch& fetch, const memory::MemoryBackend& l2, uint32_t l1Bytes)
+                 InstructionFetch& fetch, const memory::L2Cache& l2, uint32_t l1Bytes)
     : index_(index),
       grid_(grid),
       timing_(timing),

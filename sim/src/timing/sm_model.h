@@ -26,6 +26,7 @@
 #include "instruction_fetch.h"
 #include "ptxsim/memory/backend.h"
 #include "ptxsim/memory/l1_cache.h"
+#include "ptxsim/memory/l2_cache.h"
 #include "ptxsim/sim/stall_reason.h"
 #include "ptxsim/sim/timing_config.h"
 #include "schedulers/issue_policy.h"
@@ -56,7 +57,7 @@ class alignas(64) SmModel {
   // `l2`: the L2 every SM shares (memory beyond it included), only
   // estimated: the driver applies the SM's requests (l2Requests()).
   SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, const CodeLayout& code,
-          InstructionFetch& fetch, const memory::MemoryBackend& l2, uint32_t l1Bytes);
+          InstructionFetch& fetch, const memory::L2Cache& l2, uint32_t l1Bytes);
   SmModel(const SmModel&) = delete;
   SmModel& operator=(const SmModel&) = delete;
 
@@ -89,7 +90,14 @@ class alignas(64) SmModel {
     uint64_t sequence = 0;
     memory::MemoryRequest request;
   };
-  std::vector<LoggedRequest>& l2Requests() { return l2_.log; }
+  const std::vector<LoggedRequest>& l2Requests() const { return l2_.log; }
+  // After the driver applied l2Requests() to the L2: forgets them, and
+  // `doneAt`, the latest of the L2's answers to them, counts towards
+  // memoryDrainedAt() (the estimates did not see other SMs' requests).
+  void appliedL2Requests(uint64_t doneAt) {
+    l2_.clear();
+    memoryDrained_ = std::max(memoryDrained_, doneAt);
+  }
   // An instruction that must not run inside a window (isSerial): the cycle
   // it issued at and its sub-partition.
   struct Deferred {
@@ -256,16 +264,16 @@ class alignas(64) SmModel {
   std::vector<SubPartition> subPartitions_;
   // The SM's way to the shared L2: its requests carry its index (near or
   // far partition), are answered from the L2 as the last window left it
-  // (estimate: other SMs may be asking at the same time) and logged for
-  // the driver to apply in order.
+  // plus the SM's own requests since (L2Cache::Shadow: other SMs may be
+  // asking at the same time) and logged for the driver to apply in order.
   class L2Port final : public memory::MemoryBackend {
    public:
-    L2Port(const memory::MemoryBackend& l2, uint32_t sm) : l2_(l2), sm_(sm) {}
+    L2Port(const memory::L2Cache& l2, uint32_t sm) : l2_(l2), sm_(sm) {}
     uint64_t request(uint64_t now, const memory::MemoryRequest& request) override {
       memory::MemoryRequest tagged = request;
       tagged.sm = sm_;
       log.push_back({now, nextSequence_++, tagged});
-      return l2_.estimate(now, tagged);
+      return l2_.estimateInto(shadow_, now, tagged);
     }
     uint64_t estimateAfter(std::span<const memory::TimedRequest> before, uint64_t now,
                            const memory::MemoryRequest& request) const override {
@@ -273,10 +281,15 @@ class alignas(64) SmModel {
       tagged.sm = sm_;
       return l2_.estimateAfter(before, now, tagged);
     }
+    void clear() {
+      log.clear();
+      shadow_.clear();
+    }
     std::vector<LoggedRequest> log;
 
    private:
-    const memory::MemoryBackend& l2_;
+    const memory::L2Cache& l2_;
+    memory::L2Cache::Shadow shadow_;
     uint32_t sm_;
     uint64_t nextSequence_ = 0;
   };

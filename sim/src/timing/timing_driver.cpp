@@ -15,15 +15,17 @@
 //    device-runtime calls are "serial": the warp is charged the issue slot
 //    at its cycle t but the instruction does not run, and the warp issues
 //    nothing more until T1;
-//  - the SM's L2 requests are answered from the L2 and HBM as at T0
-//    (L2Cache::estimate, which changes nothing) and logged;
+//  - the SM's L2 requests are answered from the L2 and HBM as at T0 plus
+//    the SM's own earlier requests of the window (L2Cache::estimateInto,
+//    which changes only the SM's L2Cache::Shadow) and logged;
 //  - counts the launch shares (instructions for the timeout, writes for the
 //    livelock watch) are the SM's own.
 // Phase B, on the calling thread, in a fixed order: the overlays are
 // written to memory in SM order; the deferred instructions run in (t, SM,
 // sub-partition) order, each timed as issued at its t; the logged L2
 // requests, theirs included, are applied to the real L2 in (cycle, SM,
-// sequence) order (their answers dropped: the statistics come from here);
+// sequence) order (the statistics come from here; the answers only move
+// the SM's memory drain, the grid's end, later);
 // finished CTAs are retired in (cycle, SM) order, the next ones placed
 // sm.cta_launch cycles after (more than a window); the shared counts are
 // summed, then the timeout, livelock and deadlock checks run.
@@ -151,6 +153,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   std::vector<AppliedRequest> requests;
   std::vector<FinishedRef> finishedCtas;
   std::vector<uint32_t> running;  // the SMs with an event in this window
+  std::vector<uint64_t> doneAt(sms.size(), 0);  // per SM, the L2's latest answer to its requests
   bool failed = false;
   while (!failed) {
     const uint64_t soonest = *std::min_element(nextEvent.begin(), nextEvent.end());
@@ -183,12 +186,13 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     requests.clear();
     for (uint32_t s : running) {
       for (const SmModel::LoggedRequest& r : sms[s]->l2Requests()) requests.push_back({r.now, s, r.sequence, r.request});
-      sms[s]->l2Requests().clear();
     }
     std::sort(requests.begin(), requests.end(), [](const AppliedRequest& x, const AppliedRequest& y) {
       return std::tie(x.now, x.sm, x.sequence) < std::tie(y.now, y.sm, y.sequence);
     });
-    for (const AppliedRequest& r : requests) l2.request(r.now, r.request);
+    for (uint32_t s : running) doneAt[s] = 0;
+    for (const AppliedRequest& r : requests) doneAt[r.sm] = std::max(doneAt[r.sm], l2.request(r.now, r.request));
+    for (uint32_t s : running) sms[s]->appliedL2Requests(doneAt[s]);
     // CTAs that finished, in the order they did.
     finishedCtas.clear();
     for (uint32_t s : running) {
