@@ -10,10 +10,13 @@
 namespace ptxsim::memory {
 
 double L1Stats::sectorHitRatePct() const {
-  const uint64_t sectors = loadSectors + storeSectors;
-  return sectors == 0
-             ? 0.0
-             : 100.0 * static_cast<double>(loadSectorHits + storeSectorHits) / static_cast<double>(sectors);
+  uint64_t sectors = loadSectors + storeSectors;
+  uint64_t hits = loadSectorHits + storeSectorHits;
+  for (const L1TrafficCount* other : {&ldgsts, &texture, &surfaceLoad, &surfaceStore}) {
+    sectors += other->sectors;
+    hits += other->sectorHits;
+  }
+  return sectors == 0 ? 0.0 : 100.0 * static_cast<double>(hits) / static_cast<double>(sectors);
 }
 
 L1Cache::L1Cache(const L1Config& config) : config_(config) {
@@ -69,7 +72,18 @@ uint64_t L1Cache::acquireMshr(uint64_t at, uint64_t& stall) {
   return freeAt;
 }
 
-L1Access L1Cache::load(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend, L1Policy policy) {
+namespace {
+
+void count(L1TrafficCount& counts, const L1Access& access) {
+  ++counts.requests;
+  counts.sectors += access.sectorHits + access.sectorMisses;
+  counts.sectorHits += access.sectorHits;
+}
+
+}  // namespace
+
+L1Access L1Cache::load(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend, L1Policy policy,
+                       L1Traffic traffic) {
   L1Access out;
   out.readyAt = now;
   out.lines = static_cast<uint32_t>(access.lines.size());
@@ -106,14 +120,21 @@ L1Access L1Cache::load(uint64_t now, const CoalescedAccess& access, MemoryBacken
     out.sectorHits += std::popcount(hits);
     out.sectorMisses += std::popcount(misses);
   }
-  ++stats_.loadRequests;
-  stats_.loadSectors += out.sectorHits + out.sectorMisses;
-  stats_.loadSectorHits += out.sectorHits;
+  switch (traffic) {
+    case L1Traffic::kGlobal:
+      ++stats_.loadRequests;
+      stats_.loadSectors += out.sectorHits + out.sectorMisses;
+      stats_.loadSectorHits += out.sectorHits;
+      break;
+    case L1Traffic::kLdgsts: count(stats_.ldgsts, out); break;
+    case L1Traffic::kTexture: count(stats_.texture, out); break;
+    case L1Traffic::kSurface: count(stats_.surfaceLoad, out); break;
+  }
   stats_.mshrStallCycles += out.mshrStallCycles;
   return out;
 }
 
-L1Access L1Cache::store(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend) {
+L1Access L1Cache::store(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend, L1Traffic traffic) {
   L1Access out;
   out.readyAt = now;
   out.lines = static_cast<uint32_t>(access.lines.size());
@@ -127,6 +148,10 @@ L1Access L1Cache::store(uint64_t now, const CoalescedAccess& access, MemoryBacke
     out.readyAt = std::max(out.readyAt, backend.request(at, {line.address, line.sectorMask, bytes, true}));
     out.sectorHits += std::popcount(hits);
     out.sectorMisses += std::popcount(line.sectorMask & ~hits);
+  }
+  if (traffic == L1Traffic::kSurface) {
+    count(stats_.surfaceStore, out);
+    return out;
   }
   ++stats_.storeRequests;
   stats_.storeSectors += out.sectorHits + out.sectorMisses;

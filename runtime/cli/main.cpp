@@ -79,6 +79,23 @@ int main(int argc, char** argv) {
   run->add_option("--launch-count", runOptions.launchCount,
                   "With --timing: time at most N matching launches (after the skipped ones)")
       ->needs(timing);
+  run->add_option("--cache-control", runOptions.cacheControl,
+                  "With --timing: `all` starts every timed launch with an empty L2, as Nsight Compute's "
+                  "default --cache-control all does; `none` (the default) keeps what earlier launches left")
+      ->check(CLI::IsMember({"all", "none"}))
+      ->needs(timing);
+  run->add_option("--trace", runOptions.tracePath,
+                  "With --timing: write the timed launches to FILE as a trace (Chrome trace-event JSON: kernels, "
+                  "the CTAs on each SM and each SM's stall reasons over simulated time); open it in "
+                  "ui.perfetto.dev or chrome://tracing")
+      ->type_name("FILE")
+      ->needs(timing);
+  bool progress = false, noProgress = false;
+  CLI::Option* progressFlag = run->add_flag(
+      "--progress", progress,
+      "Print a progress line on stderr at the end of every timed launch, and every 2 s during long ones "
+      "(by default only launches that run longer than 2 s print them)");
+  run->add_flag("--no-progress", noProgress, "Print no progress lines")->excludes(progressFlag);
   run->add_option("--simt", runOptions.simt,
                   "stack (pre-Volta reconvergence stack) or its (independent thread scheduling); default: "
                   "the preset's (its from sm_70)")
@@ -129,6 +146,8 @@ int main(int argc, char** argv) {
   if (check->parsed()) return ptxsim::runtime::checkFiles(checkPaths, std::cout, std::cerr, checkOptions);
   if (run->parsed()) {
     runOptions.logLevel = logLevel;
+    if (progress) runOptions.progress = "on";
+    if (noProgress) runOptions.progress = "off";
     runOptions.arguments = run->remaining();
     // CLI11 hands on the `--` that separated ptxsim's options from the program.
     if (!runOptions.arguments.empty() && runOptions.arguments.front() == "--") {

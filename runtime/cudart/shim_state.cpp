@@ -3,6 +3,7 @@
 #include "linked_module.h"
 #include "ptxsim/runtime/cubin_info.h"
 #include "ptxsim/sim/gpu_presets.h"
+#include "ptxsim/sim/trace_recorder.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -39,7 +40,11 @@ void applySchedulingOptions(sim::LaunchOptions& options) {
     options.timingLaunchSkip = std::strtoull(skip.c_str(), nullptr, 10);
   if (std::string count = environment("PTXSIM_TIMING_LAUNCH_COUNT"); !count.empty())
     options.timingLaunchCount = std::strtoull(count.c_str(), nullptr, 10);
+  options.flushCaches = environment("PTXSIM_CACHE_CONTROL") == "all";
   options.checkWarpSync = environment("PTXSIM_CHECK").find("warp-sync") != std::string::npos;
+  // --progress / --no-progress; by default, lines for long launches only.
+  std::string progress = environment("PTXSIM_PROGRESS");
+  options.progress = progress == "on" ? sim::Progress::On : progress == "off" ? sim::Progress::Off : sim::Progress::Auto;
 }
 
 }  // namespace
@@ -93,6 +98,7 @@ Device& ShimState::device() {
     device_ = std::make_unique<Device>(config, options);
     deviceName_ = config.name;
     applySchedulingOptions(device_->launchOptions());
+    device_->launchOptions().trace = trace();
     // The limits start at the preset's defaults, again after a reset.
     stackLimit = config.stackBytesPerThread;
     heapLimit = config.mallocHeapBytes;
@@ -100,6 +106,20 @@ Device& ShimState::device() {
     pendingLaunchLimit = config.pendingLaunchLimit;
   }
   return *device_;
+}
+
+sim::TraceRecorder* ShimState::trace() {
+  std::string path = environment("PTXSIM_TRACE");
+  if (trace_ == nullptr && !path.empty()) {
+    std::string error;
+    // `ptxsim run --trace` checked that the file can be written.
+    trace_ = sim::TraceRecorder::open(path, error);
+    if (trace_ == nullptr) {
+      std::fprintf(stderr, "ptxsim: error: %s\n", error.c_str());
+      std::exit(2);
+    }
+  }
+  return trace_.get();
 }
 
 void ShimState::reset() {

@@ -199,11 +199,16 @@ class ShimState {
 
  private:
   void writeStats(const sim::KernelStats& stats);
+  // `ptxsim run --trace FILE`'s recorder (PTXSIM_TRACE), opened with the
+  // first device; null without one. It outlives device resets, so the
+  // trace goes on across them.
+  sim::TraceRecorder* trace();
   // Whether static plus dynamic shared memory stay within the 48 KiB a
   // kernel gets without opting in to more.
   bool fitsDefaultSharedLimit(sim::LoadedModule& module, const std::string& kernel, size_t dynamicBytes);
 
   std::mutex mutex_;
+  std::unique_ptr<sim::TraceRecorder> trace_;  // destroyed after the device
   std::unique_ptr<Device> device_;
   std::vector<std::unique_ptr<FatbinRecord>> fatbins_;
   std::map<const void*, KernelRecord> kernels_;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -43,6 +44,22 @@ void prependPath(const char* variable, const std::string& directory) {
   setenv(variable, value.c_str(), 1);
 }
 
+// Checks before the program runs that the trace file can be written, and
+// leaves an empty trace there in case the program never uses the device. A
+// file that is not a regular one (a pipe, /dev/stdout) is only opened.
+bool startTrace(const std::string& path, std::string& error) {
+  std::error_code ec;
+  bool regular = !std::filesystem::exists(path, ec) || std::filesystem::is_regular_file(path, ec);
+  std::FILE* file = std::fopen(path.c_str(), regular ? "w" : "a");
+  if (file == nullptr) {
+    error = "cannot write the trace file " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  if (regular) std::fputs("[]\n", file);
+  std::fclose(file);
+  return true;
+}
+
 }  // namespace
 
 int runProgram(const RunOptions& options) {
@@ -74,6 +91,10 @@ int runProgram(const RunOptions& options) {
     std::cerr << "ptxsim: error: " << error << '\n';
     return 2;
   }
+  if (!options.tracePath.empty() && !startTrace(options.tracePath, error)) {
+    std::cerr << "ptxsim: error: " << error << '\n';
+    return 2;
+  }
   pid_t child = fork();
   if (child < 0) {
     std::cerr << "ptxsim: error: cannot start " << options.program << ": " << std::strerror(errno) << '\n';
@@ -90,6 +111,7 @@ int runProgram(const RunOptions& options) {
     if (options.timing) setenv("PTXSIM_TIMING", "1", 1);
     if (!options.kernelName.empty()) setenv("PTXSIM_TIMING_KERNEL", options.kernelName.c_str(), 1);
     if (options.launchSkip) setenv("PTXSIM_TIMING_LAUNCH_SKIP", std::to_string(*options.launchSkip).c_str(), 1);
+    if (!options.cacheControl.empty()) setenv("PTXSIM_CACHE_CONTROL", options.cacheControl.c_str(), 1);
     if (options.launchCount) setenv("PTXSIM_TIMING_LAUNCH_COUNT", std::to_string(*options.launchCount).c_str(), 1);
     if (!options.simt.empty()) setenv("PTXSIM_SIMT", options.simt.c_str(), 1);
     if (!options.itsSchedule.empty()) setenv("PTXSIM_ITS_SCHEDULE", options.itsSchedule.c_str(), 1);
@@ -98,6 +120,8 @@ int runProgram(const RunOptions& options) {
     for (const std::string& c : options.checks) checks += (checks.empty() ? "" : ",") + c;
     if (!checks.empty()) setenv("PTXSIM_CHECK", checks.c_str(), 1);
     if (!options.profileFromStart.empty()) setenv("PTXSIM_PROFILE_FROM_START", options.profileFromStart.c_str(), 1);
+    if (!options.tracePath.empty()) setenv("PTXSIM_TRACE", options.tracePath.c_str(), 1);
+    if (!options.progress.empty()) setenv("PTXSIM_PROGRESS", options.progress.c_str(), 1);
     std::vector<char*> argv;
     argv.push_back(const_cast<char*>(options.program.c_str()));
     for (const std::string& a : options.arguments) argv.push_back(const_cast<char*>(a.c_str()));

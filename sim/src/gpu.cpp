@@ -396,6 +396,7 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
   grid.launchTimeNs = grid.gridId * 1'000'000'000ull;
   result.stats.launchId = grid.gridId;
   grid.depth = place.depth;
+  grid.parentLaunchId = place.parentLaunchId;
   grid.pendingBefore = place.pendingBefore;
   grid.pendingLaunchLimit = config_.pendingLaunchLimit;
   LaunchesByCta launchesByCta;

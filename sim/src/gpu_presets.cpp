@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "ptxsim/memory/hbm.h"
+#include "ptxsim/memory/interconnect.h"
 #include "ptxsim/memory/l2_cache.h"
 #include "timing/instruction_fetch.h"
 
@@ -112,6 +113,7 @@ bool timingGeometryFits(const TimingConfig& timing, std::string& error) {
   try {
     memory::checkHbmConfig(timing.dram);
     memory::checkL2Config(timing.l2);
+    memory::checkInterconnectConfig(timing.noc);
     timing::InstructionFetch fetch(timing.fetch);  // small: its constructor checks it
     const uint32_t soonest = std::min({timing.l2.nearLatencyCycles, timing.l2.farLatencyCycles, timing.sm.ctaLaunchCycles});
     if (timing.syncWindowCycles >= soonest) {

@@ -74,7 +74,14 @@ std::string KernelStats::toJson() const {
     j["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"] = timing.l1StoreRequests;
     j["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = timing.l1LoadSectors;
     j["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"] = timing.l1StoreSectors;
-    uint64_t sectors = timing.l1LoadSectors + timing.l1StoreSectors;
+    j["l1tex__t_requests_pipe_tex_mem_texture.sum"] = timing.l1TextureRequests;
+    j["l1tex__t_sectors_pipe_tex_mem_texture.sum"] = timing.l1TextureSectors;
+    j["l1tex__t_sectors_pipe_tex_mem_surface_op_ld.sum"] = timing.l1SurfaceLoadSectors;
+    j["l1tex__t_sectors_pipe_tex_mem_surface_op_st.sum"] = timing.l1SurfaceStoreSectors;
+    j["l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum"] = timing.l1LdgstsRequests;
+    j["l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"] = timing.l1LdgstsSectors;
+    uint64_t sectors = timing.l1LoadSectors + timing.l1StoreSectors + timing.l1TextureSectors +
+                       timing.l1SurfaceLoadSectors + timing.l1SurfaceStoreSectors + timing.l1LdgstsSectors;
     j["l1tex__t_sector_hit_rate.pct"] =
         sectors == 0 ? 0.0 : 100.0 * static_cast<double>(timing.l1SectorHits) / static_cast<double>(sectors);
     j["lts__t_sectors.sum"] = timing.l2Sectors;

@@ -124,6 +124,11 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.l1.ways; }, 1));
   p.push_back(number("l1.sectors_per_cycle", "count", "sectors the L1's data stage passes per cycle",
                      [](TimingConfig& t) -> uint32_t& { return t.l1.sectorsPerCycle; }, 1));
+  p.push_back(number("noc.sm_bytes_per_cycle", "bytes/cycle",
+                     "an SM's port into the crossbar to the L2 (its requests queue behind each other)",
+                     [](TimingConfig& t) -> uint32_t& { return t.noc.smBytesPerCycle; }, 1));
+  p.push_back(number("noc.slice_bytes_per_cycle", "bytes/cycle", "an L2 slice's port out of the crossbar",
+                     [](TimingConfig& t) -> uint32_t& { return t.noc.sliceBytesPerCycle; }, 1));
   p.push_back(number("l2.capacity", "bytes", "L2 cache, all slices",
                      [](TimingConfig& t) -> uint64_t& { return t.l2.capacityBytes; }, 1));
   p.push_back(number("l2.ways", "count", "L2 associativity",
@@ -170,6 +175,8 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.constant.lineBytes; }, 1));
   p.push_back(number("const.ways", "count", "constant-cache associativity",
                      [](TimingConfig& t) -> uint32_t& { return t.constant.ways; }, 1));
+  p.push_back(number("tex.latency", "cycles", "the texture pipeline's stages, on top of the L1 (tex, tld4, suld, sust)",
+                     [](TimingConfig& t) -> uint32_t& { return t.texture.latencyCycles; }));
   p.push_back(number("icache.instruction_bytes", "bytes", "one instruction in the instruction caches",
                      [](TimingConfig& t) -> uint32_t& { return t.fetch.instructionBytes; }, 1));
   p.push_back(number("icache.line_bytes", "bytes", "instruction-cache line",

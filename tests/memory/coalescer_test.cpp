@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <vector>
 
 #include "warp_addresses.h"
 #include "ptxsim/memory/coalescer.h"
@@ -12,6 +13,24 @@ namespace {
 
 using test::strided;
 constexpr uint32_t kAll = test::kAllLanes;
+
+TEST(Coalescer, AListOfTexelsMergesIntoSectorsInListOrder) {
+  // A bilinear footprint of 4-byte texels in rows 256 bytes apart, and a
+  // second lane's footprint overlapping it by a column.
+  std::vector<uint64_t> texels = {0x10fc, 0x1100, 0x11fc, 0x1200, 0x1100, 0x1104, 0x1200, 0x1204};
+  CoalescedAccess a = coalesce(texels, 4);
+  ASSERT_EQ(a.lines.size(), 4u);
+  EXPECT_EQ(a.lines[0].address, 0x1080u);
+  EXPECT_EQ(a.lines[0].sectorMask, 0x8u);  // 0x10fc: the line's last sector
+  EXPECT_EQ(a.lines[1].address, 0x1100u);
+  EXPECT_EQ(a.lines[1].sectorMask, 0x1u);
+  EXPECT_EQ(a.lines[2].address, 0x1180u);
+  EXPECT_EQ(a.lines[2].sectorMask, 0x8u);
+  EXPECT_EQ(a.lines[3].address, 0x1200u);
+  EXPECT_EQ(a.lines[3].sectorMask, 0x1u);
+  EXPECT_EQ(a.sectors, 4u);
+  EXPECT_EQ(coalesce(std::vector<uint64_t>{}, 4).sectors, 0u);
+}
 
 TEST(Coalescer, ConsecutiveWordsFillOneLine) {
   CoalescedAccess a = coalesce(strided(4, 0x1000), kAll, 4);

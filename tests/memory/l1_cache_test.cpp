@@ -203,6 +203,32 @@ TEST(L1Cache, BypassingLoadsNeitherHitNorAllocate) {
   EXPECT_EQ(l1.load(600, wholeLine(0x4000), backend).readyAt, 632u);
 }
 
+TEST(L1Cache, TextureSurfaceAndCopyTrafficShareTheLinesButCountApart) {
+  L1Cache l1(L1Config{});
+  RecordingBackend backend(100);
+  // A texture fetch fills the line that a later global load then hits.
+  L1Access texture = l1.load(10, wholeLine(0x1000), backend, L1Policy::kAllocate, L1Traffic::kTexture);
+  EXPECT_EQ(texture.readyAt, 110u);
+  L1Access global = l1.load(200, wholeLine(0x1000), backend);
+  EXPECT_EQ(global.readyAt, 232u);
+  l1.load(300, oneWord(0x2000), backend, L1Policy::kBypass, L1Traffic::kLdgsts);
+  l1.load(400, oneWord(0x1000), backend, L1Policy::kAllocate, L1Traffic::kSurface);
+  l1.store(500, oneWord(0x1000), backend, L1Traffic::kSurface);
+  const L1Stats& s = l1.stats();
+  EXPECT_EQ(s.texture.requests, 1u);
+  EXPECT_EQ(s.texture.sectors, 4u);
+  EXPECT_EQ(s.texture.sectorHits, 0u);
+  EXPECT_EQ(s.loadRequests, 1u);
+  EXPECT_EQ(s.loadSectorHits, 4u);
+  EXPECT_EQ(s.ldgsts.requests, 1u);
+  EXPECT_EQ(s.ldgsts.sectorHits, 0u);
+  EXPECT_EQ(s.surfaceLoad.sectorHits, 1u);
+  EXPECT_EQ(s.surfaceStore.sectors, 1u);
+  EXPECT_EQ(s.storeRequests, 0u);
+  // Hits: 4 (global) + 1 (surface load) + 1 (surface store) of 4 + 4 + 1 + 1 + 1 sectors.
+  EXPECT_DOUBLE_EQ(s.sectorHitRatePct(), 100.0 * 6 / 11);
+}
+
 TEST(L1Cache, InvalidateDropsEveryLine) {
   L1Cache l1(L1Config{});
   RecordingBackend backend(100);

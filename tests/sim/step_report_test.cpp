@@ -4,7 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+#include <vector>
+
+#include "../support/ptx_kernel.h"
 #include "ptxsim/runtime/device.h"
+#include "ptxsim/sim/texture_objects.h"
 
 namespace ptxsim {
 namespace {
@@ -57,6 +63,55 @@ TEST(StepReport, VectorAddReportsLanesBranchesAndAddresses) {
   EXPECT_EQ(loads, 4u);  // two per warp
   EXPECT_EQ(stores, 2u);
   EXPECT_EQ(branches, 2u);
+}
+
+TEST(StepReport, TextureFetchesReportEveryTexelTheyRead) {
+  // A pitched 2D float texture of 8 x 8 texels, rows 64 bytes apart, read
+  // by 4 lanes: tex1Dfetch-style point reads one texel a lane; a bilinear
+  // fetch at (x + 1, 1) in texel units reads (x, 0), (x + 1, 0), (x, 1),
+  // (x + 1, 1).
+  Device device(sim::GpuConfig{}, DeviceOptions{1});
+  Recorder recorder;
+  device.launchOptions().observer = &recorder;
+  uint64_t buffer = device.malloc(512);
+  device.memset(buffer, 0, 512);
+  sim::TextureObject t;
+  t.resource.kind = sim::ResourceKind::Pitch2D;
+  t.resource.devPtr = buffer;
+  t.resource.format = sim::ElementFormat{1, 32, sim::ChannelKind::Float};
+  t.resource.width = 8;
+  t.resource.height = 8;
+  t.resource.pitchInBytes = 64;
+  t.desc.filterMode = sim::FilterMode::Linear;
+  uint64_t handle = device.gpu().textures().createTexture(std::move(t));
+  std::string body =
+      "ld.global.u64 %h, [%in];\ncvt.rn.f32.u32 %x, %tx;\nadd.f32 %x, %x, 0f3F800000;\n"
+      "tex.2d.v4.f32.f32 {%g0, %g1, %g2, %g3}, [%h, {%x, %y}];\n";
+  std::string ptx = test::ptxKernel(".reg .u64 %h; .reg .f32 %g0, %g1, %g2, %g3, %x, %y;",
+                                    "mov.f32 %y, 0f3F800000;\n" + body);
+  auto module = device.loadModule(ptx, "test.ptx");
+  uint64_t in = device.malloc(8);
+  device.write(in, std::vector<uint64_t>{handle});
+  uint64_t out = device.malloc(8);
+  sim::LaunchResult r = device.launch(*module, "k", {1}, {4}, 0, KernelArgs().add(in).add(out));
+  ASSERT_FALSE(r.error) << r.error.message;
+  const sim::StepReport* fetch = nullptr;
+  for (const sim::StepReport& s : recorder.reports) {
+    if (s.instruction->opcode == isa::Opcode::Tex) fetch = &s;
+    else EXPECT_TRUE(s.texels.empty());
+  }
+  ASSERT_NE(fetch, nullptr);
+  EXPECT_EQ(fetch->access, sim::AccessKind::Load);
+  EXPECT_EQ(fetch->space, sim::AddressSpace::Texture);
+  EXPECT_EQ(fetch->accessBytes, 4u);
+  ASSERT_EQ(fetch->texels.size(), 16u);
+  std::set<uint64_t> want, got(fetch->texels.begin(), fetch->texels.end());
+  for (uint64_t lane = 0; lane < 4; ++lane) {
+    EXPECT_EQ(fetch->addresses[lane] % 4, 0u);
+    for (uint64_t dy = 0; dy < 2; ++dy)
+      for (uint64_t dx = 0; dx < 2; ++dx) want.insert(buffer + dy * 64 + (lane + dx) * 4);
+  }
+  EXPECT_EQ(got, want);
 }
 
 }  // namespace

@@ -5,7 +5,8 @@
 # and 16 host threads. The programs cover plain loads and stores
 # (vector_add), grid.sync() spinning on global memory with atomics
 # (cooperative_groups), atomics on global memory from every SM
-# (dynamic_shared), and device-side launches (cdp).
+# (dynamic_shared), and device-side launches (cdp). The --trace file (CTA
+# starts and ends per SM slot, in simulated time) must be the same too.
 # Usage: determinism.sh PTXSIM SOURCE_DIR WORK_DIR
 set -uo pipefail
 ptxsim=$1
@@ -29,7 +30,8 @@ for name in cooperative_groups dynamic_shared cdp; do
 done
 for name in vector_add cooperative_groups dynamic_shared cdp; do
   for threads in 1 2 16; do
-    (cd "$work" && "$ptxsim" run --timing --threads $threads --stats "$work/$name.stats$threads.json" -- "./$name" \
+    (cd "$work" && "$ptxsim" run --timing --threads $threads --stats "$work/$name.stats$threads.json" \
+      --trace "$work/$name.trace$threads.json" -- "./$name" \
       >"$work/$name.out$threads" 2>&1)
     check "$name, --threads $threads: the program succeeds" [ $? -eq 0 ]
     # Everything but the host's wall time and thread count.
@@ -41,7 +43,10 @@ for name in vector_add cooperative_groups dynamic_shared cdp; do
     check "$name: same output with 1 and $threads host threads" cmp -s "$work/$name.out1" "$work/$name.out$threads"
     check "$name: same statistics with 1 and $threads host threads" \
       cmp -s "$work/$name.stable1.json" "$work/$name.stable$threads.json"
+    check "$name: same trace with 1 and $threads host threads" \
+      cmp -s "$work/$name.trace1.json" "$work/$name.trace$threads.json"
   done
+  check "$name: the trace has CTA events" grep -q '"cat":"cta"' "$work/$name.trace1.json"
 done
 [ "$failures" -eq 0 ] || { echo "$failures check(s) failed" >&2; exit 1; }
 echo "all determinism checks passed"

@@ -18,6 +18,7 @@ const char* spaceWord(AddressSpace space) {
     case AddressSpace::Const: return "constant";
     case AddressSpace::Param:
     case AddressSpace::KernelParam: return "parameter";
+    case AddressSpace::Texture: return "texture";
   }
   return "?";
 }
@@ -175,6 +176,7 @@ uint8_t* ExecContext::accessChecked(AddressSpace space, uint64_t address, unsign
       }
       return nullptr;
     case AddressSpace::Global: return global(address, size, lane, kind, space);
+    case AddressSpace::Texture: break;  // texels are read from the page store by the sampler
     case AddressSpace::Const:
       // A bank offset (from cvta.to.const) or a variable's device address.
       if (address < memory::AllocationTable::kFirstAddress && grid.constantBankBase != 0) {

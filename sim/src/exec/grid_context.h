@@ -79,6 +79,7 @@ struct GridContext {
   // Device-side launches (device_launch.h). Null `launchTurns` when the
   // module cannot launch from the device: CTAs then never wait.
   uint32_t depth = 0;               // 0 for a grid the host launched
+  uint64_t parentLaunchId = 0;      // the launching grid's gridId; 0 for a grid the host launched
   uint64_t pendingBefore = 0;       // launches of enclosing grids still waiting to run
   uint64_t pendingLaunchLimit = 0;  // cudaLimitDevRuntimePendingLaunchCount
   LaunchTurns* launchTurns = nullptr;

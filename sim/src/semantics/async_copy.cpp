@@ -74,10 +74,21 @@ bool selectCpAsync(const isa::Instruction& inst, PreparedInstruction& pi, Select
   return true;
 }
 
-// Copies complete when issued, so groups have nothing left to wait for.
+// Copies complete when issued, so groups have nothing left to wait for
+// (the timing model decides when they land: sm_model.cpp).
 void groupHandler(const PreparedInstruction&, ExecContext&) {}
 
-bool selectGroup(const isa::Instruction&, PreparedInstruction& pi, SelectContext&, std::string&) {
+// aux: wait_group's N, the most recent groups it leaves in flight.
+bool selectGroup(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext& sc, std::string& why) {
+  pi.aux = 0;
+  if (inst.opcode == Opcode::CpAsyncWaitGroup) {
+    const isa::Operand& n = sc.function.operands[inst.firstOperand];
+    if (n.kind != isa::OperandKind::Immediate || n.value < 0) {
+      why = "cp.async.wait_group's N must be a non-negative integer constant";
+      return false;
+    }
+    pi.aux = static_cast<uint64_t>(n.value);
+  }
   pi.handler = &groupHandler;
   return true;
 }

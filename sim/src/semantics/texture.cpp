@@ -178,6 +178,17 @@ void noteReads(ExecContext& ctx, const texture::ResourceTexelSource& src, unsign
   for (const auto& [address, bytes] : src.reads()) noteTextureRead(ctx, address, bytes, lane);
 }
 
+// The lane's texels in the step report, for the timing model's texture path.
+void reportTexels(ExecContext& ctx, const texture::ResourceTexelSource& src, unsigned lane) {
+  const auto& reads = src.reads();
+  if (reads.empty()) return;
+  ctx.report.addresses[lane] = reads.front().first;
+  for (const auto& [address, bytes] : reads) {
+    ctx.report.texels.push_back(address);
+    ctx.report.accessBytes = std::max(ctx.report.accessBytes, static_cast<uint8_t>(bytes));
+  }
+}
+
 // One lane of tex (isGather false) or tld4; false after failing the launch.
 bool fetchLane(const PreparedInstruction& pi, ExecContext& ctx, const TexMode& m, bool isGather, unsigned lane) {
   const char* what = isGather ? "tld4" : "tex";
@@ -211,12 +222,14 @@ bool fetchLane(const PreparedInstruction& pi, ExecContext& ctx, const TexMode& m
   }
   writeResult(pi, ctx, res.sample, lane);
   noteReads(ctx, src, lane);
+  reportTexels(ctx, src, lane);
   return true;
 }
 
 template <bool IsGather>
 void fetchHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   const TexMode m = TexMode::unpack(pi.aux);
+  ctx.recordAccess(AccessKind::Load, AddressSpace::Texture, 0);  // accessBytes: the texels' (reportTexels)
   for (LaneMask mask = ctx.mask; mask != 0; mask &= mask - 1) {
     if (!fetchLane(pi, ctx, m, IsGather, static_cast<unsigned>(std::countr_zero(mask)))) return;
   }

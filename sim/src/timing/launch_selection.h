@@ -25,4 +25,10 @@ bool selectsForTiming(std::string_view kernel, const LaunchFilter& filter, uint6
 // Whether `filter` (a --kernel-name) names `kernel`.
 bool kernelNameMatches(std::string_view kernel, std::string_view filter);
 
+// A kernel's name as c++filt spells it ("vectorAdd(float const*, float
+// const*, float*, int)"); the name itself when it is not mangled.
+std::string demangledName(std::string_view kernel);
+// Its function name alone, the demangled name up to its parameters ("vectorAdd").
+std::string functionName(std::string_view kernel);
+
 }  // namespace ptxsim::sim::timing

@@ -1,12 +1,14 @@
 #pragma once
 
-// The memory beyond the SMs (memory/l2_cache.h over memory/hbm.h), kept
-// from one timed launch to the next as the GPU keeps its L2's lines: a
-// kernel finds in the L2 what the launch before it left there.
+// The memory beyond the SMs: the crossbar (memory/interconnect.h) in front
+// of the L2 (memory/l2_cache.h) over the HBM (memory/hbm.h), kept from one
+// timed launch to the next as the GPU keeps its L2's lines: a kernel finds
+// in the L2 what the launch before it left there.
 
 #include <memory>
 
 #include "ptxsim/memory/hbm.h"
+#include "ptxsim/memory/interconnect.h"
 #include "ptxsim/memory/l2_cache.h"
 #include "ptxsim/sim/timing_config.h"
 
@@ -14,14 +16,19 @@ namespace ptxsim::sim::timing {
 
 class MemorySystem {
  public:
-  // The L2 for a launch under `timing`, made anew when its geometry or the
-  // DRAM's changed; clocks and statistics restart.
-  memory::L2Cache& forLaunch(const TimingConfig& timing);
+  // The L2 for a launch under `timing`, made anew (empty) when its geometry
+  // or the DRAM's changed or when `flush` (the crossbar when its own did);
+  // clocks and statistics restart.
+  memory::L2Cache& forLaunch(const TimingConfig& timing, bool flush = false);
+  // Where the SMs send their requests: the crossbar to the L2.
+  memory::MemoryBackend& fromSms() { return *noc_; }
+  const memory::Interconnect& interconnect() const { return *noc_; }
   const memory::Hbm& dram() const { return *dram_; }
 
  private:
   std::unique_ptr<memory::Hbm> dram_;
   std::unique_ptr<memory::L2Cache> l2_;
+  std::unique_ptr<memory::Interconnect> noc_;
 };
 
 }  // namespace ptxsim::sim::timing

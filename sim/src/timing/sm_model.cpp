@@ -45,13 +45,14 @@ memory::L1Config constantCacheConfig(const TimingConfig& timing) {
 }  // namespace
 
 SmModel::SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, const CodeLayout& code,
-                 InstructionFetch& fetch, const memory::L2Cache& l2, uint32_t l1Bytes)
+                 InstructionFetch& fetch, const memory::Interconnect& noc, const memory::L2Cache& l2,
+                 uint32_t l1Bytes)
     : index_(index),
       grid_(grid),
       timing_(timing),
       code_(code),
       ctx_(grid),
-      l2_(l2, index),
+      l2_(noc, l2, index),
       l1_(l1Config(timing, l1Bytes)),
       constantBackend_(timing.constant.missLatencyCycles, timing.constant.lineBytes),
       constantCache_(constantCacheConfig(timing)),
@@ -199,8 +200,9 @@ uint32_t SmModel::resultLatency(Pipeline pipe, AddressSpace space, uint64_t now)
   lastWavefronts_ = 0;
   lgWait_ = 0;
   if (r.unit == isa::UnitClass::Texture) {
-    // Texture fetches report no addresses yet: an L1 hit.
-    return timing_.l1.hitLatencyCycles;
+    // Queries (txq, suq, istypep) read only the descriptor: an L1 hit.
+    if (r.access == AccessKind::None) return timing_.l1.hitLatencyCycles;
+    return static_cast<uint32_t>(texturePathLatency(now));
   }
   if (r.access == AccessKind::None) return timing_.pipeline(pipe).latencyCycles;
   if (space == AddressSpace::Shared) {
@@ -289,6 +291,47 @@ uint32_t lanesPerWord(const std::array<uint64_t, 32>& addresses, uint32_t execut
 
 }  // namespace
 
+uint64_t SmModel::atomicsAtL2(uint64_t now, const memory::CoalescedAccess& access,
+                              const std::array<uint64_t, 32>& addresses, uint32_t executed) {
+  // One round per word that the most lanes share.
+  uint64_t ready = now;
+  uint32_t opsPerWord = aggregatedAtomic_ ? 1 : lanesPerWord(addresses, executed);
+  for (const memory::CoalescedLine& line : access.lines) {
+    uint32_t bytes = static_cast<uint32_t>(std::popcount(line.sectorMask)) * timing_.l1.sectorBytes;
+    memory::MemoryRequest request{line.address, line.sectorMask, bytes, true};
+    request.atomic = true;
+    request.opsPerWord = opsPerWord;
+    ready = std::max(ready, l2_.request(now, request));
+  }
+  return ready;
+}
+
+uint64_t SmModel::texturePathLatency(uint64_t now) {
+  const StepReport& r = ctx_.report;
+  uint32_t bytes = std::max<uint32_t>(r.accessBytes, 1);
+  // A texture fetch's texels (up to 8 a lane) or a surface access's lanes,
+  // in sectors of the L1.
+  memory::CoalescedAccess access =
+      r.space == AddressSpace::Texture
+          ? memory::coalesce(r.texels, bytes, timing_.l1.lineBytes, timing_.l1.sectorBytes)
+          : memory::coalesce(r.addresses, r.executed, bytes, timing_.l1.lineBytes, timing_.l1.sectorBytes);
+  uint64_t ready = now;
+  switch (r.access) {
+    case AccessKind::Store: ready = l1_.store(now, access, l2_, memory::L1Traffic::kSurface).readyAt; break;
+    case AccessKind::Atomic: ready = atomicsAtL2(now, access, r.addresses, r.executed); break;
+    default: {
+      memory::L1Access done =
+          l1_.load(now, access, l2_, memory::L1Policy::kAllocate,
+                   r.space == AddressSpace::Texture ? memory::L1Traffic::kTexture : memory::L1Traffic::kSurface);
+      lgWait_ = done.mshrStallCycles;
+      ready = done.readyAt;
+    }
+  }
+  // The texture pipeline's own stages (addressing, filtering) come on top
+  // of the L1's; counted after it so that the L1 sees accesses in issue order.
+  return ready + timing_.texture.latencyCycles - now;
+}
+
 uint64_t SmModel::l1Latency(uint64_t now) {
   StepReport& r = ctx_.report;
   r.cta = ctx_.cta->linearId;
@@ -303,23 +346,13 @@ uint64_t SmModel::l1Latency(uint64_t now) {
   memory::L1Access done;
   switch (r.access) {
     case AccessKind::Store: done = l1_.store(now, access, l2_); break;
-    case AccessKind::Atomic: {
-      // Atomics are performed in the L2's slices, one round per word that
-      // the most lanes share.
-      done.readyAt = now;
-      uint32_t opsPerWord = aggregatedAtomic_ ? 1 : lanesPerWord(addresses, r.executed);
-      for (const memory::CoalescedLine& line : access.lines) {
-        uint32_t bytes = static_cast<uint32_t>(std::popcount(line.sectorMask)) * timing_.l1.sectorBytes;
-        memory::MemoryRequest request{line.address, line.sectorMask, bytes, true};
-        request.atomic = true;
-        request.opsPerWord = opsPerWord;
-        done.readyAt = std::max(done.readyAt, l2_.request(now, request));
-      }
-      break;
-    }
+    case AccessKind::Atomic: done.readyAt = atomicsAtL2(now, access, addresses, r.executed); break;
     default:
-      done = l1_.load(now, access, l2_, bypassesL1(*r.instruction) ? memory::L1Policy::kBypass
-                                                                          : memory::L1Policy::kAllocate);
+      // cp.async.ca allocates like a load, cp.async.cg bypasses like ld.cg.
+      done = l1_.load(now, access, l2_,
+                      bypassesL1(*r.instruction) ? memory::L1Policy::kBypass : memory::L1Policy::kAllocate,
+                      r.instruction->opcode == isa::Opcode::CpAsync ? memory::L1Traffic::kLdgsts
+                                                                    : memory::L1Traffic::kGlobal);
   }
   lgWait_ = done.mshrStallCycles;
   return done.readyAt > now ? done.readyAt - now : 1;
@@ -478,10 +511,15 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
     w.readyAt[row] = ready;
     w.path[row] = path;
   }
-  w.lastResult = std::max(w.lastResult, ready);
-  if (ctx_.report.access != AccessKind::None) {
-    w.memoryDone = std::max(w.memoryDone, ready);
-    memoryDrained_ = std::max(memoryDrained_, ready);
+  if (ctx_.report.access != AccessKind::None) memoryDrained_ = std::max(memoryDrained_, ready);
+  if (pi.source->opcode == isa::Opcode::CpAsync) {
+    // No register waits for the copy, nor does a fence: only
+    // cp.async.wait_group/wait_all (trackAsyncCopies).
+    w.asyncCopiesDone = std::max(w.asyncCopiesDone, ready);
+  } else {
+    w.lastResult = std::max(w.lastResult, ready);
+    if (ctx_.report.access != AccessKind::None) w.memoryDone = std::max(w.memoryDone, ready);
+    trackAsyncCopies(w, pi, now);
   }
   if (lgWait_ != 0 && now + lgWait_ > w.notBefore) {
     // The access waited for an L1 miss slot; the warp's next instruction
@@ -526,6 +564,31 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
   }
   // The launch's instruction limit is checked between windows (the driver sums these).
   ++windowInstructions_;
+}
+
+void SmModel::trackAsyncCopies(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now) {
+  isa::Opcode op = pi.source->opcode;
+  if (op == isa::Opcode::CpAsyncCommitGroup || op == isa::Opcode::CpAsyncWaitAll) {
+    // An empty group is complete at once (its cycle 0 waits for nothing).
+    w.asyncGroupsDone.push_back(w.asyncCopiesDone);
+    w.asyncCopiesDone = 0;
+  }
+  if (op != isa::Opcode::CpAsyncWaitGroup && op != isa::Opcode::CpAsyncWaitAll) return;
+  // wait_group N: all but the N most recent groups (the semantics keep N
+  // in aux); wait_all: every group, the copies it just committed included.
+  size_t keep = op == isa::Opcode::CpAsyncWaitGroup ? static_cast<size_t>(pi.aux) : 0;
+  uint64_t landed = now;
+  while (w.asyncGroupsDone.size() > keep) {
+    landed = std::max(landed, w.asyncGroupsDone.front());
+    w.asyncGroupsDone.pop_front();
+  }
+  // ptxas makes the wait a DEPBAR on the scoreboard that the copies'
+  // LDGSTS instructions count down, an L1TEX scoreboard: Nsight Compute
+  // reports the warp's wait as long_scoreboard.
+  if (landed > w.notBefore) {
+    w.notBefore = landed;
+    w.notBeforeReason = StallReason::LongScoreboard;
+  }
 }
 
 uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState>>& finished) {

@@ -9,11 +9,13 @@
 // results are the functional model's, bit for bit); the model decides only
 // when. A result is ready after its pipeline's latency, or for memory
 // after the memory's: shared memory by its wavefronts (bank conflicts),
-// everything else through the fixed-latency back end until the L1 model
-// lands (README: timing model).
+// global, local, texture and surface accesses through the SM's L1 and the
+// L2 behind it (README: timing model); cp.async's copies likewise, without
+// holding the warp until a cp.async.wait_group/wait_all asks for them.
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -25,6 +27,7 @@
 #include "code_layout.h"
 #include "instruction_fetch.h"
 #include "ptxsim/memory/backend.h"
+#include "ptxsim/memory/interconnect.h"
 #include "ptxsim/memory/l1_cache.h"
 #include "ptxsim/memory/l2_cache.h"
 #include "ptxsim/sim/stall_reason.h"
@@ -54,10 +57,11 @@ class alignas(64) SmModel {
   // launch's shared memory leaves (memory/l1_carveout.h).
   // `code`: the launch's instruction addresses and operand sources;
   // `fetch`: the SM's instruction caches (kept between launches);
-  // `l2`: the L2 every SM shares (memory beyond it included), only
-  // estimated: the driver applies the SM's requests (l2Requests()).
+  // `noc` and `l2`: the crossbar and the L2 behind it (memory beyond it
+  // included) every SM shares, only estimated: the driver applies the SM's
+  // requests to the crossbar (l2Requests()).
   SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, const CodeLayout& code,
-          InstructionFetch& fetch, const memory::L2Cache& l2, uint32_t l1Bytes);
+          InstructionFetch& fetch, const memory::Interconnect& noc, const memory::L2Cache& l2, uint32_t l1Bytes);
   SmModel(const SmModel&) = delete;
   SmModel& operator=(const SmModel&) = delete;
 
@@ -175,6 +179,10 @@ class alignas(64) SmModel {
     // Instruction fetch: the line of the last lookup and when it is in the L0.
     uint64_t fetchLine = UINT64_MAX;
     uint64_t fetchReadyAt = 0;
+    // cp.async: when the copies issued since the last commit_group have
+    // all landed in shared memory, and each committed group's, oldest first.
+    uint64_t asyncCopiesDone = 0;
+    std::deque<uint64_t> asyncGroupsDone;
     // The operands its previous instruction read (the reuse cache).
     OperandSources lastSources;
     // Its next instruction (null: blocked), known until it steps or wakes.
@@ -222,9 +230,20 @@ class alignas(64) SmModel {
   // Sets lgWait_ when the access waited for an L1 MSHR.
   // `space`: where the access resolved to (memory instructions).
   uint32_t resultLatency(Pipeline pipe, AddressSpace space, uint64_t now);
-  // Global, local and texture accesses through the L1 and the back end:
-  // cycles from `now` until the data is there.
+  // Global and local accesses (and cp.async's reads) through the L1 and
+  // the back end: cycles from `now` until the data is there.
   uint64_t l1Latency(uint64_t now);
+  // Texture fetches' texels and surface accesses through the L1 (the
+  // texture cache) and the back end, plus the texture pipeline's cycles.
+  uint64_t texturePathLatency(uint64_t now);
+  // An atomic's or reduction's lines, performed in the L2's slices: the
+  // cycle the last is back.
+  uint64_t atomicsAtL2(uint64_t now, const memory::CoalescedAccess& access, const std::array<uint64_t, 32>& addresses,
+                       uint32_t executed);
+  // cp.async's group bookkeeping after `pi` issued at `now`: commit_group
+  // closes a group, wait_group and wait_all hold the warp until the groups
+  // they wait for have landed.
+  void trackAsyncCopies(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now);
   ResultPath resultPath(Pipeline pipe, AddressSpace space) const;
   // Cycles the instruction just executed keeps its pipeline from the next issue.
   uint32_t occupancy(Pipeline pipe) const;
@@ -262,34 +281,40 @@ class alignas(64) SmModel {
   exec::StoreOverlay overlay_;
   std::vector<TimedWarp> warps_;
   std::vector<SubPartition> subPartitions_;
-  // The SM's way to the shared L2: its requests carry its index (near or
-  // far partition), are answered from the L2 as the last window left it
-  // plus the SM's own requests since (L2Cache::Shadow: other SMs may be
-  // asking at the same time) and logged for the driver to apply in order.
+  // The SM's way across the crossbar to the shared L2: its requests carry
+  // its index (its crossbar port, near or far partition), are answered
+  // from the crossbar and the L2 as the last window left them plus the SM's
+  // own requests since (Interconnect::Shadow, L2Cache::Shadow: other SMs
+  // may be asking at the same time) and logged for the driver to apply in
+  // order. So the SM's own port is exact and another SM's use of a slice's
+  // crossbar port or of the L2 shows one window late.
   class L2Port final : public memory::MemoryBackend {
    public:
-    L2Port(const memory::L2Cache& l2, uint32_t sm) : l2_(l2), sm_(sm) {}
+    L2Port(const memory::Interconnect& noc, const memory::L2Cache& l2, uint32_t sm) : noc_(noc), l2_(l2), sm_(sm) {}
     uint64_t request(uint64_t now, const memory::MemoryRequest& request) override {
       memory::MemoryRequest tagged = request;
       tagged.sm = sm_;
       log.push_back({now, nextSequence_++, tagged});
-      return l2_.estimateInto(shadow_, now, tagged);
+      return l2_.estimateInto(l2Shadow_, noc_.arrivalInto(nocShadow_, now, tagged), tagged);
     }
     uint64_t estimateAfter(std::span<const memory::TimedRequest> before, uint64_t now,
                            const memory::MemoryRequest& request) const override {
       memory::MemoryRequest tagged = request;
       tagged.sm = sm_;
-      return l2_.estimateAfter(before, now, tagged);
+      return noc_.estimateAfter(before, now, tagged);
     }
     void clear() {
       log.clear();
-      shadow_.clear();
+      nocShadow_.clear();
+      l2Shadow_.clear();
     }
     std::vector<LoggedRequest> log;
 
    private:
+    const memory::Interconnect& noc_;
     const memory::L2Cache& l2_;
-    memory::L2Cache::Shadow shadow_;
+    memory::Interconnect::Shadow nocShadow_;
+    memory::L2Cache::Shadow l2Shadow_;
     uint32_t sm_;
     uint64_t nextSequence_ = 0;
   };

@@ -15,20 +15,24 @@
 //    device-runtime calls are "serial": the warp is charged the issue slot
 //    at its cycle t but the instruction does not run, and the warp issues
 //    nothing more until T1;
-//  - the SM's L2 requests are answered from the L2 and HBM as at T0 plus
-//    the SM's own earlier requests of the window (L2Cache::estimateInto,
-//    which changes only the SM's L2Cache::Shadow) and logged;
+//  - the SM's L2 requests cross the crossbar (memory/interconnect.h) and
+//    are answered from its ports, the L2 and HBM as at T0 plus the SM's
+//    own earlier requests of the window (Interconnect::arrivalInto and
+//    L2Cache::estimateInto, which change only the SM's shadows) and
+//    logged: the SM's own crossbar port is exact (no other SM uses it), a
+//    slice's port shows other SMs' traffic one window late;
 //  - counts the launch shares (instructions for the timeout, writes for the
 //    livelock watch) are the SM's own.
 // Phase B, on the calling thread, in a fixed order: the overlays are
 // written to memory in SM order; the deferred instructions run in (t, SM,
 // sub-partition) order, each timed as issued at its t; the logged L2
-// requests, theirs included, are applied to the real L2 in (cycle, SM,
-// sequence) order (the statistics come from here; the answers only move
-// the SM's memory drain, the grid's end, later);
+// requests, theirs included, are applied to the real crossbar and L2 in
+// (cycle, SM, sequence) order (the statistics come from here; the answers
+// only move the SM's memory drain, the grid's end, later);
 // finished CTAs are retired in (cycle, SM) order, the next ones placed
-// sm.cta_launch cycles after (more than a window); the shared counts are
-// summed, then the timeout, livelock and deadlock checks run.
+// sm.cta_launch cycles after (more than a window), each told to --trace in
+// that order; the shared counts are summed, then the timeout check, the
+// progress line (once a window), the livelock and deadlock checks run.
 //
 // So an SM sees other SMs' stores at the next window and their L2 traffic
 // (contention, lines they brought in) one window late, which W well below
@@ -39,12 +43,14 @@
 #include "timing_driver.h"
 
 #include <algorithm>
+#include <iostream>
 #include <memory>
 #include <tuple>
 
 #include "../exec/cta_runner.h"
 #include "ptxsim/memory/l1_carveout.h"
 #include "sm_model.h"
+#include "trace_hooks.h"
 
 namespace ptxsim::sim::timing {
 
@@ -100,10 +106,11 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       std::min<uint64_t>(sharedPerSm, memory::kSm90SharedCarveoutsKiB.back() * 1024)));
   CodeLayout code(grid.kernel, kept.instructionCaches.moduleNumber(grid.kernel.module), timing);
   std::vector<InstructionFetch>& fetch = kept.instructionCaches.forLaunch(timing, grid.config.smCount);
-  memory::L2Cache& l2 = kept.memory.forLaunch(timing);
+  memory::L2Cache& l2 = kept.memory.forLaunch(timing, grid.options.flushCaches);
   const memory::Hbm& dram = kept.memory.dram();
   for (uint32_t s = 0; s < grid.config.smCount; ++s) {
-    sms.push_back(std::make_unique<SmModel>(s, grid, timing, code, fetch[s], l2, l1Bytes));
+    sms.push_back(
+        std::make_unique<SmModel>(s, grid, timing, code, fetch[s], kept.memory.interconnect(), l2, l1Bytes));
   }
   const unsigned threads = std::max(1u, std::min<unsigned>(hostThreads, grid.config.smCount));
   if (!kept.pool || kept.pool->threads() != threads) kept.pool = std::make_unique<WindowPool>(threads);
@@ -116,8 +123,15 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   std::map<uint64_t, std::string> printfByCta;
   uint64_t nextCta = 0;
   std::vector<uint64_t> nextEvent(sms.size(), UINT64_MAX);
+  // --trace and the progress lines (trace_hooks.h): a pointer check per CTA when off.
+  TraceRecorder* trace = grid.options.trace;
+  if (trace != nullptr) trace->kernelStarted(tracedKernel(grid), startCycle);
+  ProgressMeter progress(grid.kernel.kernel().function->name, grid.options.progress, std::cerr);
+  // Called on the calling thread only: at the start in SM order, then in
+  // phase B in (cycle, SM) order, so the trace's order is deterministic too.
   auto place = [&](SmModel& sm, uint64_t at) {
     sm.launchCta(nextCta, at);
+    if (trace != nullptr) trace->ctaStarted(sm.index(), nextCta, at);
     smOfCta[sm.context().cta] = sm.index();
     nextEvent[sm.index()] = std::min(nextEvent[sm.index()], at);
     ++nextCta;
@@ -191,7 +205,9 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       return std::tie(x.now, x.sm, x.sequence) < std::tie(y.now, y.sm, y.sequence);
     });
     for (uint32_t s : running) doneAt[s] = 0;
-    for (const AppliedRequest& r : requests) doneAt[r.sm] = std::max(doneAt[r.sm], l2.request(r.now, r.request));
+    memory::MemoryBackend& crossbar = kept.memory.fromSms();
+    for (const AppliedRequest& r : requests)
+      doneAt[r.sm] = std::max(doneAt[r.sm], crossbar.request(r.now, r.request));
     for (uint32_t s : running) sms[s]->appliedL2Requests(doneAt[s]);
     // CTAs that finished, in the order they did.
     finishedCtas.clear();
@@ -209,6 +225,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       if (!cta->printfOutput.empty()) printfByCta[cta->linearId] = std::move(cta->printfOutput);
       if (!cta->deviceRuntime.launches.empty()) out.launchesByCta[cta->linearId] = std::move(cta->deviceRuntime.launches);
       smOfCta.erase(cta.get());
+      if (trace != nullptr) trace->ctaFinished(f.sm, cta->linearId, f.cycle);
       // The freed slot takes the next CTA after the launch cost.
       if (nextCta < ctaCount && !failed) place(sm, f.cycle + timing.sm.ctaLaunchCycles);
     }
@@ -229,6 +246,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
                                                   " warp instructions (a kernel that never finishes?)");
       break;
     }
+    // Once a window, on the calling thread: the cycles simulated so far.
+    if (progress.due()) progress.report(progressOf(sms, windowEnd - startCycle));
     // Every resident CTA on every SM spins through states it was in
     // before, and no memory changed: it will go on forever.
     if (exec::CtaState* stuck = livelocked(sms)) {
@@ -262,6 +281,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     active += sm->counters().activeCycles;
     warpCycles += sm->counters().warpCyclesResident;
     const SmCounters& c = sm->counters();
+    if (trace != nullptr) trace->smSummary(sm->index(), tracedSm(c));
     out.stats.timing.instructionsIssued += c.issued;
     for (size_t r = 0; r < kStallReasons; ++r) out.stats.timing.stallWarpCycles[r] += c.warpCycles[r];
     out.stats.timing.sharedBankConflictsLoad += c.sharedBankConflictsLoad;
@@ -271,7 +291,14 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     out.stats.timing.l1StoreRequests += l1.storeRequests;
     out.stats.timing.l1LoadSectors += l1.loadSectors;
     out.stats.timing.l1StoreSectors += l1.storeSectors;
-    out.stats.timing.l1SectorHits += l1.loadSectorHits + l1.storeSectorHits;
+    out.stats.timing.l1TextureRequests += l1.texture.requests;
+    out.stats.timing.l1TextureSectors += l1.texture.sectors;
+    out.stats.timing.l1SurfaceLoadSectors += l1.surfaceLoad.sectors;
+    out.stats.timing.l1SurfaceStoreSectors += l1.surfaceStore.sectors;
+    out.stats.timing.l1LdgstsRequests += l1.ldgsts.requests;
+    out.stats.timing.l1LdgstsSectors += l1.ldgsts.sectors;
+    out.stats.timing.l1SectorHits += l1.loadSectorHits + l1.storeSectorHits + l1.texture.sectorHits +
+                                     l1.surfaceLoad.sectorHits + l1.surfaceStore.sectorHits + l1.ldgsts.sectorHits;
   }
   out.stats.timing.l2Sectors = l2.stats().readSectors + l2.stats().writeSectors + l2.stats().atomicSectors;
   out.stats.timing.l2SectorHits = l2.stats().sectorHits;
@@ -283,6 +310,11 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   uint32_t warpSlots = grid.config.maxThreadsPerSm / exec::kWarpSize;
   if (active != 0) out.stats.timing.warpsActivePct = 100.0 * static_cast<double>(warpCycles) / (static_cast<double>(active) * warpSlots);
   for (auto& [id, text] : printfByCta) out.printfOutput += text;
+  if (trace != nullptr) {
+    trace->kernelFinished(
+        {out.stats.timing.cyclesElapsed, out.stats.warpInstructions, out.stats.threadInstructions, grid.error.message});
+  }
+  progress.finish({out.stats.timing.cyclesElapsed, out.stats.warpInstructions, out.stats.threadInstructions});
   grid.clock = &grid.instructionClock;
   return out;
 }

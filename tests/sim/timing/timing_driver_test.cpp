@@ -108,6 +108,30 @@ TEST(TimingDriver, AGridEndsWhenItsReductionsHaveDrained) {
               4 * 31 * 1.45, 4.0);
 }
 
+// The L2 keeps its lines from one launch to the next unless the launch
+// options flush it (ptxsim run --cache-control all, as Nsight Compute does):
+// a second launch reading the same word then misses again.
+TEST(TimingDriver, AFlushedL2MakesTheSecondLaunchMissAgain) {
+  auto secondLaunch = [](bool flush) {
+    Device device(sim::GpuConfig{}, DeviceOptions{1});
+    device.launchOptions().timing = true;
+    device.launchOptions().flushCaches = flush;
+    auto module = device.loadModule(test::ptxKernel(".reg .u64 %v;", "ld.global.u64 %v, [%in];\nst.global.u64 [%out], %v;"));
+    uint64_t in = device.malloc(8);
+    uint64_t out = device.malloc(8);
+    sim::LaunchResult r;
+    for (int l = 0; l < 2; ++l) r = device.launch(*module, "k", {1}, {32}, 0, KernelArgs().add(in).add(out));
+    EXPECT_FALSE(r.error) << r.error.message;
+    return r.stats.timing;
+  };
+  sim::TimedStats kept = secondLaunch(false);
+  sim::TimedStats flushed = secondLaunch(true);
+  // The load's sector and the store's, both in the L2 after the first launch.
+  EXPECT_EQ(kept.l2SectorHits, 2u);
+  EXPECT_EQ(flushed.l2SectorHits, 0u);
+  EXPECT_GT(flushed.cyclesElapsed, kept.cyclesElapsed + 300);  // the load went to the HBM (401 cycles beyond)
+}
+
 TEST(TimingDriver, Clock64CountsSimulatedCycles) {
   std::string body = "mov.u64 %c0, %clock64;\n" + chainBody() +
                      "mov.u64 %c1, %clock64;\nsub.u64 %c1, %c1, %c0;\nst.global.u64 [%out], %c1;\n";

@@ -59,6 +59,11 @@ NOT_YET = [
     (r"fetch\..*\.w16", "not run in quick mode"),
     (r"launch\.|cta\.launch", "host launch costs"),
     (r"clock\.", "the clock itself"),
+    # texture_cp_async.cu: not recorded on the H100 yet. Once h100/ holds its
+    # output, gate latency.tex.(l1_chase|l2_chase|over_l1) (tex.latency) and
+    # latency.cp_async.inflight_(1|8) at 10%.
+    (r"latency\.tex\.", "the texture path: not recorded on the H100 yet (tex.latency is an estimate)"),
+    (r"latency\.cp_async\.", "cp.async: not recorded on the H100 yet"),
 ]
 
 

@@ -17,7 +17,7 @@ out="$(realpath -m "${1:?usage: measure.sh OUTDIR}")"
 export PATH="/usr/local/cuda/bin:$PATH"
 mkdir -p "$out"
 # CALIB_PROGRAMS="a b" runs only those programs.
-read -r -a programs <<<"${CALIB_PROGRAMS:-alu_latency alu_throughput shared_memory memory_latency control instruction_fetch register_banks bandwidth}"
+read -r -a programs <<<"${CALIB_PROGRAMS:-alu_latency alu_throughput shared_memory memory_latency control instruction_fetch register_banks bandwidth texture_cp_async}"
 bin="$(mktemp -d)"
 mkdir -p "$bin"
 for p in "${programs[@]}"; do

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace ptxsim::memory {
@@ -24,5 +25,10 @@ struct CoalescedAccess {
 // ignored); each lane accesses `bytes` bytes, which may straddle sectors.
 CoalescedAccess coalesce(const std::array<uint64_t, 32>& addresses, uint32_t lanes, uint32_t bytes,
                          uint32_t lineBytes = 128, uint32_t sectorBytes = 32);
+
+// The same for a list of accesses of `bytes` bytes each, in list order (a
+// texture fetch's texels: up to 8 a lane).
+CoalescedAccess coalesce(std::span<const uint64_t> addresses, uint32_t bytes, uint32_t lineBytes = 128,
+                         uint32_t sectorBytes = 32);
 
 }  // namespace ptxsim::memory

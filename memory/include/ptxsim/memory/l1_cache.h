@@ -47,6 +47,12 @@ struct L1Config {
 // lines (their sectors count as misses) but still pass its data stage.
 enum class L1Policy { kAllocate, kBypass };
 
+// Which of Nsight Compute's L1 traffic classes an access counts in (the
+// cache treats them alike): global and local loads and stores of the LSU
+// pipe, cp.async's copies (LDGSTS), texture fetches and surface accesses
+// of the texture pipe (on the H100 the texture cache is this L1).
+enum class L1Traffic { kGlobal, kLdgsts, kTexture, kSurface };
+
 struct L1Access {
   uint64_t readyAt = 0;       // every sector of the access is available
   uint32_t sectorHits = 0;    // including hits on sectors still in flight
@@ -55,9 +61,18 @@ struct L1Access {
   uint64_t mshrStallCycles = 0;  // the longest any of its fetches waited for an MSHR
 };
 
+// Requests, sectors and the sectors that hit of one traffic class.
+struct L1TrafficCount {
+  uint64_t requests = 0;
+  uint64_t sectors = 0;
+  uint64_t sectorHits = 0;
+};
+
 // Cumulative, in Nsight Compute's terms: l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum,
 // l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum and their _lookup_hit
-// parts, whose ratio is l1tex__t_sector_hit_rate.pct.
+// parts (L1Traffic::kGlobal), the other classes' l1tex__t_{requests,sectors}
+// counts below; all sectors' hits over all sectors are
+// l1tex__t_sector_hit_rate.pct.
 struct L1Stats {
   uint64_t loadRequests = 0;
   uint64_t storeRequests = 0;
@@ -67,6 +82,10 @@ struct L1Stats {
   uint64_t storeSectorHits = 0;
   uint64_t inFlightSectorHits = 0;  // load hits that waited for a fetch (MSHR hits)
   uint64_t mshrStallCycles = 0;     // sum of L1Access::mshrStallCycles
+  L1TrafficCount ldgsts;        // ..._pipe_lsu_mem_global_op_ldgsts.sum
+  L1TrafficCount texture;       // ..._pipe_tex_mem_texture.sum
+  L1TrafficCount surfaceLoad;   // ..._pipe_tex_mem_surface_op_ld.sum
+  L1TrafficCount surfaceStore;  // ..._pipe_tex_mem_surface_op_st.sum
 
   double sectorHitRatePct() const;  // 0 with no sectors
 };
@@ -79,11 +98,13 @@ class L1Cache {
   explicit L1Cache(const L1Config& config);
 
   L1Access load(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend,
-                L1Policy policy = L1Policy::kAllocate);
+                L1Policy policy = L1Policy::kAllocate, L1Traffic traffic = L1Traffic::kGlobal);
   // Write-through: every sector goes to the back end; readyAt is when the
   // last write has been accepted there. Present sectors stay valid (they
   // take the new data); absent ones are not allocated.
-  L1Access store(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend);
+  // `traffic`: kGlobal or kSurface.
+  L1Access store(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend,
+                 L1Traffic traffic = L1Traffic::kGlobal);
 
   // Drops every line, as a kernel launch does (the L1 is not coherent).
   void invalidate();

@@ -26,7 +26,10 @@ struct RunOptions {
   std::string kernelName;           // --kernel-name: only launches of this kernel are timed
   std::optional<uint64_t> launchSkip;   // --launch-skip: of those, the first N run functionally
   std::optional<uint64_t> launchCount;  // --launch-count: then at most N are timed
+  std::string cacheControl;         // --cache-control all|none: flush the L2 before each timed launch
   std::string profileFromStart;     // --profile-from-start on|off (default on)
+  std::string tracePath;            // --trace FILE: the timed launches as a Perfetto/Chrome trace
+  std::string progress;             // --progress: "on", --no-progress: "off"; empty: long launches only
   std::string shimDirectory;    // where libcudart.so.13 is (build/lib)
   std::string presetDirectory;  // configs/
 };

@@ -32,7 +32,17 @@ struct TimedStats {
   uint64_t l1StoreRequests = 0;
   uint64_t l1LoadSectors = 0;
   uint64_t l1StoreSectors = 0;
-  uint64_t l1SectorHits = 0;
+  // The texture pipe's and cp.async's traffic at the L1
+  // (l1tex__t_{requests,sectors}_pipe_tex_mem_texture.sum,
+  // l1tex__t_sectors_pipe_tex_mem_surface_op_{ld,st}.sum,
+  // l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ldgsts.sum).
+  uint64_t l1TextureRequests = 0;
+  uint64_t l1TextureSectors = 0;
+  uint64_t l1SurfaceLoadSectors = 0;
+  uint64_t l1SurfaceStoreSectors = 0;
+  uint64_t l1LdgstsRequests = 0;
+  uint64_t l1LdgstsSectors = 0;
+  uint64_t l1SectorHits = 0;  // of every class above
   // The L2's sectors (reads, writes, atomics: lts__t_sectors.sum) and those
   // that hit (lts__t_sector_hit_rate.pct); DRAM traffic (dram__bytes_read.sum,
   // dram__bytes_write.sum).

@@ -13,6 +13,12 @@
 
 namespace ptxsim::sim {
 
+class TraceRecorder;
+
+// Progress lines of long timed launches on stderr (timing/progress_meter.h):
+// never; for launches that run longer than the interval; for every one.
+enum class Progress : uint8_t { Off, Auto, On };
+
 struct LaunchConfig {
   Dim3 grid;
   Dim3 block;
@@ -54,6 +60,14 @@ struct LaunchOptions {
   std::string timingKernelName;
   uint64_t timingLaunchSkip = 0;
   uint64_t timingLaunchCount = UINT64_MAX;
+  // Every timed launch starts with an empty L2 (the lines earlier launches
+  // left are dropped, written back untimed), as Nsight Compute flushes the
+  // caches before each kernel it profiles (--cache-control all): the way to
+  // compare with its measurements.
+  bool flushCaches = false;
+  // Where timed launches are recorded (trace_recorder.h); null for none.
+  TraceRecorder* trace = nullptr;
+  Progress progress = Progress::Off;
 };
 
 // Why a launch failed. The codes map one to one onto the cudaError_t a

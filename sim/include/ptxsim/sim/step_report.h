@@ -8,14 +8,16 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "ptxsim/isa/module.h"
 
 namespace ptxsim::sim {
 
 // The state space a memory instruction names. Generic addresses are
-// resolved per lane by the memory system.
-enum class AddressSpace : uint8_t { Generic, Global, Shared, Local, Const, Param, KernelParam };
+// resolved per lane by the memory system. Texture: the texels a tex, tld4
+// or tex1Dfetch read (device addresses, through the texture path).
+enum class AddressSpace : uint8_t { Generic, Global, Shared, Local, Const, Param, KernelParam, Texture };
 
 enum class AccessKind : uint8_t { None, Load, Store, Atomic };
 
@@ -31,6 +33,11 @@ struct StepReport {
   uint8_t accessBytes = 0;                      // per lane
   std::array<uint64_t, 32> addresses{};         // per executed lane, as the program gave them
   uint32_t taken = 0;     // branches: lanes that took the branch
+  // Texture fetches (space Texture): every texel the executed lanes read,
+  // accessBytes each, lane by lane (a filtered fetch reads up to 4 a lane
+  // in 2D, 8 in 3D or across two mipmap levels; a lane outside the texture
+  // may read none); addresses[lane] is the lane's first. Empty otherwise.
+  std::vector<uint64_t> texels;
 };
 
 class StepObserver {

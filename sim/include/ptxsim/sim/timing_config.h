@@ -16,6 +16,7 @@
 #include <string>
 
 #include "ptxsim/memory/hbm.h"
+#include "ptxsim/memory/interconnect.h"
 #include "ptxsim/memory/l2_cache.h"
 
 namespace ptxsim::sim {
@@ -127,14 +128,27 @@ struct ConstantCacheTiming {
   uint32_t ways = 4;                 // estimate
 };
 
+// The texture pipeline: tex, tld4 and tex1Dfetch read their texels, and
+// suld, sust and sured their surface elements, through the SM's L1 (the
+// H100's texture cache is its unified L1) and the L2 like loads and
+// stores; the pipeline's own stages (addressing, filtering) add their
+// cycles to every access. Not measured yet: 36 is an estimate (a texture
+// hit about 30 to 40 cycles above an L1 load hit), for
+// tests/timing/calibration/texture_cp_async.cu's latency.tex.* to gate.
+struct TextureTiming {
+  uint32_t latencyCycles = 36;
+};
+
 struct TimingConfig {
   SmTiming sm;
   std::array<PipelineTiming, static_cast<size_t>(Pipeline::Count)> pipelines{};
   SharedMemoryTiming shared;
   L1Timing l1;
+  memory::InterconnectConfig noc;  // between the SMs and the L2's slices (memory/interconnect.h)
   memory::L2Config l2;
   memory::HbmConfig dram;
   ConstantCacheTiming constant;
+  TextureTiming texture;
   InstructionFetchTiming fetch;
   // What one kernel launch adds to its stream's time besides running:
   // events around a launch see it (measured: launch.empty.back_to_back).

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The timing-accuracy regression test: every program of the kernel suite
+# runs under `ptxsim run --timing`; its output must be the H100's exactly
+# (h100/NAME.expected), and `ptxsim compare` holds the simulated statistics
+# against the H100's Nsight Compute recording (h100/NAME.ncu.csv) with the
+# checks below. record.sh makes the recording on the GPU machine.
+# Usage: accuracy_test.sh PTXSIM WORK_DIR
+set -uo pipefail
+
+# The accuracy bar (issue 15): cycles within 15% on average, correlated, no
+# kernel off by more than 40%; hit rates within 10 points; DRAM bytes within 10%.
+checks=(
+  "gpc__cycles_elapsed.max:mape<=15"
+  "gpc__cycles_elapsed.max:corr>=0.95"
+  "gpc__cycles_elapsed.max:max_error<=40"
+  "l1tex__t_sector_hit_rate.pct:max_points<=10"
+  "lts__t_sector_hit_rate.pct:max_points<=10"
+  "dram__bytes_read.sum:mape<=10"
+)
+
+ptxsim="$(realpath "${1:?usage: accuracy_test.sh PTXSIM WORK_DIR}")"
+work="$(realpath -m "${2:?usage: accuracy_test.sh PTXSIM WORK_DIR}")"
+here="$(cd "$(dirname "$0")" && pwd)"
+recording="$here/h100"
+mapfile -t programs < <(grep -v '^#' "$here/programs.txt")
+
+for name in "${programs[@]}"; do
+  if [ ! -f "$recording/$name.expected" ] || [ ! -f "$recording/$name.ncu.csv" ]; then
+    echo "no H100 recording in tests/timing/kernels/h100 (run record.sh on the device):" \
+      "$name.expected or $name.ncu.csv is missing" >&2
+    exit 1
+  fi
+done
+
+rm -rf "$work"
+mkdir -p "$work"
+status=0
+for name in "${programs[@]}"; do
+  "$here/build.sh" "$name" "$work/$name" || exit 1
+  start=$SECONDS
+  # --cache-control all: each kernel starts with an empty L2, as ncu measured it.
+  (cd "$work" && "$ptxsim" run --timing --cache-control all --stats "$work/$name.jsonl" -- "./$name" >"$name.out" 2>"$name.err")
+  echo "exit code: $?" >>"$work/$name.out"
+  if diff -u "$recording/$name.expected" "$work/$name.out"; then
+    echo "$name: output identical to the H100's ($((SECONDS - start)) s under --timing)"
+  else
+    echo "$name: output differs from the H100's (above: - H100, + ptxsim); ptxsim's stderr:" >&2
+    cat "$work/$name.err" >&2
+    status=1
+  fi
+done
+[ $status -eq 0 ] || exit 1
+
+# One CSV (the header once) and one JSON Lines file, programs in the same order.
+for name in "${programs[@]}"; do cat "$recording/$name.ncu.csv"; done |
+  awk 'NR == 1 { header = $0 } NR == 1 || $0 != header { print }' >"$work/all.ncu.csv"
+for name in "${programs[@]}"; do cat "$work/$name.jsonl"; done >"$work/all.jsonl"
+
+check_args=()
+for check in "${checks[@]}"; do check_args+=(--check "$check"); done
+"$ptxsim" compare --ncu "$work/all.ncu.csv" --stats "$work/all.jsonl" --html "$work/accuracy.html" "${check_args[@]}"
+code=$?
+[ $code -eq 0 ] || echo "ptxsim compare exit code $code: the timing accuracy is below the bar (the failed checks" \
+  "are above; the page: $work/accuracy.html) or compare could not run" >&2
+exit $code
