@@ -6,7 +6,8 @@
 # (vector_add), grid.sync() spinning on global memory with atomics
 # (cooperative_groups), atomics on global memory from every SM
 # (dynamic_shared), and device-side launches (cdp). The --trace file (CTA
-# starts and ends per SM slot, in simulated time) must be the same too.
+# starts and ends per SM slot, in simulated time) must be the same too;
+# the progress lines (host speed) are left out.
 # Usage: determinism.sh PTXSIM SOURCE_DIR WORK_DIR
 set -uo pipefail
 ptxsim=$1
@@ -30,7 +31,7 @@ for name in cooperative_groups dynamic_shared cdp; do
 done
 for name in vector_add cooperative_groups dynamic_shared cdp; do
   for threads in 1 2 16; do
-    (cd "$work" && "$ptxsim" run --timing --threads $threads --stats "$work/$name.stats$threads.json" \
+    (cd "$work" && "$ptxsim" run --timing --threads $threads --no-progress --stats "$work/$name.stats$threads.json" \
       --trace "$work/$name.trace$threads.json" -- "./$name" \
       >"$work/$name.out$threads" 2>&1)
     check "$name, --threads $threads: the program succeeds" [ $? -eq 0 ]
