@@ -196,7 +196,10 @@ std::vector<TimingParameter> makeParameters() {
   p.push_back(number("gpu.sync_window", "cycles",
                      "the SMs run this many cycles apart between exchanges (host threads; below the L2's round trip)",
                      [](TimingConfig& t) -> uint32_t& { return t.syncWindowCycles; }, 1));
-  p.push_back(number("launch.overhead", "ns", "what a kernel launch adds to its stream's time besides running",
+  p.push_back(number("launch.grid_cycles", "cycles",
+                     "what a grid's elapsed cycles count beyond its CTAs' work (the front end's launch and retirement)",
+                     [](TimingConfig& t) -> uint32_t& { return t.gridCycles; }));
+  p.push_back(number("launch.overhead", "ns", "what a kernel launch adds to its stream's time besides running it",
                      [](TimingConfig& t) -> uint32_t& { return t.launchOverheadNs; }));
   return p;
 }

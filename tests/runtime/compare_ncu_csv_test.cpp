@@ -64,6 +64,23 @@ TEST(NcuCsv, FindsColumnsByTheirHeaderNames) {
   EXPECT_DOUBLE_EQ(launches[0].metrics.at("gpu__time_duration.sum"), 3e6);
 }
 
+// Two programs' CSVs one after the other: each process counts its launches
+// from ID 0, and the second header is not data.
+TEST(NcuCsv, ConcatenatedRunsAreLaunchesOfTheirOwnProcesses) {
+  std::istringstream in(
+      "\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+      "\"0\",\"11\",\"copy\",\"gpc__cycles_elapsed.max\",\"cycle\",\"7,809\"\n"
+      "\"ID\",\"Process ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+      "\"0\",\"12\",\"stencil\",\"gpc__cycles_elapsed.max\",\"cycle\",\"6,631\"\n"
+      "\"0\",\"12\",\"stencil\",\"gpu__time_duration.sum\",\"ns\",\"3,392\"\n");
+  std::vector<LaunchMetrics> launches = parseNcuCsv(in, "all.csv");
+  ASSERT_EQ(launches.size(), 2u);
+  EXPECT_EQ(launches[0].kernel, "copy");
+  EXPECT_DOUBLE_EQ(launches[0].metrics.at("gpc__cycles_elapsed.max"), 7809.0);
+  EXPECT_EQ(launches[1].kernel, "stencil");
+  EXPECT_DOUBLE_EQ(launches[1].metrics.at("gpu__time_duration.sum"), 3392.0);
+}
+
 TEST(NcuCsv, SplitsQuotedFieldsWithCommasAndDoubledQuotes) {
   EXPECT_EQ(splitCsvLine("\"a, b\",c,\"say \"\"hi\"\"\",", "x.csv", 1),
             (std::vector<std::string>{"a, b", "c", "say \"hi\"", ""}));
@@ -101,6 +118,9 @@ TEST(MetricUnits, ScaleToTheStatisticsBaseUnits) {
   EXPECT_EQ(baseUnitFactor("Kibyte"), 1024.0);
   EXPECT_EQ(baseUnitFactor("nsecond"), 1.0);
   EXPECT_EQ(baseUnitFactor("msecond"), 1e6);
+  EXPECT_EQ(baseUnitFactor("ns"), 1.0);  // ncu 2025 with --print-units base
+  EXPECT_EQ(baseUnitFactor("us"), 1e3);
+  EXPECT_EQ(baseUnitFactor("inst/warp"), 1.0);
   EXPECT_EQ(baseUnitFactor("second"), 1e9);
   EXPECT_EQ(baseUnitFactor("%"), 1.0);
   EXPECT_EQ(baseUnitFactor(""), 1.0);

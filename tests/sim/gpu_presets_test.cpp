@@ -105,8 +105,8 @@ TEST(GpuPresets, TheH200HasTheH100sTimingAndItsOwnMemory) {
   EXPECT_EQ(h200.smCount, 132u);
   EXPECT_EQ(h200.timing.l2.capacityBytes, uint64_t{60} << 20);
   EXPECT_EQ(h100.timing.l2.capacityBytes, uint64_t{50} << 20);
-  EXPECT_EQ(h200.timing.dram.bytesPerCyclePerChannel, 23u);
-  EXPECT_EQ(h100.timing.dram.bytesPerCyclePerChannel, 16u);
+  EXPECT_EQ(h200.timing.dram.bytesPerCyclePerChannel, 30u);  // the H100s 21 x 1.43
+  EXPECT_EQ(h100.timing.dram.bytesPerCyclePerChannel, 21u);
   TimingConfig sameMemory = h200.timing;
   sameMemory.l2.capacityBytes = h100.timing.l2.capacityBytes;
   sameMemory.dram.bytesPerCyclePerChannel = h100.timing.dram.bytesPerCyclePerChannel;

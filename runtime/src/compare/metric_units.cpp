@@ -13,9 +13,11 @@ constexpr std::array<std::string_view, 20> kCountUnits = {
     "byte",   "cycle",   "inst", "sector",  "warp",  "thread",    "request", "wavefront", "block", "register",
     "bit",    "hit",     "miss", "pixel",   "quad",  "primitive", "event",   "ratio",     "tb",    "cta"};
 
-// Time in nanoseconds, the statistics' gpu__time_duration unit.
-constexpr std::array<std::pair<std::string_view, double>, 5> kTimeUnits = {
-    {{"nsecond", 1.0}, {"usecond", 1e3}, {"msecond", 1e6}, {"second", 1e9}, {"psecond", 1e-3}}};
+// Time in nanoseconds, the statistics' gpu__time_duration unit; ncu 2025
+// writes the short names with --print-units base ("ns").
+constexpr std::array<std::pair<std::string_view, double>, 10> kTimeUnits = {
+    {{"nsecond", 1.0}, {"usecond", 1e3}, {"msecond", 1e6}, {"second", 1e9}, {"psecond", 1e-3},
+     {"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"ps", 1e-3}}};
 
 // SI prefixes as ncu writes them (it prints decimal multiples: "Kbyte" is
 // 1000 bytes), and the binary ones.

@@ -18,6 +18,7 @@ std::string located(std::string_view fileName, size_t lineNumber, const std::str
 // The columns the comparison reads.
 struct Columns {
   size_t id, kernel, metric, unit, value;
+  std::optional<size_t> process;  // "Process ID": IDs count launches per process
 };
 
 std::optional<Columns> findColumns(const std::vector<std::string>& header) {
@@ -29,7 +30,7 @@ std::optional<Columns> findColumns(const std::vector<std::string>& header) {
   auto id = find("ID"), kernel = find("Kernel Name"), metric = find("Metric Name"), unit = find("Metric Unit"),
        value = find("Metric Value");
   if (!id || !kernel || !metric || !unit || !value) return std::nullopt;
-  return Columns{*id, *kernel, *metric, *unit, *value};
+  return Columns{*id, *kernel, *metric, *unit, *value, find("Process ID")};
 }
 
 // "1,234,567.5" (ncu's thousands separators); none when not a number.
@@ -92,10 +93,14 @@ std::vector<LaunchMetrics> parseNcuCsv(std::istream& in, std::string_view fileNa
       throw CompareError(located(fileName, lineNumber,
                                  "expected " + std::to_string(headerWidth) + " fields as in the header, found " +
                                      std::to_string(fields.size())));
+    // The CSVs of several runs, one after another: their headers repeat.
+    if (fields[columns->id] == "ID" && fields[columns->metric] == "Metric Name") continue;
     const std::string& valueText = fields[columns->value];
     const std::string& metric = fields[columns->metric];
     if (metric.empty()) throw CompareError(located(fileName, lineNumber, "empty metric name"));
-    auto [slot, added] = launchById.try_emplace(fields[columns->id], launches.size());
+    // A launch is its process's and its ID there: programs' IDs all start at 0.
+    const std::string key = (columns->process ? fields[*columns->process] + "/" : std::string()) + fields[columns->id];
+    auto [slot, added] = launchById.try_emplace(key, launches.size());
     if (added) launches.push_back({fields[columns->kernel], {}});
     LaunchMetrics& launch = launches[slot->second];
     if (launch.kernel != fields[columns->kernel])

@@ -274,7 +274,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     if (sm->memoryDrainedAt() > 0) lastActive = std::max(lastActive, sm->memoryDrainedAt() - 1);
   }
   out.stats.timed = true;
-  out.stats.timing.cyclesElapsed = lastActive + 1 - startCycle;
+  // The front end's launch and retirement of the grid (launch.grid_cycles).
+  out.stats.timing.cyclesElapsed = lastActive + 1 - startCycle + timing.gridCycles;
   uint64_t active = 0, warpCycles = 0;
   for (auto& sm : sms) {
     out.stats.add(sm->context().stats);

@@ -105,9 +105,12 @@ bool WarpUniformity::computesUniformly(const isa::Instruction& inst) const {
 bool WarpUniformity::aggregatesAtomic(const isa::Instruction& inst) const {
   if (inst.opcode != Opcode::Atom && inst.opcode != Opcode::Red) return false;
   if (inst.modifiers.get(isa::ModGroup::AtomicOp) != isa::Mod::AtomAdd) return false;
+  // 32-bit only: the H100's SASS sums a warp's lanes for a 32-bit add
+  // (VOTEU.ANY, POPC or REDUX) but sends 64-bit adds lane by lane
+  // (tests/timing/calibration/h100/bandwidth.sass.txt, atomicUniform).
   isa::DataType type = inst.types[0];
-  if (inst.typeCount == 0 || (isa::typeKind(type) != isa::TypeKind::Unsigned &&
-                              isa::typeKind(type) != isa::TypeKind::Signed))
+  if (inst.typeCount == 0 || isa::typeBits(type) != 32 ||
+      (isa::typeKind(type) != isa::TypeKind::Unsigned && isa::typeKind(type) != isa::TypeKind::Signed))
     return false;
   isa::Mod space = inst.modifiers.get(isa::ModGroup::Space);
   if (space != isa::Mod::None && space != isa::Mod::Global) return false;

@@ -33,6 +33,7 @@ constexpr const char* kKernel = R"(
   cvta.to.global.u64 %rd2, %rd1;
   mov.u32 %r1, %tid.x;
   cvt.u64.u32 %rd3, %r1;
+  atom.global.add.u32 %r5, [%rd2], %r1;
   atom.global.add.u64 %rd4, [%rd2], %rd3;
   ld.param.u64 %rd5, [zeros];
   ld.global.u32 %r2, [%rd5];
@@ -40,8 +41,8 @@ constexpr const char* kKernel = R"(
   add.u64 %rd7, %rd2, %rd6;
   atom.global.add.u32 %r3, [%rd7], 1;
   atom.global.add.u32 %r4, [%rd2], 1;
-  add.u32 %r5, %r4, 1;
-  atom.global.exch.b32 %r5, [%rd2], 1;
+  add.u32 %r0, %r4, 1;
+  atom.global.exch.b32 %r0, [%rd2], 1;
   ret;
 }
 )";
@@ -71,11 +72,12 @@ TEST(WarpUniformity, OnlyUnusedIntegerAddsToAUniformAddressAreAggregated) {
   const isa::Function& k = m->functions.at(0);
   WarpUniformity u(k);
   std::vector<const isa::Instruction*> atoms = all(k, isa::Opcode::Atom);
-  ASSERT_EQ(atoms.size(), 4u);
+  ASSERT_EQ(atoms.size(), 5u);
   EXPECT_TRUE(u.aggregatesAtomic(*atoms[0]));   // atomicAdd(sum, tid): the values are summed per warp
-  EXPECT_FALSE(u.aggregatesAtomic(*atoms[1]));  // the address is not provably uniform
-  EXPECT_FALSE(u.aggregatesAtomic(*atoms[2]));  // the old value is read
-  EXPECT_FALSE(u.aggregatesAtomic(*atoms[3]));  // an exchange
+  EXPECT_FALSE(u.aggregatesAtomic(*atoms[1]));  // 64 bits: lane by lane
+  EXPECT_FALSE(u.aggregatesAtomic(*atoms[2]));  // the address is not provably uniform
+  EXPECT_FALSE(u.aggregatesAtomic(*atoms[3]));  // the old value is read
+  EXPECT_FALSE(u.aggregatesAtomic(*atoms[4]));  // an exchange
 }
 
 TEST(WarpUniformity, ARegisterDefinedOnDivergentPathsIsNotUniform) {

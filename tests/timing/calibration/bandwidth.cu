@@ -15,7 +15,9 @@
 //   uniform, so not aggregated per warp by the compiler); atomic.many_addresses: the
 //   same to 1 Mi distinct words (consecutive lanes, consecutive words);
 //   operations per second and per SM cycle (whole GPU); the totals are
-//   checked.
+//   checked; atomic.one_address_one_lane: the one-address case with only
+//   lane 0 of each warp (one operation per request); atomic.uniform_address:
+//   to the kernel parameter's address, which ptxas can see is uniform.
 // CALIB_QUICK=1 shrinks the sizes for a simulator, each still long enough
 // to reach its steady state (the replay gates these figures): the L2 read
 // an 8 MiB array 16 times; the DRAM copy
@@ -106,6 +108,19 @@ __global__ void smemRead(int iters, unsigned long long* sum, long long* cycles) 
 __global__ void atomicOne(unsigned* p, const unsigned* zeros, int iters) {
   unsigned* q = p + zeros[threadIdx.x & 31];
   for (int k = 0; k < iters; ++k) atomicAdd(q, 1u);
+}
+
+// Only lane 0 of each warp: one operation per request, to the same word.
+__global__ void atomicOneLane(unsigned* p, const unsigned* zeros, int iters) {
+  unsigned* q = p + zeros[threadIdx.x & 31];
+  if ((threadIdx.x & 31) != 0) return;
+  for (int k = 0; k < iters; ++k) atomicAdd(q, 1u);
+}
+
+// The kernel parameter's address, provably uniform: what ptxas does with it
+// (the SASS shows whether it sums the warp's lanes first).
+__global__ void atomicUniform(unsigned* p, int iters) {
+  for (int k = 0; k < iters; ++k) atomicAdd(p, 1u);
 }
 
 __global__ void atomicMany(unsigned* p, unsigned words, int iters) {
@@ -250,6 +265,24 @@ int main() {
     CUDA_CHECK(cudaMemcpy(&one, p, 4, cudaMemcpyDeviceToHost));
     if (one != unsigned(ops)) fail("atomic one address: %u, expected %.0f", one, ops);
     reportRate("atomic.one_address", ops, ms, mhz, "Gop/s", 1e9, "op/cycle");
+    // Full size in quick mode too: one lane a warp costs a simulator little.
+    int laneGrid = 4 * sms, laneIters = 64;
+    double laneOps = double(laneGrid) * (block / 32) * laneIters;
+    ms = bestMs(runs, [&] {
+      CUDA_CHECK(cudaMemset(p, 0, 4));
+      atomicOneLane<<<laneGrid, block>>>(p, zeros, laneIters);
+    });
+    CUDA_CHECK(cudaMemcpy(&one, p, 4, cudaMemcpyDeviceToHost));
+    if (one != unsigned(laneOps)) fail("atomic one lane: %u, expected %.0f", one, laneOps);
+    reportRate("atomic.one_address_one_lane", laneOps, ms, mhz, "Gop/s", 1e9, "op/cycle");
+    ms = bestMs(runs, [&] {
+      CUDA_CHECK(cudaMemset(p, 0, 4));
+      atomicUniform<<<laneGrid, block>>>(p, laneIters);
+    });
+    double uniformOps = double(laneGrid) * block * laneIters;
+    CUDA_CHECK(cudaMemcpy(&one, p, 4, cudaMemcpyDeviceToHost));
+    if (one != unsigned(uniformOps)) fail("atomic uniform address: %u, expected %.0f", one, uniformOps);
+    reportRate("atomic.uniform_address", uniformOps, ms, mhz, "Gop/s", 1e9, "op/cycle");
     ops = double(manyGrid) * block * manyIters;
     ms = bestMs(runs, [&] {
       CUDA_CHECK(cudaMemset(p, 0, words * 4));

@@ -47,7 +47,7 @@ struct HbmConfig {
   uint32_t interleaveBytes = 256;
   uint32_t rowHitLatencyCycles = 401;
   uint32_t rowMissLatencyCycles = 413;
-  uint32_t bytesPerCyclePerChannel = 16;
+  uint32_t bytesPerCyclePerChannel = 21;
 
   bool operator==(const HbmConfig&) const = default;
 };

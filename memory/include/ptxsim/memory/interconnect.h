@@ -38,7 +38,7 @@ namespace ptxsim::memory {
 
 struct InterconnectConfig {
   uint32_t smBytesPerCycle = 64;
-  uint32_t sliceBytesPerCycle = 64;
+  uint32_t sliceBytesPerCycle = 128;
 
   bool operator==(const InterconnectConfig&) const = default;
 };

@@ -70,7 +70,7 @@ struct L2Config {
   uint32_t partitions = 2;
   uint32_t nearLatencyCycles = 260;
   uint32_t farLatencyCycles = 290;
-  uint32_t sliceBytesPerCycle = 32;
+  uint32_t sliceBytesPerCycle = 80;
   uint32_t mshrsPerSlice = 128;
   double atomicCyclesPerOp = 1.45;  // per round of the slice's atomic unit
 

@@ -132,11 +132,11 @@ struct ConstantCacheTiming {
 // suld, sust and sured their surface elements, through the SM's L1 (the
 // H100's texture cache is its unified L1) and the L2 like loads and
 // stores; the pipeline's own stages (addressing, filtering) add their
-// cycles to every access. Not measured yet: 36 is an estimate (a texture
-// hit about 30 to 40 cycles above an L1 load hit), for
-// tests/timing/calibration/texture_cp_async.cu's latency.tex.* to gate.
+// cycles to every access: 56 on the H100 (tests/timing/calibration/h100/
+// texture_cp_async.out: a tex1Dfetch chase hitting the L1 takes 88 cycles,
+// an ld.ca chase 32).
 struct TextureTiming {
-  uint32_t latencyCycles = 36;
+  uint32_t latencyCycles = 56;
 };
 
 struct TimingConfig {
@@ -150,9 +150,15 @@ struct TimingConfig {
   ConstantCacheTiming constant;
   TextureTiming texture;
   InstructionFetchTiming fetch;
-  // What one kernel launch adds to its stream's time besides running:
-  // events around a launch see it (measured: launch.empty.back_to_back).
-  uint32_t launchOverheadNs = 4890;
+  // What a grid's elapsed cycles (gpc__cycles_elapsed.max) count beyond its
+  // CTAs' work: the front end's launch of it and its retirement. An empty
+  // one-CTA grid takes 4203 cycles on the H100 under Nsight Compute
+  // (tests/timing/kernels/probe/h100: overhead.cache_all.ncu.csv).
+  uint32_t gridCycles = 4150;
+  // What one kernel launch adds to its stream's time besides running it
+  // (gridCycles included there): events around a launch see it (measured:
+  // launch.empty.back_to_back, 4890 ns, of which gridCycles are 2096 ns).
+  uint32_t launchOverheadNs = 2794;
   // The timing driver's window (sim/src/timing/timing_driver.cpp): the SMs
   // run this many cycles each on its own, then exchange stores, atomics and
   // L2 traffic. Must stay below the L2's round trip and the CTA launch

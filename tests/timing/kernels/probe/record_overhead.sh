@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Records launch_overhead.cu on the GPU machine with Nsight Compute, caches
+# flushed before each kernel (ncu's default) and not, at the GPU's own clock.
+# Usage: record_overhead.sh OUTDIR
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+out="$(realpath -m "${1:?usage: record_overhead.sh OUTDIR}")"
+mkdir -p "$out"
+export PATH="/usr/local/cuda/bin:$PATH"
+bin="$(mktemp -d)"
+nvcc -cudart shared -arch=sm_90 -O3 -o "$bin/launch_overhead" "$here/launch_overhead.cu" || exit 1
+metrics=gpc__cycles_elapsed.max,sm__cycles_active.avg,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second
+for cache in all none; do
+  (cd "$bin" && ncu --csv --print-units base --print-kernel-base mangled --clock-control none \
+    --cache-control "$cache" --metrics "$metrics" --log-file "$out/overhead.cache_$cache.log" ./launch_overhead \
+    >"$out/overhead.cache_$cache.stdout" 2>&1)
+  grep -v '^==' "$out/overhead.cache_$cache.log" >"$out/overhead.cache_$cache.ncu.csv"
+done
+rm -rf "$bin"
