@@ -2,8 +2,8 @@
 // (tests/cuda/e2e, compiled to PTX): simulated thread instructions and warp
 // instructions per second of host wall time, on one host thread and on
 // every core (the `threads` argument: 1, or 0 for all), functionally or on
-// the timing model (`timing` 1: then also simulated cycles per second, on
-// one host thread, as timing runs use). Module loading and
+// the timing model (`timing` 1: then also simulated cycles per second; the
+// SMs advance on the host threads in windows, timing_driver.cpp). Module loading and
 // input setup happen once, outside the timed loop; each iteration is one
 // complete kernel run (three launches for the whole-array scan).
 
@@ -202,9 +202,15 @@ void kernelThroughput(benchmark::State& state, const char* program, Workload wor
 // threads. Arguments: host threads (1, or 0 for every core) and the SIMT
 // model (0: the reconvergence stack, 1: independent thread scheduling with
 // the converge schedule, the sm_90 default), so the cost of ITS shows;
-// then the timing model (1) or not (0).
+// then the timing model (1) or not (0), on one host thread and on every
+// core (its speed-up over the SMs).
 void configure(benchmark::internal::Benchmark* b) {
-  b->ArgNames({"threads", "simt", "timing"})->Args({1, 1, 0})->Args({1, 0, 0})->Args({0, 1, 0})->Args({1, 1, 1});
+  b->ArgNames({"threads", "simt", "timing"})
+      ->Args({1, 1, 0})
+      ->Args({1, 0, 0})
+      ->Args({0, 1, 0})
+      ->Args({1, 1, 1})
+      ->Args({0, 1, 1});
   b->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 

@@ -11,13 +11,23 @@ FixedLatencyBackend::FixedLatencyBackend(uint32_t latencyCycles, uint32_t bytesP
     throw std::invalid_argument("fixed-latency back end: bytes per cycle must be positive");
 }
 
+uint64_t FixedLatencyBackend::freeAfter(uint64_t now, uint32_t bytes, uint64_t freeAt) const {
+  return std::max(now, freeAt) + (uint64_t{bytes} + bytesPerCycle_ - 1) / bytesPerCycle_;
+}
+
 uint64_t FixedLatencyBackend::request(uint64_t now, const MemoryRequest& request) {
-  const uint64_t start = std::max(now, portFreeAt_);
-  const uint64_t transferCycles = (uint64_t{request.bytes} + bytesPerCycle_ - 1) / bytesPerCycle_;
-  portFreeAt_ = start + transferCycles;
-  stats_.portBusyCycles += transferCycles;
+  const uint64_t freeAt = freeAfter(now, request.bytes, portFreeAt_);
+  stats_.portBusyCycles += freeAt - std::max(now, portFreeAt_);
+  portFreeAt_ = freeAt;
   countTraffic(request, stats_);
   return portFreeAt_ + latencyCycles_;
+}
+
+uint64_t FixedLatencyBackend::estimateAfter(std::span<const TimedRequest> before, uint64_t now,
+                                            const MemoryRequest& request) const {
+  uint64_t freeAt = portFreeAt_;
+  for (const TimedRequest& earlier : before) freeAt = freeAfter(earlier.now, earlier.request.bytes, freeAt);
+  return freeAfter(now, request.bytes, freeAt) + latencyCycles_;
 }
 
 }  // namespace ptxsim::memory

@@ -39,25 +39,46 @@ void Hbm::startLaunch() {
   stats_ = {};
 }
 
+Hbm::Service Hbm::serve(uint64_t now, const MemoryRequest& request, uint64_t channelFreeAt, uint64_t openRow,
+                       const HbmLocation& where) const {
+  Service s;
+  s.transferCycles =
+      (uint64_t{request.bytes} + config_.bytesPerCyclePerChannel - 1) / config_.bytesPerCyclePerChannel;
+  s.freeAt = std::max(now, channelFreeAt) + s.transferCycles;
+  s.rowHit = openRow == where.row;
+  s.done = s.freeAt + (s.rowHit ? config_.rowHitLatencyCycles : config_.rowMissLatencyCycles);
+  return s;
+}
+
 uint64_t Hbm::request(uint64_t now, const MemoryRequest& request) {
   const HbmLocation where = locate(request.lineAddress);
   uint64_t& freeAt = channelFreeAt_[where.channel];
-  const uint64_t start = std::max(now, freeAt);
-  const uint64_t transferCycles =
-      (uint64_t{request.bytes} + config_.bytesPerCyclePerChannel - 1) / config_.bytesPerCyclePerChannel;
-  freeAt = start + transferCycles;
-  stats_.channelBusyCycles += transferCycles;
-
   uint64_t& openRow = openRow_[uint64_t{where.channel} * config_.banksPerChannel + where.bank];
-  const bool rowHit = openRow == where.row;
+  const Service s = serve(now, request, freeAt, openRow, where);
+  freeAt = s.freeAt;
   openRow = where.row;
-  if (rowHit)
+  stats_.channelBusyCycles += s.transferCycles;
+  if (s.rowHit)
     ++stats_.rowHits;
   else
     ++stats_.rowMisses;
-
   countTraffic(request, stats_);
-  return freeAt + (rowHit ? config_.rowHitLatencyCycles : config_.rowMissLatencyCycles);
+  return s.done;
+}
+
+uint64_t Hbm::estimateAfter(std::span<const TimedRequest> before, uint64_t now, const MemoryRequest& request) const {
+  // Only the earlier requests to the same channel move its free cycle, and
+  // only those to the same bank its open row.
+  const HbmLocation where = locate(request.lineAddress);
+  uint64_t freeAt = channelFreeAt_[where.channel];
+  uint64_t openRow = openRow_[uint64_t{where.channel} * config_.banksPerChannel + where.bank];
+  for (const TimedRequest& earlier : before) {
+    const HbmLocation at = locate(earlier.request.lineAddress);
+    if (at.channel != where.channel) continue;
+    freeAt = serve(earlier.now, earlier.request, freeAt, openRow, at).freeAt;
+    if (at.bank == where.bank) openRow = at.row;
+  }
+  return serve(now, request, freeAt, openRow, where).done;
 }
 
 }  // namespace ptxsim::memory

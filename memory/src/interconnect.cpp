@@ -29,24 +29,63 @@ Interconnect::Interconnect(const InterconnectConfig& config, uint32_t slices, st
   slicePortFreeAt_.assign(slices, 0);
 }
 
-uint64_t Interconnect::request(uint64_t now, const MemoryRequest& request) {
+uint32_t Interconnect::checkedSlice(const MemoryRequest& request) const {
   uint32_t slice = sliceOf_(request.lineAddress);
   if (slice >= slicePortFreeAt_.size())
     throw std::out_of_range("interconnect: slice " + std::to_string(slice) + " of line " +
                             std::to_string(request.lineAddress) + " is beyond the " +
                             std::to_string(slicePortFreeAt_.size()) + " slices");
+  return slice;
+}
+
+uint64_t Interconnect::cross(uint64_t now, uint32_t bytes, uint64_t& smFree, uint64_t& sliceFree) const {
+  uint64_t injected = std::max(now, smFree);
+  smFree = injected + transferCycles(bytes, config_.smBytesPerCycle);
+  uint64_t ejected = std::max(injected, sliceFree);
+  sliceFree = ejected + transferCycles(bytes, config_.sliceBytesPerCycle);
+  return ejected;
+}
+
+uint64_t Interconnect::request(uint64_t now, const MemoryRequest& request) {
+  uint32_t slice = checkedSlice(request);
   if (request.sm >= smPortFreeAt_.size()) smPortFreeAt_.resize(request.sm + 1, 0);
   uint64_t& smFree = smPortFreeAt_[request.sm];
-  uint64_t injected = std::max(now, smFree);
-  smFree = injected + transferCycles(request.bytes, config_.smBytesPerCycle);
-  uint64_t& sliceFree = slicePortFreeAt_[slice];
-  uint64_t ejected = std::max(injected, sliceFree);
-  sliceFree = ejected + transferCycles(request.bytes, config_.sliceBytesPerCycle);
+  const uint64_t injected = std::max(now, smFree);
+  uint64_t ejected = cross(now, request.bytes, smFree, slicePortFreeAt_[slice]);
   ++stats_.requests;
   stats_.bytes += request.bytes;
   stats_.smPortWaitCycles += injected - now;
   stats_.slicePortWaitCycles += ejected - injected;
   return backend_.request(ejected, request);
+}
+
+uint64_t Interconnect::arrivalInto(Shadow& shadow, uint64_t now, const MemoryRequest& request) const {
+  uint32_t slice = checkedSlice(request);
+  if (!shadow.smPortFreeAt_)
+    shadow.smPortFreeAt_ = request.sm < smPortFreeAt_.size() ? smPortFreeAt_[request.sm] : 0;
+  auto copy = std::find_if(shadow.slicePortFreeAt_.begin(), shadow.slicePortFreeAt_.end(),
+                           [slice](const auto& entry) { return entry.first == slice; });
+  if (copy == shadow.slicePortFreeAt_.end()) {
+    shadow.slicePortFreeAt_.emplace_back(slice, slicePortFreeAt_[slice]);
+    copy = shadow.slicePortFreeAt_.end() - 1;
+  }
+  return cross(now, request.bytes, *shadow.smPortFreeAt_, copy->second);
+}
+
+uint64_t Interconnect::estimateAfter(std::span<const TimedRequest> before, uint64_t now,
+                                     const MemoryRequest& request) const {
+  std::vector<uint64_t> smFree = smPortFreeAt_;
+  std::vector<uint64_t> sliceFree = slicePortFreeAt_;
+  auto arrival = [&](uint64_t at, const MemoryRequest& r) {
+    uint32_t slice = checkedSlice(r);
+    if (r.sm >= smFree.size()) smFree.resize(r.sm + 1, 0);
+    return cross(at, r.bytes, smFree[r.sm], sliceFree[slice]);
+  };
+  std::vector<TimedRequest> arrived;
+  arrived.reserve(before.size());
+  for (const TimedRequest& earlier : before) arrived.push_back({arrival(earlier.now, earlier.request), earlier.request});
+  const uint64_t at = arrival(now, request);
+  return backend_.estimateAfter(arrived, at, request);
 }
 
 void Interconnect::startLaunch() {

@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "ptxsim/memory/address_hash.h"
 #include "victim_way.h"
 
 namespace ptxsim::memory {
@@ -57,31 +57,11 @@ uint32_t L2Cache::sliceOf(uint64_t lineAddress) const {
   return spreadIndex(lineAddress / config_.lineBytes, config_.slices);
 }
 
-L2Cache::Way* L2Cache::find(uint64_t line) {
-  Way* set = &ways_[uint64_t{spreadIndex(line / config_.lineBytes, sets_)} * config_.ways];
-  for (uint32_t w = 0; w < config_.ways; ++w)
+template <class W>
+W* L2Cache::findIn(W* set, uint32_t ways, uint64_t line) {
+  for (uint32_t w = 0; w < ways; ++w)
     if (set[w].valid && set[w].line == line) return &set[w];
   return nullptr;
-}
-
-L2Cache::Way* L2Cache::allocate(uint64_t line, uint64_t now, uint32_t sm) {
-  Way* set = &ways_[uint64_t{spreadIndex(line / config_.lineBytes, sets_)} * config_.ways];
-  Way* victim = victimWay(set, config_.ways, sectorsPerLine_, now, [&](Way& way) { return arrivals(way); });
-  if (victim == nullptr) return nullptr;
-  if (victim->valid) {
-    ++stats_.evictions;
-    if (victim->dirty != 0) {
-      const uint32_t sectors = static_cast<uint32_t>(std::popcount(victim->dirty));
-      ++stats_.dirtyEvictions;
-      stats_.writeBackSectors += sectors;
-      MemoryRequest writeBack{victim->line, victim->dirty, sectors * config_.sectorBytes, true};
-      writeBack.sm = sm;
-      backend_.request(now, writeBack);
-    }
-  }
-  *victim = Way{line, true, 0, 0, 0};
-  std::fill_n(arrivals(*victim), sectorsPerLine_, 0);
-  return victim;
 }
 
 uint64_t* L2Cache::arrivals(Way& way) {
@@ -93,30 +73,10 @@ uint64_t* L2Cache::arrivals(Way& way) {
   return arrival;
 }
 
-uint64_t L2Cache::fetch(Slice& slice, uint64_t now, uint64_t line, uint32_t sectors, uint32_t sm) {
-  while (!slice.mshrFreeAt.empty() && slice.mshrFreeAt.top() <= now) slice.mshrFreeAt.pop();
-  uint64_t sendAt = now;
-  if (slice.mshrFreeAt.size() >= config_.mshrsPerSlice) {
-    sendAt = slice.mshrFreeAt.top();  // this fetch takes that MSHR over
-    slice.mshrFreeAt.pop();
-    stats_.mshrStallCycles += sendAt - now;
-  }
-  MemoryRequest read{line, sectors, static_cast<uint32_t>(std::popcount(sectors)) * config_.sectorBytes,
-                     false};
-  read.sm = sm;
-  const uint64_t arrives = backend_.request(sendAt, read);
-  slice.mshrFreeAt.push(arrives);
-  return arrives;
-}
-
-uint64_t L2Cache::performAtomic(Slice& slice, uint64_t dataAt, const MemoryRequest& request) {
-  const uint64_t rounds =
-      uint64_t{static_cast<uint32_t>(std::popcount(request.sectorMask))} * request.opsPerWord;
-  const uint64_t start = std::max(dataAt * kAtomicTicksPerCycle, slice.atomicFreeAtTick);
-  slice.atomicFreeAtTick = start + rounds * atomicTicksPerRound_;
-  atomicBusyTicks_ += rounds * atomicTicksPerRound_;
-  stats_.atomicUnitBusyCycles = atomicBusyTicks_ / kAtomicTicksPerCycle;
-  return (slice.atomicFreeAtTick + kAtomicTicksPerCycle - 1) / kAtomicTicksPerCycle;
+const uint64_t* L2Cache::arrivals(const Way& way) const {
+  static constexpr uint64_t kArrived[32] = {};
+  if (way.launch != launch_) return kArrived;
+  return &arrival_[(&way - ways_.data()) * sectorsPerLine_];
 }
 
 void L2Cache::count(const MemoryRequest& request, uint32_t partition, bool near, uint32_t hits,
@@ -147,7 +107,7 @@ void L2Cache::startLaunch() {
   stats_.partitionSectorHits.assign(config_.partitions, 0);
 }
 
-uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) {
+void L2Cache::checkRequest(const MemoryRequest& request) const {
   if (request.lineAddress % config_.lineBytes != 0)
     fail("request at " + std::to_string(request.lineAddress) + " is not aligned to a " +
          std::to_string(config_.lineBytes) + "-byte line");
@@ -155,27 +115,121 @@ uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) {
     fail("sector mask " + std::to_string(request.sectorMask) + " names no sector or one beyond the line's " +
          std::to_string(sectorsPerLine_));
   if (request.atomic && request.opsPerWord == 0) fail("an atomic must make at least one operation per word");
+}
 
-  const uint32_t sliceIndex = sliceOf(request.lineAddress);
-  Slice& slice = slices_[sliceIndex];
-  const uint32_t partition = partitionOf(sliceIndex);
-  const bool near = partition == request.sm % config_.partitions;
-  const uint64_t latency = near ? config_.nearLatencyCycles : config_.farLatencyCycles;
+// request()'s state: the L2's own.
+struct L2Cache::Applied {
+  static constexpr bool kCommit = true;  // statistics and the back end's request()
+  L2Cache& self;
+  Slice& slice(uint32_t index) { return self.slices_[index]; }
+  Way* set(uint64_t line) { return self.setOf(line); }
+  uint64_t* arrivals(Way& way) { return self.arrivals(way); }
+  uint64_t backend(uint64_t now, const MemoryRequest& request) { return self.backend_.request(now, request); }
+  uint64_t stamp() { return ++self.useClock_; }
+};
+
+// estimateInto()'s state: copies of what the L2 holds, made when first
+// touched, in the shadow; the back end estimated after the shadow's earlier
+// back-end requests.
+struct L2Cache::Shadowed {
+  static constexpr bool kCommit = false;
+  const L2Cache& self;
+  Shadow& shadow;
+  Shadow::Set* current = nullptr;  // the set of the request being served (one a request)
+  Slice& slice(uint32_t index) { return shadow.slices_.try_emplace(index, self.slices_[index]).first->second; }
+  Way* set(uint64_t line) {
+    const uint32_t index = spreadIndex(line / self.config_.lineBytes, self.sets_);
+    auto [it, added] = shadow.sets_.try_emplace(index);
+    Shadow::Set& copy = it->second;
+    if (added) {
+      const Way* ways = &self.ways_[uint64_t{index} * self.config_.ways];
+      copy.ways.assign(ways, ways + self.config_.ways);
+      copy.arrival.resize(uint64_t{self.config_.ways} * self.sectorsPerLine_);
+      for (uint32_t w = 0; w < self.config_.ways; ++w)
+        std::copy_n(self.arrivals(ways[w]), self.sectorsPerLine_, &copy.arrival[uint64_t{w} * self.sectorsPerLine_]);
+    }
+    current = &copy;
+    return copy.ways.data();
+  }
+  uint64_t* arrivals(Way& way) { return &current->arrival[(&way - current->ways.data()) * self.sectorsPerLine_]; }
+  uint64_t backend(uint64_t now, const MemoryRequest& request) {
+    const uint64_t done = self.backend_.estimateAfter(shadow.backend_, now, request);
+    shadow.backend_.push_back({now, request});
+    return done;
+  }
+  uint64_t stamp() {
+    shadow.useClock_ = std::max(shadow.useClock_, self.useClock_) + 1;
+    return shadow.useClock_;
+  }
+};
+
+uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) {
+  Applied state{*this};
+  return serve(state, now, request);
+}
+
+uint64_t L2Cache::estimateInto(Shadow& shadow, uint64_t now, const MemoryRequest& request) const {
+  Shadowed state{*this, shadow};
+  return serve(state, now, request);
+}
+
+uint64_t L2Cache::estimateAfter(std::span<const TimedRequest> before, uint64_t now,
+                                const MemoryRequest& request) const {
+  Shadow shadow;
+  for (const TimedRequest& earlier : before) estimateInto(shadow, earlier.now, earlier.request);
+  return estimateInto(shadow, now, request);
+}
+
+template <class State>
+uint64_t L2Cache::serve(State& state, uint64_t now, const MemoryRequest& request) {
+  // Every change below goes to `state`; only statistics depend on kCommit.
+  constexpr bool kCommit = State::kCommit;
+  const L2Cache& self = state.self;
+  const L2Config& config = self.config_;
+  self.checkRequest(request);
+
+  const uint32_t sliceIndex = self.sliceOf(request.lineAddress);
+  Slice& slice = state.slice(sliceIndex);
+  const uint32_t partition = self.partitionOf(sliceIndex);
+  const bool near = partition == request.sm % config.partitions;
+  const uint64_t latency = near ? config.nearLatencyCycles : config.farLatencyCycles;
 
   const uint32_t sectorCount = static_cast<uint32_t>(std::popcount(request.sectorMask));
   const uint64_t portStart = std::max(now, slice.portFreeAt);
-  slice.portFreeAt =
-      portStart + (uint64_t{sectorCount} * config_.sectorBytes + config_.sliceBytesPerCycle - 1) /
-                      config_.sliceBytesPerCycle;
-  const uint64_t portEnd = slice.portFreeAt;
+  const uint64_t portEnd =
+      portStart + (uint64_t{sectorCount} * config.sectorBytes + config.sliceBytesPerCycle - 1) /
+                      config.sliceBytesPerCycle;
+  slice.portFreeAt = portEnd;
 
-  Way* way = find(request.lineAddress);
-  if (way == nullptr) way = allocate(request.lineAddress, now, request.sm);
-  uint64_t* arrival = way != nullptr ? arrivals(*way) : nullptr;
-  const uint32_t present = way != nullptr ? way->sectors & request.sectorMask : 0;
+  Way* set = state.set(request.lineAddress);
+  Way* way = findIn(set, config.ways, request.lineAddress);
+  bool fresh = false;  // allocated by this request: no sectors yet
+  if (way == nullptr) {
+    way = victimWay(set, config.ways, self.sectorsPerLine_, now, [&](Way& w) { return state.arrivals(w); });
+    if (way != nullptr) {
+      fresh = true;
+      if (way->valid && way->dirty != 0) {
+        const uint32_t sectors = static_cast<uint32_t>(std::popcount(way->dirty));
+        MemoryRequest writeBack{way->line, way->dirty, sectors * config.sectorBytes, true};
+        writeBack.sm = request.sm;
+        if constexpr (kCommit) {
+          ++state.self.stats_.dirtyEvictions;
+          state.self.stats_.writeBackSectors += sectors;
+        }
+        state.backend(now, writeBack);
+      }
+      if constexpr (kCommit) {
+        if (way->valid) ++state.self.stats_.evictions;
+      }
+      *way = Way{request.lineAddress, true, 0, 0, 0};
+      std::fill_n(state.arrivals(*way), self.sectorsPerLine_, 0);
+    }
+  }
+  uint64_t* arrival = way != nullptr ? state.arrivals(*way) : nullptr;
+  const uint32_t present = way != nullptr && !fresh ? way->sectors & request.sectorMask : 0;
   uint64_t dataAt = portEnd;
   uint32_t inFlightHits = 0;
-  for (uint32_t s = 0; s < sectorsPerLine_; ++s) {
+  for (uint32_t s = 0; s < self.sectorsPerLine_; ++s) {
     if (((present >> s) & 1) == 0) continue;
     if (arrival[s] > now) ++inFlightHits;
     dataAt = std::max(dataAt, arrival[s]);
@@ -184,36 +238,66 @@ uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) {
   // A store's sectors are whole: it needs no fetch, and Nsight Compute
   // counts its lookups as hits (copy's 58% on the H100 with the L2 flushed:
   // reads miss, writes hit; tests/timing/kernels/h100/streaming.ncu.csv).
-  count(request, partition, near, store ? sectorCount : static_cast<uint32_t>(std::popcount(present)),
-        store ? 0 : inFlightHits);
-  if (way != nullptr) way->lastUse = ++useClock_;
+  if constexpr (kCommit) {
+    state.self.count(request, partition, near,
+                     store ? sectorCount : static_cast<uint32_t>(std::popcount(present)),
+                     store ? 0 : inFlightHits);
+  }
+  if (way != nullptr) way->lastUse = state.stamp();
 
   const uint32_t missing = request.sectorMask & ~present;
   if (store) {
     // Write-allocate without fetching: the written sectors are whole.
     if (way != nullptr) {
-      for (uint32_t s = 0; s < sectorsPerLine_; ++s)
+      for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
         if ((missing >> s) & 1) arrival[s] = portEnd;
       way->sectors |= request.sectorMask;
       way->dirty |= request.sectorMask;
     } else {
-      backend_.request(now, request);
+      state.backend(now, request);
     }
     return portEnd + latency;
   }
 
   if (missing != 0) {
-    const uint64_t arrives = fetch(slice, now, request.lineAddress, missing, request.sm);
+    // The fetch of the missing sectors, once an MSHR is free.
+    MemoryRequest read{request.lineAddress, missing,
+                       static_cast<uint32_t>(std::popcount(missing)) * config.sectorBytes, false};
+    read.sm = request.sm;
+    std::vector<uint64_t>& mshrs = slice.mshrFreeAt;
+    while (!mshrs.empty() && mshrs.front() <= now) {
+      std::pop_heap(mshrs.begin(), mshrs.end(), std::greater<>());
+      mshrs.pop_back();
+    }
+    uint64_t sendAt = now;
+    if (mshrs.size() >= config.mshrsPerSlice) {
+      sendAt = mshrs.front();  // this fetch takes that MSHR over
+      std::pop_heap(mshrs.begin(), mshrs.end(), std::greater<>());
+      mshrs.pop_back();
+      if constexpr (kCommit) state.self.stats_.mshrStallCycles += sendAt - now;
+    }
+    const uint64_t arrives = state.backend(sendAt, read);
+    mshrs.push_back(arrives);
+    std::push_heap(mshrs.begin(), mshrs.end(), std::greater<>());
     dataAt = std::max(dataAt, arrives);
     if (way != nullptr) {
       way->sectors |= missing;
-      for (uint32_t s = 0; s < sectorsPerLine_; ++s)
+      for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
         if ((missing >> s) & 1) arrival[s] = arrives;
     }
   }
   if (!request.atomic) return dataAt + latency;
 
-  const uint64_t done = performAtomic(slice, dataAt, request);
+  // The slice's atomic unit: rounds = sectors x operations per word.
+  const uint64_t rounds = uint64_t{sectorCount} * request.opsPerWord;
+  const uint64_t start = std::max(dataAt * kAtomicTicksPerCycle, slice.atomicFreeAtTick);
+  const uint64_t atomicEnd = start + rounds * self.atomicTicksPerRound_;
+  const uint64_t done = (atomicEnd + kAtomicTicksPerCycle - 1) / kAtomicTicksPerCycle;
+  slice.atomicFreeAtTick = atomicEnd;
+  if constexpr (kCommit) {
+    state.self.atomicBusyTicks_ += rounds * self.atomicTicksPerRound_;
+    state.self.stats_.atomicUnitBusyCycles = state.self.atomicBusyTicks_ / kAtomicTicksPerCycle;
+  }
   if (way != nullptr) {
     // Later readers get the updated words, from the cycle the unit's last
     // round ends in: the unit's fractional rounds already order the next
@@ -221,14 +305,14 @@ uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) {
     // request (one lane a warp to one address: 1.45 cycles a request on the
     // H100, atomic.one_address_one_lane).
     way->dirty |= request.sectorMask;
-    const uint64_t updatedAt = slice.atomicFreeAtTick / kAtomicTicksPerCycle;
-    for (uint32_t s = 0; s < sectorsPerLine_; ++s)
+    const uint64_t updatedAt = atomicEnd / kAtomicTicksPerCycle;
+    for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
       if ((request.sectorMask >> s) & 1) arrival[s] = updatedAt;
   } else {
     MemoryRequest writeBack = request;  // nowhere to keep the result: written back with the fetch
     writeBack.atomic = false;
     writeBack.write = true;
-    backend_.request(now, writeBack);
+    state.backend(now, writeBack);
   }
   return done + latency;
 }

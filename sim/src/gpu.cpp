@@ -410,7 +410,10 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
     resources.registersPerThread = result.stats.registersPerThread;
     int perSm = maxActiveBlocksPerSm(config_, resources, static_cast<int>(config.block.count()), config.dynamicSharedBytes);
     if (!timingKept_) timingKept_ = std::make_unique<timing::KeptState>();
-    timing::TimedGrid timed = timing::runTimedGrid(grid, static_cast<uint32_t>(std::max(perSm, 1)), *timingKept_);
+    const unsigned timingThreads =
+        options.hostThreads != 0 ? options.hostThreads : std::max(1u, std::thread::hardware_concurrency());
+    timing::TimedGrid timed =
+        timing::runTimedGrid(grid, static_cast<uint32_t>(std::max(perSm, 1)), *timingKept_, timingThreads);
     KernelStats counted = timed.stats;
     counted.timingParameters = timingJson(config_.timing);
     result.stats.timed = true;
@@ -419,7 +422,7 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
     result.stats.add(counted);
     result.printfOutput = std::move(timed.printfOutput);
     launchesByCta = std::move(timed.launchesByCta);
-    threads = 1;
+    threads = timed.hostThreads;
   } else if (coResident) {
     exec::ExecContext ctx(grid);
     exec::runCooperativeGrid(ctx, result.printfOutput, launchesByCta);

@@ -1,5 +1,6 @@
 #include "ptxsim/sim/gpu_presets.h"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <functional>
@@ -114,6 +115,12 @@ bool timingGeometryFits(const TimingConfig& timing, std::string& error) {
     memory::checkL2Config(timing.l2);
     memory::checkInterconnectConfig(timing.noc);
     timing::InstructionFetch fetch(timing.fetch);  // small: its constructor checks it
+    const uint32_t soonest = std::min({timing.l2.nearLatencyCycles, timing.l2.farLatencyCycles, timing.sm.ctaLaunchCycles});
+    if (timing.syncWindowCycles >= soonest) {
+      error = "gpu.sync_window (" + std::to_string(timing.syncWindowCycles) +
+              " cycles) must be below the L2's round trip and sm.cta_launch (" + std::to_string(soonest) + " cycles)";
+      return false;
+    }
   } catch (const std::invalid_argument& e) {
     error = std::string("the timing keys describe no memory system that can be built: ") + e.what();
     return false;

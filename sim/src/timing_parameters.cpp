@@ -195,6 +195,9 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.fetch.l1CyclesPerLine; }, 1));
   p.push_back(number("icache.l2_cycles_per_line", "cycles", "an L1 instruction-cache miss served by the L2, per line",
                      [](TimingConfig& t) -> uint32_t& { return t.fetch.l2CyclesPerLine; }, 1));
+  p.push_back(number("gpu.sync_window", "cycles",
+                     "the SMs run this many cycles apart between exchanges (host threads; below the L2's round trip)",
+                     [](TimingConfig& t) -> uint32_t& { return t.syncWindowCycles; }, 1));
   p.push_back(number("launch.grid_cycles", "cycles",
                      "what a grid's elapsed cycles count beyond its CTAs' work (the front end's launch and retirement)",
                      [](TimingConfig& t) -> uint32_t& { return t.gridCycles; }));

@@ -94,5 +94,48 @@ TEST(Interconnect, RejectsPortsThatMoveNothingAndSlicesOutOfRange) {
   EXPECT_THROW(noc.request(0, read(128, 32, 0)), std::out_of_range);
 }
 
+// The windows' estimates (timing_driver.cpp): arrivalInto sees the
+// crossbar as it is plus the shadow's own requests and changes nothing.
+TEST(InterconnectEstimate, AShadowSeesItsOwnRequestsAndThePortsAsTheyAre) {
+  RecordingBackend backend(50);
+  Interconnect noc(small(), 2, sliceOfLine, backend);
+  // SM 1 holds slice 0's port 10..17 (128 bytes at 16 a cycle).
+  noc.request(10, read(0, 128, 1));
+  Interconnect::Shadow shadow;
+  // SM 0: its port is free; slice 0's is busy until 18.
+  EXPECT_EQ(noc.arrivalInto(shadow, 10, read(256, 64, 0)), 18u);
+  // Its second request waits for its own port (free at 12) and for its own
+  // first request at slice 0 (free at 22).
+  EXPECT_EQ(noc.arrivalInto(shadow, 10, read(512, 32, 0)), 22u);
+  // To slice 1: its own port, taken until 13 by the two requests.
+  EXPECT_EQ(noc.arrivalInto(shadow, 10, read(128, 32, 0)), 13u);
+  // Nothing changed: another shadow, and the crossbar, see none of it.
+  Interconnect::Shadow other;
+  EXPECT_EQ(noc.arrivalInto(other, 10, read(256, 64, 0)), 18u);
+  EXPECT_EQ(noc.stats().requests, 1u);
+  EXPECT_EQ(backend.sent.size(), 1u);
+  shadow.clear();
+  EXPECT_EQ(noc.arrivalInto(shadow, 10, read(128, 32, 0)), 10u);
+}
+
+TEST(InterconnectEstimate, EstimatesMatchAServedTwin) {
+  RecordingBackend backend(50), twinBackend(50);
+  Interconnect noc(small(), 2, sliceOfLine, backend);
+  Interconnect twin(small(), 2, sliceOfLine, twinBackend);
+  const MemoryRequest first = read(0, 128, 1);
+  noc.request(5, first);
+  twin.request(5, first);
+  // One SM's requests: the shadow's arrival plus the back end's 50, and
+  // estimateAfter, equal what the twin answers when served.
+  std::vector<TimedRequest> mine = {{6, read(0, 64, 0)}, {6, read(128, 96, 0)}, {9, read(384, 32, 0)}};
+  Interconnect::Shadow shadow;
+  for (size_t i = 0; i < mine.size(); ++i) {
+    const uint64_t served = twin.request(mine[i].now, mine[i].request);
+    EXPECT_EQ(noc.arrivalInto(shadow, mine[i].now, mine[i].request) + 50, served) << i;
+    EXPECT_EQ(noc.estimateAfter(std::span(mine).first(i), mine[i].now, mine[i].request), served) << i;
+  }
+  EXPECT_EQ(noc.stats().requests, 1u);
+}
+
 }  // namespace
 }  // namespace ptxsim::memory

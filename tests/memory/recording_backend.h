@@ -24,6 +24,9 @@ class RecordingBackend final : public MemoryBackend {
     sent.push_back({now, request});
     return now + latencyCycles_;
   }
+  uint64_t estimateAfter(std::span<const TimedRequest>, uint64_t now, const MemoryRequest&) const override {
+    return now + latencyCycles_;
+  }
 
   std::vector<Sent> sent;
 

@@ -3,6 +3,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <stdexcept>
 
 namespace ptxsim::sim::exec {
 
@@ -107,21 +108,50 @@ uint8_t* ExecContext::global(uint64_t address, unsigned size, unsigned lane, Acc
     cachedAllocationSize_ = check.allocation->size;
     cachedHost_ = check.allocation->host;
   }
-  if (cachedHost_ != nullptr) return cachedHost_ + (address - cachedAllocationBase_);
+  if (cachedHost_ != nullptr) {
+    uint8_t* bytes = cachedHost_ + (address - cachedAllocationBase_);
+    return overlay == nullptr ? bytes : overlaid(address, size, kind, bytes);
+  }
   uint64_t page = address >> memory::PageStore::kPageBits;
   if (page != cachedPage_) {
-    if (kind == AccessKind::Load) {
+    // With an overlay a store only reads memory (its sector's first copy).
+    if (kind == AccessKind::Load || overlay != nullptr) {
       const uint8_t* bytes = grid.store.pageForRead(address);
       // Never cache a page that does not exist yet: another CTA may create it.
       uint64_t offset = address & (memory::PageStore::kPageSize - 1);
-      if (grid.store.isUnbacked(bytes)) return const_cast<uint8_t*>(bytes) + offset;
+      if (grid.store.isUnbacked(bytes)) {
+        uint8_t* unbacked = const_cast<uint8_t*>(bytes) + offset;
+        return overlay == nullptr ? unbacked : overlaid(address, size, kind, unbacked);
+      }
       cachedPageBytes_ = const_cast<uint8_t*>(bytes);
     } else {
       cachedPageBytes_ = grid.store.pageForWrite(address);
     }
     cachedPage_ = page;
   }
-  return cachedPageBytes_ + (address & (memory::PageStore::kPageSize - 1));
+  uint8_t* bytes = cachedPageBytes_ + (address & (memory::PageStore::kPageSize - 1));
+  return overlay == nullptr ? bytes : overlaid(address, size, kind, bytes);
+}
+
+uint8_t* ExecContext::overlaid(uint64_t address, unsigned size, AccessKind kind, uint8_t* memoryBytes) {
+  switch (kind) {
+    case AccessKind::Load: {
+      if (overlay->empty()) return memoryBytes;
+      uint8_t* copy = overlay->find(address);
+      return copy != nullptr ? copy : memoryBytes;
+    }
+    case AccessKind::Store: {
+      const uint64_t sector = address & ~(StoreOverlay::kSectorBytes - 1);
+      uint8_t* hostSector =
+          cachedHost_ != nullptr ? cachedHost_ + (sector - cachedAllocationBase_) : nullptr;
+      return overlay->store(address, size, memoryBytes, cachedAllocationBase_,
+                            cachedAllocationBase_ + cachedAllocationSize_, hostSector);
+    }
+    default:
+      // The timing driver runs atomics between windows, with no overlay; one
+      // here would change memory other SMs read in the same window.
+      throw std::logic_error("internal: an atomic on global memory ran inside a timing window");
+  }
 }
 
 uint8_t* ExecContext::accessChecked(AddressSpace space, uint64_t address, unsigned size, unsigned lane,

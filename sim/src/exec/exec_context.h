@@ -11,6 +11,7 @@
 #include "cta_state.h"
 #include "grid_context.h"
 #include "prepared.h"
+#include "store_overlay.h"
 #include "ptxsim/memory/generic_address.h"
 #include "ptxsim/sim/kernel_stats.h"
 #include "warp_state.h"
@@ -35,6 +36,10 @@ struct ExecContext {
   KernelStats stats;
   bool aborted = false;  // a fault stopped the CTA
   memory::GenericLayout layout;
+  // The timing driver's windows: global stores go here, not to memory, and
+  // loads see them (store_overlay.h); null otherwise. Atomics must not run
+  // while it is set (the driver defers them).
+  StoreOverlay* overlay = nullptr;
 
   // One register, scratch or constant row.
   uint64_t* row(uint32_t r) const {
@@ -59,10 +64,13 @@ struct ExecContext {
       if ((space == AddressSpace::Global || space == AddressSpace::Generic) &&
           address - cachedAllocationBase_ < cachedAllocationSize_ &&
           cachedAllocationSize_ - (address - cachedAllocationBase_) >= size) {
-        if (cachedHost_ != nullptr) return cachedHost_ + (address - cachedAllocationBase_);
-        if ((address >> memory::PageStore::kPageBits) == cachedPage_) {
-          return cachedPageBytes_ + (address & (memory::PageStore::kPageSize - 1));
+        uint8_t* bytes = nullptr;
+        if (cachedHost_ != nullptr) {
+          bytes = cachedHost_ + (address - cachedAllocationBase_);
+        } else if ((address >> memory::PageStore::kPageBits) == cachedPage_) {
+          bytes = cachedPageBytes_ + (address & (memory::PageStore::kPageSize - 1));
         }
+        if (bytes != nullptr) return overlay == nullptr ? bytes : overlaid(address, size, kind, bytes);
       }
     }
     return accessChecked(space, address, size, lane, kind);
@@ -84,6 +92,9 @@ struct ExecContext {
  private:
   uint8_t* accessChecked(AddressSpace space, uint64_t address, unsigned size, unsigned lane, AccessKind kind);
   uint8_t* global(uint64_t address, unsigned size, unsigned lane, AccessKind kind, AddressSpace space);
+  // `memoryBytes` (global memory at `address`, in the cached allocation) or
+  // the overlay's copy.
+  uint8_t* overlaid(uint64_t address, unsigned size, AccessKind kind, uint8_t* memoryBytes);
   uint8_t* window(uint8_t* base, uint64_t limit, uint64_t address, unsigned size, unsigned lane, AccessKind kind,
                   AddressSpace space);
   void reportFault(AccessKind kind, AddressSpace space, uint64_t address, unsigned size, unsigned lane,

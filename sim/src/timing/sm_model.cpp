@@ -46,13 +46,14 @@ memory::L1Config constantCacheConfig(const TimingConfig& timing) {
 }  // namespace
 
 SmModel::SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, const CodeLayout& code,
-                 InstructionFetch& fetch, memory::MemoryBackend& l2, uint32_t l1Bytes)
+                 InstructionFetch& fetch, const memory::Interconnect& noc, const memory::L2Cache& l2,
+                 uint32_t l1Bytes)
     : index_(index),
       grid_(grid),
       timing_(timing),
       code_(code),
       ctx_(grid),
-      l2_(l2, index),
+      l2_(noc, l2, index),
       l1_(l1Config(timing, l1Bytes)),
       constantBackend_(timing.constant.missLatencyCycles, timing.constant.lineBytes),
       constantCache_(constantCacheConfig(timing)),
@@ -83,9 +84,8 @@ void SmModel::launchCta(uint64_t linearId, uint64_t startCycle) {
 }
 
 exec::CtaState* SmModel::livelockedCta() const {
-  if (launchWrites_ == nullptr) return nullptr;
   for (const Watch& watch : watches_) {
-    if (!watch.repeating || watch.writesAtVerdict != *launchWrites_) return nullptr;
+    if (!watch.repeating || watch.writesAtVerdict != launchWrites_) return nullptr;
   }
   return ctas_.empty() ? nullptr : ctas_.front().get();
 }
@@ -170,8 +170,8 @@ void SmModel::account(TimedWarp& w, uint64_t now, StallReason next) {
 }
 
 void SmModel::watchForLivelock(uint64_t writes) {
-  if (launchWrites_ == nullptr) return;
-  *launchWrites_ += writes;
+  launchWrites_ += writes;
+  windowWrites_ += writes;
   // Every so many issues, each CTA that has run a round since its last
   // look is looked at, as the functional driver looks after each
   // scheduling round.
@@ -182,13 +182,94 @@ void SmModel::watchForLivelock(uint64_t writes) {
     const exec::CtaState& cta = *ctas_[c];
     Watch& watch = watches_[c];
     if (cta.instructions - watch.checkedAt < kRound) continue;
-    watch.repeating = watch.monitor.repeating(cta, cta.instructions - watch.checkedAt, *launchWrites_);
+    watch.repeating = watch.monitor.repeating(cta, cta.instructions - watch.checkedAt, launchWrites_);
     watch.checkedAt = cta.instructions;
-    watch.writesAtVerdict = *launchWrites_;
+    watch.writesAtVerdict = launchWrites_;
+  }
+}
+
+bool SmModel::isSerial(const TimedWarp& w, const exec::PreparedInstruction& pi) const {
+  switch (pi.source->opcode) {
+    case isa::Opcode::Atom:
+    case isa::Opcode::Red:
+      // A generic address may resolve to global memory: not known before
+      // the instruction runs, so generic ones wait too.
+      return pi.space == AddressSpace::Global || pi.space == AddressSpace::Generic;
+    case isa::Opcode::Sured:
+    case isa::Opcode::RedAsync:
+    case isa::Opcode::CpReduceAsyncBulk:
+    case isa::Opcode::CpReduceAsyncBulkTensor:
+    case isa::Opcode::MultimemRed:
+    case isa::Opcode::MultimemLdReduce: return true;
+    case isa::Opcode::Call: {
+      // The device runtime (malloc, free, launches, streams, events) keeps
+      // launch-wide state and reads memory behind the overlay; printf and
+      // assert only touch the CTA's own output and the launch's error.
+      const exec::Builtin builtin = w.frame->function->calls[pi.aux].builtin;
+      return builtin != exec::Builtin::None && builtin != exec::Builtin::Vprintf &&
+             builtin != exec::Builtin::AssertFail;
+    }
+    default: return false;
   }
 }
 
 void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now) {
+  if (windowEnd_ != 0 && isSerial(w, pi)) {
+    // Charged its issue slot now, run after the window (runDeferred); the
+    // warp issues nothing more in this window.
+    account(w, now, StallReason::Selected);
+    account(w, now + 1, StallReason::LgThrottle);
+    ++counters_.issued;
+    if (windowEnd_ > w.notBefore) {
+      w.notBefore = windowEnd_;
+      w.notBeforeReason = StallReason::LgThrottle;
+    }
+    w.retry = windowEnd_;
+    deferred_.push_back({now, static_cast<uint32_t>(&sp - subPartitions_.data()), w.warp, &pi});
+    return;
+  }
+  execute(w, pi, sp, now, false);
+}
+
+void SmModel::runDeferred(size_t i) {
+  const Deferred& d = deferred_[i];
+  auto w = std::find_if(warps_.begin(), warps_.end(), [&](const TimedWarp& t) { return t.warp == d.warp; });
+  if (w == warps_.end()) return;  // cannot happen: the warp waits for this instruction
+  const uint64_t clock = clock_;
+  clock_ = d.cycle;  // %clock as at its issue
+  execute(*w, *d.instruction, subPartitions_[d.subPartition], d.cycle, true);
+  w->retry = 0;
+  clock_ = clock;
+}
+
+void SmModel::failLaunch(LaunchErrorKind kind, const std::string& what) {
+  ctx_.cta = ctas_.empty() ? nullptr : ctas_.front().get();
+  ctx_.warp = nullptr;
+  ctx_.frame = nullptr;
+  ctx_.current = nullptr;
+  ctx_.fail(kind, what, 0);
+}
+
+uint64_t SmModel::runWindow(uint64_t from, uint64_t end) {
+  windowEnd_ = end;
+  ctx_.overlay = &overlay_;
+  uint64_t next = from;
+  while (next < end) {
+    finishedNow_.clear();
+    uint64_t at = next;
+    next = cycle(at, finishedNow_);
+    for (auto& cta : finishedNow_) finished_.push_back({at, std::move(cta)});
+    if (ctx_.aborted) {
+      next = UINT64_MAX;
+      break;
+    }
+  }
+  ctx_.overlay = nullptr;
+  return next;
+}
+
+void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now,
+                      bool charged) {
   ctx_.cta = w.cta;
   ctx_.warp = w.warp;
   Pipeline pipe = pipelineOf(*pi.source);
@@ -205,16 +286,21 @@ void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartit
   }
   afterStep(w);
   watchForLivelock(w.cta->memoryWrites - writesBefore);
-  account(w, now, StallReason::Selected);
-  account(w, now + 1, StallReason::NotSelected);  // until the warp is looked at again
-  ++counters_.issued;
+  if (!charged) {
+    account(w, now, StallReason::Selected);
+    account(w, now + 1, StallReason::NotSelected);  // until the warp is looked at again
+    ++counters_.issued;
+  }
   AddressSpace space =
       ctx_.report.access == AccessKind::None ? AddressSpace::Generic : resolvedSpace(ctx_.report, ctx_.layout);
   uint64_t ready = now + resultLatency(pipe, space, now);
-  sp.pipelineFree[static_cast<size_t>(pipe)] = now + occupancy(pipe);
+  // max: a deferred instruction (runDeferred) times itself at its issue
+  // cycle, after later issues have already moved these on.
+  uint64_t& pipelineFree = sp.pipelineFree[static_cast<size_t>(pipe)];
+  pipelineFree = std::max(pipelineFree, now + occupancy(pipe));
   // Sources sharing a register bank are read one after another; the
   // dispatch waits for them (a dependent instruction waits longer anyway).
-  sp.dispatchFree = now + 1 + bankConflictCycles(sources, w.lastSources);
+  sp.dispatchFree = std::max(sp.dispatchFree, now + 1 + bankConflictCycles(sources, w.lastSources));
   w.lastSources = sources;
   ResultPath path = resultPath(pipe, space);
   for (uint32_t row : fn.writesOf(pi)) {
@@ -272,13 +358,8 @@ void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartit
       if (other.cta == w.cta) other.wasBlocked = other.warp->status == exec::WarpStatus::Blocked;
     }
   }
-  uint64_t total = grid_.warpInstructions.fetch_add(1, std::memory_order_relaxed) + 1;
-  if (total > grid_.options.maxWarpInstructions) {
-    ctx_.fail(LaunchErrorKind::Timeout,
-              "the launch executed more than " + std::to_string(grid_.options.maxWarpInstructions) +
-                  " warp instructions (a kernel that never finishes?)",
-              0);
-  }
+  // The launch's instruction limit is checked between windows (the driver sums these).
+  ++windowInstructions_;
 }
 
 void SmModel::trackAsyncCopies(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now) {

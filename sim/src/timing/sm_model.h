@@ -17,15 +17,19 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "../exec/exec_context.h"
 #include "../exec/progress_monitor.h"
+#include "../exec/store_overlay.h"
 #include "code_layout.h"
 #include "instruction_fetch.h"
 #include "ptxsim/memory/backend.h"
+#include "ptxsim/memory/interconnect.h"
 #include "ptxsim/memory/l1_cache.h"
+#include "ptxsim/memory/l2_cache.h"
 #include "ptxsim/sim/stall_reason.h"
 #include "ptxsim/sim/timing_config.h"
 #include "schedulers/issue_policy.h"
@@ -45,15 +49,19 @@ struct SmCounters {
   uint64_t sharedBankConflictsStore = 0;
 };
 
-class SmModel {
+// alignas: SMs run on different host threads (timing_driver.cpp); their
+// counters must not share cache lines.
+class alignas(64) SmModel {
  public:
   // `l1Bytes`: the L1's share of the unified L1/shared array, what the
   // launch's shared memory leaves (memory/l1_carveout.h).
   // `code`: the launch's instruction addresses and operand sources;
   // `fetch`: the SM's instruction caches (kept between launches);
-  // `l2`: the L2 every SM shares (memory beyond it included).
+  // `noc` and `l2`: the crossbar and the L2 behind it (memory beyond it
+  // included) every SM shares, only estimated: the driver applies the SM's
+  // requests to the crossbar (l2Requests()).
   SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, const CodeLayout& code,
-          InstructionFetch& fetch, memory::MemoryBackend& l2, uint32_t l1Bytes);
+          InstructionFetch& fetch, const memory::Interconnect& noc, const memory::L2Cache& l2, uint32_t l1Bytes);
   SmModel(const SmModel&) = delete;
   SmModel& operator=(const SmModel&) = delete;
 
@@ -69,13 +77,63 @@ class SmModel {
   // finished are appended to `finished`.
   uint64_t cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState>>& finished);
 
-  // Where the launch counts its memory-writing instructions (every SM's),
-  // for the livelock watch; set before the first cycle.
-  void watchWrites(uint64_t* launchWrites) { launchWrites_ = launchWrites; }
   // Whether every resident CTA's state repeats with memory unchanged (the
   // functional driver's livelock watch, progress_monitor.h); the first
   // such CTA, or null when some CTA moves on or none is resident.
   exec::CtaState* livelockedCta() const;
+
+  // --- Windows (timing_driver.cpp: the scheme) ---
+  // Runs cycles from `from` while they are before `end`, each SM on its
+  // own: global stores go to overlay(), L2 requests are answered from the
+  // L2 as it is and logged (l2Requests()), serial instructions are
+  // charged but deferred (deferred()). Returns the SM's next event.
+  uint64_t runWindow(uint64_t from, uint64_t end);
+  // A request the SM made of the L2, in the order made.
+  struct LoggedRequest {
+    uint64_t now = 0;
+    uint64_t sequence = 0;
+    memory::MemoryRequest request;
+  };
+  const std::vector<LoggedRequest>& l2Requests() const { return l2_.log; }
+  // After the driver applied l2Requests() to the L2: forgets them, and
+  // `doneAt`, the latest of the L2's answers to them, counts towards
+  // memoryDrainedAt() (the estimates did not see other SMs' requests).
+  void appliedL2Requests(uint64_t doneAt) {
+    l2_.clear();
+    memoryDrained_ = std::max(memoryDrained_, doneAt);
+  }
+  // An instruction that must not run inside a window (isSerial): the cycle
+  // it issued at and its sub-partition.
+  struct Deferred {
+    uint64_t cycle = 0;
+    uint32_t subPartition = 0;
+    exec::Warp* warp = nullptr;
+    const exec::PreparedInstruction* instruction = nullptr;
+  };
+  const std::vector<Deferred>& deferred() const { return deferred_; }
+  // Executes deferred()[i] as issued at its cycle (after the window, with
+  // memory as the overlays' commit left it).
+  void runDeferred(size_t i);
+  void clearDeferred() { deferred_.clear(); }
+  // CTAs that finished in the window, with the cycle each did.
+  struct Finished {
+    uint64_t cycle = 0;
+    std::unique_ptr<exec::CtaState> cta;
+  };
+  std::vector<Finished>& finished() { return finished_; }
+  exec::StoreOverlay& overlay() { return overlay_; }
+  // Fails the launch (`kind`, `what`) in the name of the SM's first
+  // resident CTA (between windows: no instruction is running).
+  void failLaunch(LaunchErrorKind kind, const std::string& what);
+  // Warp instructions and memory-writing instructions since the last sync;
+  // syncLaunch gives the SM the launch's totals and restarts them.
+  uint64_t windowInstructions() const { return windowInstructions_; }
+  uint64_t windowWrites() const { return windowWrites_; }
+  void syncLaunchWrites(uint64_t launchWrites) {
+    launchWrites_ = launchWrites;
+    windowWrites_ = 0;
+    windowInstructions_ = 0;
+  }
 
   // The SM's execution context: statistics, the abort flag.
   exec::ExecContext& context() { return ctx_; }
@@ -162,6 +220,12 @@ class SmModel {
   // Counts the cycles since `w.since` under its state, which becomes `next` from `now`.
   void account(TimedWarp& w, uint64_t now, StallReason next);
   void issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now);
+  // Runs `pi` and times it as issued at `now`; `charged`: its issue slot
+  // was counted when it was deferred.
+  void execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now, bool charged);
+  // Whether `pi` has effects other SMs could see at once (atomics and
+  // reductions on global memory, device-runtime calls): run between windows.
+  bool isSerial(const TimedWarp& w, const exec::PreparedInstruction& pi) const;
   // Cycles from issue until the instruction just executed (ctx_.report) has its result.
   // Sets lgWait_ when the access waited for an L1 MSHR.
   // `space`: where the access resolved to (memory instructions).
@@ -206,23 +270,53 @@ class SmModel {
     uint64_t writesAtVerdict = 0;  // the launch's writes when it was given; stale once they change
   };
   std::vector<Watch> watches_;
-  uint64_t* launchWrites_ = nullptr;
+  uint64_t launchWrites_ = 0;  // the launch's writes at the last sync, plus windowWrites_
+  uint64_t windowWrites_ = 0;
+  uint64_t windowInstructions_ = 0;
   uint64_t issuedSinceWatch_ = 0;
+  uint64_t windowEnd_ = 0;  // of the window being run
+  std::vector<Deferred> deferred_;
+  std::vector<Finished> finished_;
+  std::vector<std::unique_ptr<exec::CtaState>> finishedNow_;  // cycle()'s, moved to finished_
+  exec::StoreOverlay overlay_;
   std::vector<TimedWarp> warps_;
   std::vector<SubPartition> subPartitions_;
-  // The SM's way to the shared L2: its requests carry its index (near or far partition).
+  // The SM's way across the crossbar to the shared L2: its requests carry
+  // its index (its crossbar port, near or far partition), are answered
+  // from the crossbar and the L2 as the last window left them plus the SM's
+  // own requests since (Interconnect::Shadow, L2Cache::Shadow: other SMs
+  // may be asking at the same time) and logged for the driver to apply in
+  // order. So the SM's own port is exact and another SM's use of a slice's
+  // crossbar port or of the L2 shows one window late.
   class L2Port final : public memory::MemoryBackend {
    public:
-    L2Port(memory::MemoryBackend& l2, uint32_t sm) : l2_(l2), sm_(sm) {}
+    L2Port(const memory::Interconnect& noc, const memory::L2Cache& l2, uint32_t sm) : noc_(noc), l2_(l2), sm_(sm) {}
     uint64_t request(uint64_t now, const memory::MemoryRequest& request) override {
       memory::MemoryRequest tagged = request;
       tagged.sm = sm_;
-      return l2_.request(now, tagged);
+      log.push_back({now, nextSequence_++, tagged});
+      return l2_.estimateInto(l2Shadow_, noc_.arrivalInto(nocShadow_, now, tagged), tagged);
     }
+    uint64_t estimateAfter(std::span<const memory::TimedRequest> before, uint64_t now,
+                           const memory::MemoryRequest& request) const override {
+      memory::MemoryRequest tagged = request;
+      tagged.sm = sm_;
+      return noc_.estimateAfter(before, now, tagged);
+    }
+    void clear() {
+      log.clear();
+      nocShadow_.clear();
+      l2Shadow_.clear();
+    }
+    std::vector<LoggedRequest> log;
 
    private:
-    memory::MemoryBackend& l2_;
+    const memory::Interconnect& noc_;
+    const memory::L2Cache& l2_;
+    memory::Interconnect::Shadow nocShadow_;
+    memory::L2Cache::Shadow l2Shadow_;
     uint32_t sm_;
+    uint64_t nextSequence_ = 0;
   };
   L2Port l2_;
   memory::L1Cache l1_;

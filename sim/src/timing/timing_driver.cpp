@@ -1,8 +1,51 @@
+// The timing driver, and how it runs the SMs on several host threads with
+// the same results whatever their number.
+//
+// Time advances in windows of gpu.sync_window cycles (W). A window [T0, T1)
+// starts at the window holding the soonest event of any SM; windows in
+// which nothing happens are skipped.
+//
+// Phase A, in parallel (window_pool.h: the SMs are dealt to host threads in
+// any order): every SM with an event before T1 runs its cycles up to T1 on
+// its own (SmModel::runWindow). Nothing it does there is seen by another
+// SM in the same window:
+//  - global stores go to the SM's store overlay (exec/store_overlay.h);
+//    its loads see memory as at T0 plus its own stores;
+//  - atomics and reductions on global (or generic) memory and
+//    device-runtime calls are "serial": the warp is charged the issue slot
+//    at its cycle t but the instruction does not run, and the warp issues
+//    nothing more until T1;
+//  - the SM's L2 requests cross the crossbar (memory/interconnect.h) and
+//    are answered from its ports, the L2 and HBM as at T0 plus the SM's
+//    own earlier requests of the window (Interconnect::arrivalInto and
+//    L2Cache::estimateInto, which change only the SM's shadows) and
+//    logged: the SM's own crossbar port is exact (no other SM uses it), a
+//    slice's port shows other SMs' traffic one window late;
+//  - counts the launch shares (instructions for the timeout, writes for the
+//    livelock watch) are the SM's own.
+// Phase B, on the calling thread, in a fixed order: the overlays are
+// written to memory in SM order; the deferred instructions run in (t, SM,
+// sub-partition) order, each timed as issued at its t; the logged L2
+// requests, theirs included, are applied to the real crossbar and L2 in
+// (cycle, SM, sequence) order (the statistics come from here; the answers
+// only move the SM's memory drain, the grid's end, later);
+// finished CTAs are retired in (cycle, SM) order, the next ones placed
+// sm.cta_launch cycles after (more than a window), each told to --trace in
+// that order; the shared counts are summed, then the timeout check, the
+// progress line (once a window), the livelock and deadlock checks run.
+//
+// So an SM sees other SMs' stores at the next window and their L2 traffic
+// (contention, lines they brought in) one window late, which W well below
+// the L2's round trip keeps close to a serial model, and the results depend
+// on nothing but the program, the preset and W: one host thread runs the
+// same windows.
+
 #include "timing_driver.h"
 
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <tuple>
 
 #include "../exec/cta_runner.h"
 #include "ptxsim/memory/l1_carveout.h"
@@ -48,10 +91,12 @@ exec::CtaState* livelocked(const std::vector<std::unique_ptr<SmModel>>& sms) {
 
 }  // namespace
 
-TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& kept, uint64_t startCycle) {
+TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& kept, unsigned hostThreads,
+                       uint64_t startCycle) {
   TimedGrid out;
   const TimingConfig& timing = grid.config.timing;
   const uint64_t ctaCount = grid.launch.grid.count();
+  const uint64_t window = timing.syncWindowCycles;
   std::vector<std::unique_ptr<SmModel>> sms;
   // The L1 gets what the resident CTAs' shared memory (and the 1 KiB the
   // driver reserves for each) leaves of the unified array.
@@ -64,70 +109,145 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   memory::L2Cache& l2 = kept.memory.forLaunch(timing, grid.options.flushCaches);
   const memory::Hbm& dram = kept.memory.dram();
   for (uint32_t s = 0; s < grid.config.smCount; ++s) {
-    sms.push_back(std::make_unique<SmModel>(s, grid, timing, code, fetch[s], kept.memory.fromSms(), l1Bytes));
+    sms.push_back(
+        std::make_unique<SmModel>(s, grid, timing, code, fetch[s], kept.memory.interconnect(), l2, l1Bytes));
   }
+  const unsigned threads = std::max(1u, std::min<unsigned>(hostThreads, grid.config.smCount));
+  if (!kept.pool || kept.pool->threads() != threads) kept.pool = std::make_unique<WindowPool>(threads);
+  out.hostThreads = threads;
   std::map<const exec::CtaState*, uint32_t> smOfCta;
   uint64_t launchWrites = 0;
-  for (auto& sm : sms) sm->watchWrites(&launchWrites);
+  uint64_t launchInstructions = grid.warpInstructions.load();
   SimulatedClock clock(sms, smOfCta, grid.launchTimeNs, grid.config.clockRateKhz == 0 ? 1u : grid.config.clockRateKhz);
   grid.clock = &clock;
   std::map<uint64_t, std::string> printfByCta;
   uint64_t nextCta = 0;
-  uint64_t now = startCycle;
   std::vector<uint64_t> nextEvent(sms.size(), UINT64_MAX);
   // --trace and the progress lines (trace_hooks.h): a pointer check per CTA when off.
   TraceRecorder* trace = grid.options.trace;
   if (trace != nullptr) trace->kernelStarted(tracedKernel(grid), startCycle);
   ProgressMeter progress(grid.kernel.kernel().function->name, grid.options.progress, std::cerr);
+  // Called on the calling thread only: at the start in SM order, then in
+  // phase B in (cycle, SM) order, so the trace's order is deterministic too.
+  auto place = [&](SmModel& sm, uint64_t at) {
+    sm.launchCta(nextCta, at);
+    if (trace != nullptr) trace->ctaStarted(sm.index(), nextCta, at);
+    smOfCta[sm.context().cta] = sm.index();
+    nextEvent[sm.index()] = std::min(nextEvent[sm.index()], at);
+    ++nextCta;
+  };
   // CTAs go to SMs in order, each SM filled to its limit in turn of the
   // lowest free slot, as the hardware's dispatcher hands them out at the start.
-  auto dispatch = [&](uint64_t at) {
-    for (uint32_t round = 0; round < ctasPerSm && nextCta < ctaCount; ++round) {
-      for (auto& sm : sms) {
-        if (nextCta >= ctaCount) break;
-        if (sm->residentCtas() > round || sm->residentCtas() >= ctasPerSm) continue;
-        sm->launchCta(nextCta, at);
-        if (trace != nullptr) trace->ctaStarted(sm->index(), nextCta, at);
-        smOfCta[sm->context().cta] = sm->index();
-        nextEvent[sm->index()] = std::min(nextEvent[sm->index()], at);
-        ++nextCta;
-      }
-    }
-  };
-  dispatch(now);
-  std::vector<std::unique_ptr<exec::CtaState>> finished;
-  bool failed = false;
-  while (true) {
-    uint64_t soonest = *std::min_element(nextEvent.begin(), nextEvent.end());
-    if (soonest == UINT64_MAX) break;
-    now = std::max(now, soonest);
+  for (uint32_t round = 0; round < ctasPerSm && nextCta < ctaCount; ++round) {
     for (auto& sm : sms) {
-      if (nextEvent[sm->index()] > now) continue;
-      finished.clear();
-      nextEvent[sm->index()] = sm->cycle(now, finished);
-      if (sm->context().aborted) {
-        failed = true;
-        break;
-      }
-      for (auto& cta : finished) {
-        if (!cta->printfOutput.empty()) printfByCta[cta->linearId] = std::move(cta->printfOutput);
-        if (!cta->deviceRuntime.launches.empty())
-          out.launchesByCta[cta->linearId] = std::move(cta->deviceRuntime.launches);
-        smOfCta.erase(cta.get());
-        if (trace != nullptr) trace->ctaFinished(sm->index(), cta->linearId, now);
-        // The freed slot takes the next CTA after the launch cost.
-        if (nextCta < ctaCount) {
-          uint64_t at = now + timing.sm.ctaLaunchCycles;
-          sm->launchCta(nextCta, at);
-          if (trace != nullptr) trace->ctaStarted(sm->index(), nextCta, at);
-          smOfCta[sm->context().cta] = sm->index();
-          nextEvent[sm->index()] = std::min(nextEvent[sm->index()], at);
-          ++nextCta;
-        }
-      }
+      if (nextCta >= ctaCount) break;
+      if (sm->residentCtas() > round || sm->residentCtas() >= ctasPerSm) continue;
+      place(*sm, startCycle);
     }
+  }
+  // Phase B's orders (the scheme at the top).
+  struct DeferredRef {
+    uint64_t cycle;
+    uint32_t sm;
+    uint32_t subPartition;
+    size_t index;
+  };
+  struct AppliedRequest {
+    uint64_t now;
+    uint32_t sm;
+    uint64_t sequence;
+    memory::MemoryRequest request;
+  };
+  struct FinishedRef {
+    uint64_t cycle;
+    uint32_t sm;
+    size_t index;
+  };
+  std::vector<DeferredRef> deferred;
+  std::vector<AppliedRequest> requests;
+  std::vector<FinishedRef> finishedCtas;
+  std::vector<uint32_t> running;  // the SMs with an event in this window
+  std::vector<uint64_t> doneAt(sms.size(), 0);  // per SM, the L2's latest answer to its requests
+  bool failed = false;
+  while (!failed) {
+    const uint64_t soonest = *std::min_element(nextEvent.begin(), nextEvent.end());
+    if (soonest == UINT64_MAX) break;
+    const uint64_t windowStart = soonest - (soonest - startCycle) % window;
+    const uint64_t windowEnd = windowStart + window;
+    running.clear();
+    for (uint32_t s = 0; s < sms.size(); ++s)
+      if (nextEvent[s] < windowEnd) running.push_back(s);
+    // Phase A.
+    kept.pool->run(running.size(), [&](size_t i) {
+      const uint32_t s = running[i];
+      nextEvent[s] = sms[s]->runWindow(nextEvent[s], windowEnd);
+    });
+    // Phase B. Stores first, in SM order.
+    for (uint32_t s : running) sms[s]->overlay().commit(grid.store);
+    deferred.clear();
+    for (uint32_t s : running) {
+      const auto& list = sms[s]->deferred();
+      for (size_t i = 0; i < list.size(); ++i) deferred.push_back({list[i].cycle, s, list[i].subPartition, i});
+    }
+    std::sort(deferred.begin(), deferred.end(), [](const DeferredRef& x, const DeferredRef& y) {
+      return std::tie(x.cycle, x.sm, x.subPartition) < std::tie(y.cycle, y.sm, y.subPartition);
+    });
+    for (const DeferredRef& d : deferred) {
+      sms[d.sm]->runDeferred(d.index);
+      if (sms[d.sm]->context().aborted) failed = true;
+    }
+    for (uint32_t s : running) sms[s]->clearDeferred();
+    requests.clear();
+    for (uint32_t s : running) {
+      for (const SmModel::LoggedRequest& r : sms[s]->l2Requests()) requests.push_back({r.now, s, r.sequence, r.request});
+    }
+    std::sort(requests.begin(), requests.end(), [](const AppliedRequest& x, const AppliedRequest& y) {
+      return std::tie(x.now, x.sm, x.sequence) < std::tie(y.now, y.sm, y.sequence);
+    });
+    for (uint32_t s : running) doneAt[s] = 0;
+    memory::MemoryBackend& crossbar = kept.memory.fromSms();
+    for (const AppliedRequest& r : requests)
+      doneAt[r.sm] = std::max(doneAt[r.sm], crossbar.request(r.now, r.request));
+    for (uint32_t s : running) sms[s]->appliedL2Requests(doneAt[s]);
+    // CTAs that finished, in the order they did.
+    finishedCtas.clear();
+    for (uint32_t s : running) {
+      if (sms[s]->context().aborted) failed = true;
+      const auto& list = sms[s]->finished();
+      for (size_t i = 0; i < list.size(); ++i) finishedCtas.push_back({list[i].cycle, s, i});
+    }
+    std::sort(finishedCtas.begin(), finishedCtas.end(), [](const FinishedRef& x, const FinishedRef& y) {
+      return std::tie(x.cycle, x.sm) < std::tie(y.cycle, y.sm);
+    });
+    for (const FinishedRef& f : finishedCtas) {
+      SmModel& sm = *sms[f.sm];
+      std::unique_ptr<exec::CtaState>& cta = sm.finished()[f.index].cta;
+      if (!cta->printfOutput.empty()) printfByCta[cta->linearId] = std::move(cta->printfOutput);
+      if (!cta->deviceRuntime.launches.empty()) out.launchesByCta[cta->linearId] = std::move(cta->deviceRuntime.launches);
+      smOfCta.erase(cta.get());
+      if (trace != nullptr) trace->ctaFinished(f.sm, cta->linearId, f.cycle);
+      // The freed slot takes the next CTA after the launch cost.
+      if (nextCta < ctaCount && !failed) place(sm, f.cycle + timing.sm.ctaLaunchCycles);
+    }
+    for (uint32_t s : running) sms[s]->finished().clear();
+    // The launch's shared counts.
+    for (uint32_t s : running) {
+      launchWrites += sms[s]->windowWrites();
+      launchInstructions += sms[s]->windowInstructions();
+    }
+    for (uint32_t s : running) sms[s]->syncLaunchWrites(launchWrites);
+    grid.warpInstructions.store(launchInstructions);
     if (failed) break;
-    if (progress.due()) progress.report(progressOf(sms, now - startCycle));
+    if (launchInstructions > grid.options.maxWarpInstructions) {
+      auto busy = std::find_if(sms.begin(), sms.end(), [](const auto& sm) { return sm->residentCtas() != 0; });
+      SmModel& sm = busy != sms.end() ? **busy : *sms.front();
+      sm.failLaunch(LaunchErrorKind::Timeout, "the launch executed more than " +
+                                                  std::to_string(grid.options.maxWarpInstructions) +
+                                                  " warp instructions (a kernel that never finishes?)");
+      break;
+    }
+    // Once a window, on the calling thread: the cycles simulated so far.
+    if (progress.due()) progress.report(progressOf(sms, windowEnd - startCycle));
     // Every resident CTA on every SM spins through states it was in
     // before, and no memory changed: it will go on forever.
     if (exec::CtaState* stuck = livelocked(sms)) {

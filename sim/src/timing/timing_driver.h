@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "../exec/grid_context.h"
 #include "instruction_fetch.h"
 #include "memory_system.h"
+#include "window_pool.h"
 #include "ptxsim/sim/kernel_stats.h"
 
 namespace ptxsim::sim::timing {
@@ -24,17 +26,22 @@ struct TimedGrid {
   KernelStats stats;           // the SMs' counters and cycles
   std::string printfOutput;    // by CTA, in CTA order
   std::map<uint64_t, std::vector<exec::DeviceLaunch>> launchesByCta;
+  unsigned hostThreads = 1;  // that advanced the SMs
 };
 
 // What the GPU keeps from one timed launch to the next: its caches' lines.
+// And the host threads that advance its SMs.
 struct KeptState {
   InstructionCaches instructionCaches;
   MemorySystem memory;
+  std::unique_ptr<WindowPool> pool;
 };
 
-// Runs every CTA of `grid`, at most `ctasPerSm` resident on an SM at once.
-// The grid starts at simulated cycle `startCycle`; `kept` holds the caches
-// as earlier launches left them.
-TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& kept, uint64_t startCycle = 0);
+// Runs every CTA of `grid`, at most `ctasPerSm` resident on an SM at once,
+// the SMs advanced by up to `hostThreads` host threads (the results do not
+// depend on it). The grid starts at simulated cycle `startCycle`; `kept`
+// holds the caches as earlier launches left them.
+TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& kept, unsigned hostThreads,
+                       uint64_t startCycle = 0);
 
 }  // namespace ptxsim::sim::timing

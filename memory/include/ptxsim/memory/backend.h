@@ -9,6 +9,7 @@
 // model of its own yet (the constant cache's misses).
 
 #include <cstdint>
+#include <span>
 
 namespace ptxsim::memory {
 
@@ -27,12 +28,26 @@ struct MemoryRequest {
   uint32_t opsPerWord = 1;
 };
 
+// A request and the cycle it is sent (MemoryBackend::estimateAfter).
+struct TimedRequest {
+  uint64_t now = 0;
+  MemoryRequest request;
+};
+
 class MemoryBackend {
  public:
   virtual ~MemoryBackend() = default;
   // `now`: the cycle the request leaves the L1. Returns the cycle a read's
   // data is available to the warp, or a write has been accepted.
   virtual uint64_t request(uint64_t now, const MemoryRequest& request) = 0;
+  // What request(now, request) would answer after `before` had been
+  // requested in order, changing nothing (no state, no statistics): the
+  // timing driver's SMs ask the shared L2 this while they run in parallel
+  // and apply their requests later (sim/src/timing/timing_driver.cpp).
+  // Safe to call from several threads while nothing calls request().
+  virtual uint64_t estimateAfter(std::span<const TimedRequest> before, uint64_t now,
+                                 const MemoryRequest& request) const = 0;
+  uint64_t estimate(uint64_t now, const MemoryRequest& request) const { return estimateAfter({}, now, request); }
 };
 
 // Counts `request` as read or written traffic in `stats` (BackendStats,
@@ -68,10 +83,16 @@ class FixedLatencyBackend final : public MemoryBackend {
   FixedLatencyBackend(uint32_t latencyCycles, uint32_t bytesPerCycle);
 
   uint64_t request(uint64_t now, const MemoryRequest& request) override;
+  uint64_t estimateAfter(std::span<const TimedRequest> before, uint64_t now,
+                         const MemoryRequest& request) const override;
 
   const BackendStats& stats() const { return stats_; }
 
  private:
+  // The cycle the port is free after a request of `bytes` sent at `now`
+  // finds it free at `freeAt`.
+  uint64_t freeAfter(uint64_t now, uint32_t bytes, uint64_t freeAt) const;
+
   uint32_t latencyCycles_;
   uint32_t bytesPerCycle_;
   uint64_t portFreeAt_ = 0;

@@ -80,6 +80,8 @@ class Hbm final : public MemoryBackend {
   explicit Hbm(const HbmConfig& config = HbmConfig{});
 
   uint64_t request(uint64_t now, const MemoryRequest& request) override;
+  uint64_t estimateAfter(std::span<const TimedRequest> before, uint64_t now,
+                         const MemoryRequest& request) const override;
   // A new launch: its clock starts at 0, so every channel is free; the
   // statistics restart; the banks' open rows stay.
   void startLaunch();
@@ -91,6 +93,16 @@ class Hbm final : public MemoryBackend {
 
  private:
   static constexpr uint64_t kNoOpenRow = ~uint64_t{0};
+  // What a request does to its channel and bank: request() and
+  // estimateAfter() share this.
+  struct Service {
+    uint64_t freeAt = 0;  // the channel's, after the transfer
+    uint64_t transferCycles = 0;
+    bool rowHit = false;
+    uint64_t done = 0;
+  };
+  Service serve(uint64_t now, const MemoryRequest& request, uint64_t channelFreeAt, uint64_t openRow,
+                const HbmLocation& where) const;
 
   HbmConfig config_;
   std::vector<uint64_t> channelFreeAt_;

@@ -27,6 +27,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "ptxsim/memory/backend.h"
@@ -62,6 +65,34 @@ class Interconnect final : public MemoryBackend {
 
   // Throws std::out_of_range when `sliceOf` names a slice beyond `slices`.
   uint64_t request(uint64_t now, const MemoryRequest& request) override;
+  // What request() would answer after `before`, changing nothing: the
+  // crossbar's share from the same arithmetic, the back end asked
+  // estimateAfter() with the cycles `before` and `request` reach it.
+  uint64_t estimateAfter(std::span<const TimedRequest> before, uint64_t now,
+                         const MemoryRequest& request) const override;
+
+  // One SM's view of the crossbar while other SMs use it too (the timing
+  // driver's windows, sim/src/timing/timing_driver.cpp): the ports as they
+  // are plus the SM's own requests since clear(), which arrivalInto()
+  // applies to copies of its SM port and the slice ports they touch, never
+  // to the crossbar.
+  class Shadow {
+   public:
+    void clear() {
+      smPortFreeAt_.reset();
+      slicePortFreeAt_.clear();
+    }
+
+   private:
+    friend class Interconnect;
+    std::optional<uint64_t> smPortFreeAt_;
+    std::vector<std::pair<uint32_t, uint64_t>> slicePortFreeAt_;  // (slice, free cycle), the slices touched
+  };
+  // The cycle `request` (sent at `now`) would reach the back end after
+  // `shadow`'s requests; adds it to `shadow`. Asks the back end nothing.
+  // Safe to call from several threads, each with its own shadow, while
+  // nothing calls request(). Throws std::out_of_range as request() does.
+  uint64_t arrivalInto(Shadow& shadow, uint64_t now, const MemoryRequest& request) const;
 
   // A new launch: its clock starts at 0, so every port is free; the
   // statistics restart.
@@ -71,6 +102,11 @@ class Interconnect final : public MemoryBackend {
   const InterconnectConfig& config() const { return config_; }
 
  private:
+  uint32_t checkedSlice(const MemoryRequest& request) const;
+  // A request of `bytes` sent at `now` through ports free at `smFree` and
+  // `sliceFree`: moves both on; returns the cycle it has the slice's port.
+  uint64_t cross(uint64_t now, uint32_t bytes, uint64_t& smFree, uint64_t& sliceFree) const;
+
   InterconnectConfig config_;
   std::function<uint32_t(uint64_t)> sliceOf_;
   MemoryBackend& backend_;

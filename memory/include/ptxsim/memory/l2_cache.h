@@ -53,10 +53,10 @@
 // sustaining the measured DRAM bandwidth needs.
 
 #include <cstdint>
-#include <functional>
-#include <queue>
+#include <unordered_map>
 #include <vector>
 
+#include "ptxsim/memory/address_hash.h"
 #include "ptxsim/memory/backend.h"
 
 namespace ptxsim::memory {
@@ -118,6 +118,23 @@ class L2Cache final : public MemoryBackend {
   // Throws std::invalid_argument for a line address off the line or a
   // sector mask beyond the line.
   uint64_t request(uint64_t now, const MemoryRequest& request) override;
+  // What request() would answer after `before` had been requested in order,
+  // from the same code with every change made to a Shadow instead (the back
+  // end is asked estimateAfter() its share of them).
+  uint64_t estimateAfter(std::span<const TimedRequest> before, uint64_t now,
+                         const MemoryRequest& request) const override;
+
+  // One requester's view of the L2 while others ask it too (the timing
+  // driver's windows, sim/src/timing/timing_driver.cpp): the L2 as it is plus
+  // the requester's own requests since clear(), which estimateInto() applies
+  // to copies of the slices and sets they touch, never to the L2. So an SM's
+  // several requests to one slice or line in a window wait for each other as
+  // they will when applied, and what other SMs do cannot change its answers.
+  class Shadow;
+  // What request(now, request) would answer after `shadow`'s requests;
+  // adds the request to `shadow`. Safe to call from several threads, each
+  // with its own shadow, while nothing calls request().
+  uint64_t estimateInto(Shadow& shadow, uint64_t now, const MemoryRequest& request) const;
 
   // A new launch: its clock starts at 0, so every fill has arrived and
   // every port, MSHR and atomic unit is free; the statistics restart. The
@@ -142,21 +159,28 @@ class L2Cache final : public MemoryBackend {
   struct Slice {
     uint64_t portFreeAt = 0;
     uint64_t atomicFreeAtTick = 0;  // in kAtomicTicksPerCycle units
-    std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshrFreeAt;
+    // When each busy MSHR frees: a min-heap (std::push_heap with greater).
+    std::vector<uint64_t> mshrFreeAt;
   };
   // The atomic unit keeps time in fractions of a cycle so that 1.45 cycles a
   // round accumulates without rounding each round.
   static constexpr uint64_t kAtomicTicksPerCycle = 1024;
 
-  Way* find(uint64_t line);
-  Way* allocate(uint64_t line, uint64_t now, uint32_t sm);
+  // Where serve() reads and changes the state: the L2 itself (request())
+  // or a Shadow's copies (estimateInto()), so the two cannot drift.
+  struct Applied;
+  struct Shadowed;
+  template <class State>
+  static uint64_t serve(State& state, uint64_t now, const MemoryRequest& request);
+  void checkRequest(const MemoryRequest& request) const;
+  Way* setOf(uint64_t line) { return &ways_[uint64_t{spreadIndex(line / config_.lineBytes, sets_)} * config_.ways]; }
+  template <class W>
+  static W* findIn(W* set, uint32_t ways, uint64_t line);
   // The way's sectors' arrival times, all 0 (arrived) if they were set in
   // an earlier launch: startLaunch restarts the clock without touching
-  // every line.
+  // every line (the const form reads them without the reset).
   uint64_t* arrivals(Way& way);
-  // Fetches `sectors` of `line`; returns the cycle they land in the slice.
-  uint64_t fetch(Slice& slice, uint64_t now, uint64_t line, uint32_t sectors, uint32_t sm);
-  uint64_t performAtomic(Slice& slice, uint64_t dataAt, const MemoryRequest& request);
+  const uint64_t* arrivals(const Way& way) const;
   void count(const MemoryRequest& request, uint32_t partition, bool near, uint32_t hits,
              uint32_t inFlightHits);
 
@@ -172,6 +196,27 @@ class L2Cache final : public MemoryBackend {
   uint32_t launch_ = 0;  // launches started (startLaunch)
   uint64_t atomicBusyTicks_ = 0;
   L2Stats stats_;
+};
+
+class L2Cache::Shadow {
+ public:
+  // Forgets the requests: the view is the L2 as it is again.
+  void clear() {
+    slices_.clear();
+    sets_.clear();
+    backend_.clear();
+  }
+
+ private:
+  friend class L2Cache;
+  struct Set {
+    std::vector<Way> ways;
+    std::vector<uint64_t> arrival;  // per way and sector, as L2Cache::arrival_
+  };
+  std::unordered_map<uint32_t, Slice> slices_;  // by slice index
+  std::unordered_map<uint32_t, Set> sets_;      // by set index
+  std::vector<TimedRequest> backend_;           // what the requests asked of the back end, in order
+  uint64_t useClock_ = 0;
 };
 
 }  // namespace ptxsim::memory

@@ -163,6 +163,11 @@ struct TimingConfig {
   // (gridCycles included there): events around a launch see it (measured:
   // launch.empty.back_to_back, 4890 ns, of which gridCycles are 2096 ns).
   uint32_t launchOverheadNs = 2794;
+  // The timing driver's window (sim/src/timing/timing_driver.cpp): the SMs
+  // run this many cycles each on its own, then exchange stores, atomics and
+  // L2 traffic. Must stay below the L2's round trip and the CTA launch
+  // time, which bound how soon one SM can see another's work.
+  uint32_t syncWindowCycles = 32;
 
   TimingConfig();
   PipelineTiming& pipeline(Pipeline p) { return pipelines[static_cast<size_t>(p)]; }
