@@ -10,6 +10,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -27,8 +28,11 @@ using ptxsim::sim::Dim3;
 using ptxsim::sim::LaunchResult;
 using ptxsim::sim::LoadedModule;
 
+// The build's PTX, or PTXSIM_CUDA_PTX_DIR's where the binary runs on
+// another machine (scripts/device_host_threads.sh).
 std::string ptxPath(const std::string& program) {
-  return std::string(PTXSIM_CUDA_PTX_DIR) + "/e2e/" + program + ".ptx";
+  const char* moved = std::getenv("PTXSIM_CUDA_PTX_DIR");
+  return std::string(moved != nullptr ? moved : PTXSIM_CUDA_PTX_DIR) + "/e2e/" + program + ".ptx";
 }
 
 uint32_t ceilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
@@ -202,14 +206,17 @@ void kernelThroughput(benchmark::State& state, const char* program, Workload wor
 // threads. Arguments: host threads (1, or 0 for every core) and the SIMT
 // model (0: the reconvergence stack, 1: independent thread scheduling with
 // the converge schedule, the sm_90 default), so the cost of ITS shows;
-// then the timing model (1) or not (0), on one host thread and on every
-// core (its speed-up over the SMs).
+// then the timing model (1) or not (0), on 1, 2, 4, 8 host threads and on
+// every core (its speed-up over the SMs: scripts/device_host_threads.sh).
 void configure(benchmark::internal::Benchmark* b) {
   b->ArgNames({"threads", "simt", "timing"})
       ->Args({1, 1, 0})
       ->Args({1, 0, 0})
       ->Args({0, 1, 0})
       ->Args({1, 1, 1})
+      ->Args({2, 1, 1})
+      ->Args({4, 1, 1})
+      ->Args({8, 1, 1})
       ->Args({0, 1, 1});
   b->UseRealTime()->Unit(benchmark::kMillisecond);
 }

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The timing model's speed-up by host threads, measured on the device
+# machine (16 cores) with the binaries built here: run through the `run`
+# tool with `carry: ["build/bin/kernel_throughput_benchmark", "build/devlibs",
+# "build/cuda_ptx"]`
+# after scripts/device_host_threads.sh --pack, which copies the benchmark's
+# shared libraries (the device has none of the build's packages) into
+# build/devlibs. Writes OUTDIR/host_threads.json (Google Benchmark's JSON)
+# and OUTDIR/machine.txt; the figures are in README.md (Speed).
+# Usage: device_host_threads.sh --pack | device_host_threads.sh OUTDIR
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+bench="$root/build/bin/kernel_throughput_benchmark"
+libs="$root/build/devlibs"
+if [ "${1:-}" = "--pack" ]; then
+  rm -rf "$libs" && mkdir -p "$libs"
+  ldd "$bench" | awk '/=> \// {print $3}' | grep -v -E '/(libc|libm)\.so' | xargs -I{} cp -L {} "$libs/"
+  du -sh "$libs"
+  exit 0
+fi
+out="${1:?usage: device_host_threads.sh --pack | device_host_threads.sh OUTDIR}"
+mkdir -p "$out"
+{ nproc; lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Socket'; date -u; } >"$out/machine.txt"
+PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" \
+  --benchmark_filter='(vector_add_1M|reduce_f32_4M|sgemm_256|transpose_1024|nbody_2048)/threads:[0-9]+/simt:1/timing:1' \
+  --benchmark_out="$out/host_threads.json" --benchmark_out_format=json
