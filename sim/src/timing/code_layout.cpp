@@ -27,15 +27,41 @@ bool readsThroughBanks(Pipeline pipe) {
   }
 }
 
+// The registers only ever set to an immediate by a move that vanishes in
+// SASS: ptxas makes them immediate operands (or hoists them out of the
+// loop), so they read no register bank (nvcc's `mov.f32 %f35, 0f3F7FF972;`
+// before each FMA that uses it).
+std::vector<bool> immediateRegisters(const isa::Function& fn) {
+  enum class Sets : uint8_t { Nothing, Immediates, Other };
+  std::vector<Sets> sets(fn.registers.size(), Sets::Nothing);
+  for (const isa::Instruction& inst : fn.instructions) {
+    bool setsImmediate = inst.opcode == isa::Opcode::Mov && vanishesInSass(fn, inst) &&
+                         fn.operands[inst.firstOperand + 1].kind != isa::OperandKind::Register;
+    for (unsigned i = 0; i < inst.operandCount; ++i) {
+      const isa::Operand& op = fn.operands[inst.firstOperand + i];
+      if (op.kind != isa::OperandKind::Register || isa::operandAccess(inst, i) == isa::OperandAccess::Read) continue;
+      if (!setsImmediate) {
+        sets[op.index] = Sets::Other;
+      } else if (sets[op.index] == Sets::Nothing) {
+        sets[op.index] = Sets::Immediates;
+      }
+    }
+  }
+  std::vector<bool> immediate(sets.size());
+  for (size_t r = 0; r < sets.size(); ++r) immediate[r] = sets[r] == Sets::Immediates;
+  return immediate;
+}
+
 // A register's bank: its number in the PTX name (%f17: 17), as nvcc numbers
 // each type's registers in order; ptxas's own allocation is not in the PTX.
-OperandSources sourcesOf(const isa::Function& fn, const isa::Instruction& inst, uint32_t banks) {
+OperandSources sourcesOf(const isa::Function& fn, const isa::Instruction& inst, uint32_t banks,
+                         const std::vector<bool>& immediate) {
   OperandSources sources;
   size_t slot = 0;
   for (unsigned i = 0; i < inst.operandCount && slot < sources.reg.size(); ++i) {
     if (isa::operandAccess(inst, i) != isa::OperandAccess::Read) continue;
     const isa::Operand& op = fn.operands[inst.firstOperand + i];
-    if (op.kind != isa::OperandKind::Register) continue;
+    if (op.kind != isa::OperandKind::Register || immediate[op.index]) continue;
     const isa::RegisterInfo& info = fn.registers[op.index];
     if (isa::typeKind(info.type) == isa::TypeKind::Predicate) continue;
     uint32_t number = info.number != isa::kNone ? info.number : op.index;
@@ -64,12 +90,13 @@ CodeLayout::CodeLayout(const exec::PreparedKernel& kernel, uint32_t moduleNumber
       for (size_t k = 0; k < fn->code.size(); ++k)
         facts[k].aggregatedAtomic = uniformity.aggregatesAtomic(*fn->code[k].source);
     }
+    const std::vector<bool> immediate = immediateRegisters(*fn->function);
     for (size_t k = 0; k < fn->code.size(); ++k) {
       const isa::Instruction& inst = *fn->code[k].source;
       facts[k].address = address;
       if (!vanishesInSass(*fn->function, inst)) address += timing.fetch.instructionBytes;
       if (readsThroughBanks(pipelineOf(inst))) {
-        facts[k].sources = sourcesOf(*fn->function, inst, timing.sm.registerBanks);
+        facts[k].sources = sourcesOf(*fn->function, inst, timing.sm.registerBanks, immediate);
       }
     }
   }

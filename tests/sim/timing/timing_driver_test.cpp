@@ -68,6 +68,20 @@ TEST(TimingDriver, SourcesSharingARegisterBankCostADispatchCycle) {
   EXPECT_GE(conflicting.result.stats.timing.stallWarpCycles[static_cast<size_t>(sim::StallReason::DispatchStall)], 63u);
 }
 
+TEST(TimingDriver, RegistersOnlyEverSetToAnImmediateReadNoBank) {
+  // The same adds, but %f5 and %f6 hold immediates that nvcc moved into
+  // them: ptxas makes them immediate operands, so nothing shares a bank.
+  auto kernel = [](const char* a, const char* b) {
+    std::string body = "mov.f32 %f5, 0f3F800000;\nmov.f32 %f6, 0f40000000;\n";
+    for (int i = 0; i < 32; ++i) body += std::string("add.f32 %f8, ") + a + ";\nadd.f32 %f9, " + b + ";\n";
+    return test::ptxKernel(".reg .f32 %f<10>;", body);
+  };
+  // (With registers set otherwise, the first costs 63 dispatch stalls: the test above.)
+  TimedRun sharing = runTimed(kernel("%f1, %f5", "%f2, %f6"), 1, 32, true, "gto", 1, 1, 2);
+  ASSERT_FALSE(sharing.result.error) << sharing.result.error.message;
+  EXPECT_EQ(sharing.result.stats.timing.stallWarpCycles[static_cast<size_t>(sim::StallReason::DispatchStall)], 0u);
+}
+
 // A grid ends when its memory accesses have completed, not when its last
 // instruction issued: a store is accepted by the L2 a near or far
 // partition's latency (260 or 290 cycles, l2.near_latency/far_latency)

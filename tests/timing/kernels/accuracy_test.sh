@@ -7,17 +7,17 @@
 # Usage: accuracy_test.sh PTXSIM WORK_DIR
 set -uo pipefail
 
-# Regression guards at the accuracy the model reaches today (2026-11-25:
-# cycle MAPE 11.5%, correlation 0.987, worst kernel +42%; L1 hit rates
-# within 64.6 points, L2 within 49.3; DRAM bytes read MAPE 11.1%), so that
-# the test fails when accuracy drops. Issue 15's bar, not met yet: cycle
-# MAPE <= 15%, correlation >= 0.95, no kernel off by more than 40%, hit
-# rates within 10 points, DRAM bytes within 10%. Tighten these as the
-# model improves.
+# Issue 15's bar for cycles (MAPE <= 15%, correlation >= 0.95, no kernel
+# off by more than 40%) is met: 2026-11-25, cycle MAPE 10.9%, correlation
+# 0.987, worst kernel +38.1%; these checks guard those figures. Its bar
+# for the rest is not met yet (hit rates within 10 points, DRAM bytes
+# within 10%): L1 hit rates are within 64.6 points, L2 within 49.3, DRAM
+# bytes read MAPE 11.1%; the checks guard today's figures so that the test
+# fails when accuracy drops. Tighten them as the model improves.
 checks=(
-  "gpc__cycles_elapsed.max:mape<=12"
+  "gpc__cycles_elapsed.max:mape<=11.5"
   "gpc__cycles_elapsed.max:corr>=0.98"
-  "gpc__cycles_elapsed.max:max_error<=43"
+  "gpc__cycles_elapsed.max:max_error<=40"
   "l1tex__t_sector_hit_rate.pct:max_points<=66"
   "lts__t_sector_hit_rate.pct:max_points<=52"
   "dram__bytes_read.sum:mape<=12"
