@@ -88,6 +88,11 @@ std::string KernelStats::toJson() const {
     j["lts__t_sector_hit_rate.pct"] = timing.l2Sectors == 0 ? 0.0
                                                             : 100.0 * static_cast<double>(timing.l2SectorHits) /
                                                                   static_cast<double>(timing.l2Sectors);
+    // Every L2 lookup of the model comes from an SM: it has no traffic
+    // between the L2's partitions (srcunit ltcfabric), which the H100's
+    // lts__t_sector_hit_rate.pct counts too.
+    j["lts__t_sectors_srcunit_tex_lookup_hit.sum"] = timing.l2SectorHits;
+    j["lts__t_sectors_srcunit_tex_lookup_miss.sum"] = timing.l2Sectors - timing.l2SectorHits;
     j["dram__bytes_read.sum"] = timing.dramBytesRead;
     j["dram__bytes_write.sum"] = timing.dramBytesWritten;
     j["ptxsim__timing"] = nlohmann::ordered_json::parse(timingParameters);

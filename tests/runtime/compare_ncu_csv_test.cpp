@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "ptxsim/runtime/compare/derived_metrics.h"
 #include "ptxsim/runtime/compare/metric_units.h"
 #include "ptxsim/runtime/compare/ncu_csv.h"
 #include "ptxsim/runtime/compare/stats_jsonl.h"
@@ -130,6 +131,19 @@ TEST(MetricUnits, ScaleToTheStatisticsBaseUnits) {
   EXPECT_EQ(baseUnitFactor("inst/cycle"), 1.0);
   EXPECT_EQ(baseUnitFactor("furlong"), std::nullopt);
   EXPECT_EQ(baseUnitFactor("Kfurlong"), std::nullopt);
+}
+
+TEST(DerivedHitRates, EachHitAndMissCountPairGetsItsRate) {
+  std::vector<LaunchMetrics> launches{
+      {"k", {{"lts__t_sectors_srcunit_tex_lookup_hit.sum", 30}, {"lts__t_sectors_srcunit_tex_lookup_miss.sum", 90},
+             {"l1tex__t_sectors_lookup_hit.sum", 5}, {"lts__t_sectors.sum", 7}}},
+      {"k", {{"lts__t_sectors_srcunit_tex_lookup_hit.sum", 0}, {"lts__t_sectors_srcunit_tex_lookup_miss.sum", 0}}}};
+  addDerivedHitRates(launches);
+  EXPECT_DOUBLE_EQ(launches[0].metrics.at("lts__t_sectors_srcunit_tex_lookup_hit_rate.pct"), 25.0);
+  // No miss count: no rate; no lookups: no rate (rather than a made-up 0).
+  EXPECT_EQ(launches[0].metrics.count("l1tex__t_sectors_lookup_hit_rate.pct"), 0u);
+  EXPECT_EQ(launches[0].metrics.size(), 5u);
+  EXPECT_EQ(launches[1].metrics.count("lts__t_sectors_srcunit_tex_lookup_hit_rate.pct"), 0u);
 }
 
 TEST(StatsJsonl, ReadsNumericTopLevelValuesOnly) {

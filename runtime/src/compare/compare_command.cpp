@@ -5,6 +5,7 @@
 #include "ptxsim/runtime/compare/compare_checks.h"
 #include "ptxsim/runtime/compare/compare_html.h"
 #include "ptxsim/runtime/compare/compare_report.h"
+#include "ptxsim/runtime/compare/derived_metrics.h"
 #include "ptxsim/runtime/compare/launch_matching.h"
 #include "ptxsim/runtime/compare/metric_comparison.h"
 #include "ptxsim/runtime/compare/ncu_csv.h"
@@ -19,6 +20,8 @@ int runCompare(const CompareOptions& options, std::ostream& out, std::ostream& e
     for (const std::string& spec : options.checks) checks.push_back(parseCheck(spec));
     std::vector<LaunchMetrics> hardware = readNcuCsv(options.ncuCsv);
     std::vector<LaunchMetrics> simulated = readStatsJsonl(options.statsJsonl);
+    addDerivedHitRates(hardware);
+    addDerivedHitRates(simulated);
     LaunchMatching matching = matchLaunches(hardware, simulated);
     for (const UnmatchedLaunch& launch : matching.unmatched)
       err << "ptxsim compare: warning: " << launch.label << " is only in "

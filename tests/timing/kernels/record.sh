@@ -8,6 +8,9 @@
 #                        units, mangled names), one row per kernel and metric
 #   NAME.stalls.ncu.csv  the warp stall reasons, from a second ncu run so a
 #                        metric name this ncu lacks cannot cost the main CSV
+#   NAME.caches.ncu.csv  where the L1's and the L2's sector lookups come from
+#                        and which hit (a third run, informative: what the
+#                        hit-rate metrics count)
 #   NAME.*.log           ncu's own messages (kept apart from the CSVs)
 # and clocks.txt (the clocks ncu ran at and nvidia-smi's), device.txt (date,
 # GPU, driver, nvcc, ncu), record.log (every step and its exit code).
@@ -17,6 +20,8 @@
 # its default --cache-control all (caches flushed before every kernel: the
 # simulator's `--cache-control all`); it replays each kernel once per metric
 # pass. Takes about 2-4 minutes on an H100.
+# RECORD_CACHES_ONLY=1 records only NAME.caches.ncu.csv (the rest stays as
+# recorded).
 # Usage: tests/timing/kernels/record.sh OUTDIR
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -42,6 +47,15 @@ metrics=(
   l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
   dram__bytes_read.sum dram__bytes_write.sum gpu__time_duration.sum
   sm__cycles_elapsed.avg.per_second dram__cycles_elapsed.avg.per_second
+)
+cache_metrics=(
+  lts__t_sectors.sum lts__t_sectors_lookup_hit.sum lts__t_sectors_lookup_miss.sum
+  lts__t_sectors_srcunit_tex.sum lts__t_sectors_srcunit_tex_lookup_hit.sum lts__t_sectors_srcunit_tex_lookup_miss.sum
+  lts__t_sectors_srcunit_ltcfabric.sum lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum
+  lts__t_sectors_srcunit_tex_op_read.sum lts__t_sectors_srcunit_tex_op_write.sum
+  l1tex__t_sectors.sum l1tex__t_sectors_lookup_hit.sum
+  l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct l1tex__t_sector_pipe_lsu_mem_global_op_st_hit_rate.pct
+  l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
 )
 stall_reasons=(long_scoreboard short_scoreboard wait math_pipe_throttle mio_throttle lg_throttle barrier
   no_instruction not_selected branch_resolving membar)
@@ -95,6 +109,10 @@ done
 
 for name in "${programs[@]}"; do
   [ -x "$bin/$name" ] || continue
+  if [ "${RECORD_CACHES_ONLY:-0}" = 1 ]; then
+    profile "$name" caches.ncu "${cache_metrics[@]}" || note "NOTE: cache metrics of $name (see $name.caches.ncu.log)"
+    continue
+  fi
   code=0
   (cd "$bin" && timeout 120 "./$name" >"$out/$name.expected" 2>"$out/$name.stderr") || code=$?
   echo "exit code: $code" >>"$out/$name.expected"
@@ -118,6 +136,7 @@ for name in "${programs[@]}"; do
   else
     fail "stall metrics of $name, both families (see $name.stalls*.log)"
   fi
+  profile "$name" caches.ncu "${cache_metrics[@]}" || note "NOTE: cache metrics of $name (see $name.caches.ncu.log)"
 done
 
 {

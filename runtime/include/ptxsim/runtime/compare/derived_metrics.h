@@ -1,0 +1,19 @@
+#pragma once
+
+// Hit rates `ptxsim compare` derives where Nsight Compute has counts but no
+// rate: for every `<P>_lookup_hit.sum` with its `<P>_lookup_miss.sum`, the
+// launch gets `<P>_lookup_hit_rate.pct` = 100 hit / (hit + miss), compared
+// in points like ncu's own rates. What it is for: the H100's
+// lts__t_sector_hit_rate.pct also counts the L2 partitions' traffic between
+// each other (srcunit ltcfabric), which the model has no part of, so the
+// SMs' own L2 hit rate is lts__t_sectors_srcunit_tex_lookup_hit_rate.pct.
+
+#include <vector>
+
+#include "ptxsim/runtime/compare/launch_metrics.h"
+
+namespace ptxsim::runtime::compare {
+
+void addDerivedHitRates(std::vector<LaunchMetrics>& launches);
+
+}  // namespace ptxsim::runtime::compare
