@@ -134,7 +134,9 @@ L1Access L1Cache::load(uint64_t now, const CoalescedAccess& access, MemoryBacken
   return out;
 }
 
-L1Access L1Cache::store(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend, L1Traffic traffic) {
+L1Access L1Cache::store(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend, L1Traffic traffic,
+                        L1Policy policy) {
+  const bool allocates = config_.storeAllocates && policy == L1Policy::kAllocate;
   L1Access out;
   out.readyAt = now;
   out.lines = static_cast<uint32_t>(access.lines.size());
@@ -142,8 +144,18 @@ L1Access L1Cache::store(uint64_t now, const CoalescedAccess& access, MemoryBacke
   for (const CoalescedLine& line : access.lines) {
     slot += std::popcount(line.sectorMask);
     const uint64_t at = (slot - 1) / config_.sectorsPerCycle;
-    const Way* way = find(line.address);
+    Way* way = find(line.address);
+    if (way == nullptr && allocates) way = allocate(line.address, at);
     const uint32_t hits = way != nullptr ? way->sectors & line.sectorMask : 0;
+    if (way != nullptr && allocates) {
+      // The written sectors are valid from now on (whole sectors: the
+      // model keeps no byte masks).
+      uint64_t* arrival = arrivals(*way);
+      for (uint32_t s = 0; s < sectorsPerLine_; ++s)
+        if (((line.sectorMask & ~hits) >> s) & 1) arrival[s] = at;
+      way->sectors |= line.sectorMask;
+      way->lastUse = ++useClock_;
+    }
     const uint32_t bytes = std::popcount(line.sectorMask) * config_.sectorBytes;
     out.readyAt = std::max(out.readyAt, backend.request(at, {line.address, line.sectorMask, bytes, true}));
     out.sectorHits += std::popcount(hits);

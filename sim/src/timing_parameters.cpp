@@ -67,6 +67,21 @@ TimingParameter decimal(std::string key, std::string unit, std::string descripti
           }};
 }
 
+// An on/off field.
+template <typename Field>
+TimingParameter onOff(std::string key, std::string description, Field field) {
+  return {std::move(key), "on/off", std::move(description),
+          [field](TimingConfig& t, const std::string& v, std::string& why) {
+            if (v != "on" && v != "off") {
+              why = "not on or off";
+              return false;
+            }
+            field(t) = v == "on";
+            return true;
+          },
+          [field](const TimingConfig& t) { return std::string(field(const_cast<TimingConfig&>(t)) ? "on" : "off"); }};
+}
+
 std::vector<TimingParameter> makeParameters() {
   std::vector<TimingParameter> p;
   p.push_back(number("sm.sub_partitions", "count", "sub-partitions per SM, each with a warp scheduler",
@@ -124,6 +139,8 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.l1.ways; }, 1));
   p.push_back(number("l1.sectors_per_cycle", "count", "sectors the L1's data stage passes per cycle",
                      [](TimingConfig& t) -> uint32_t& { return t.l1.sectorsPerCycle; }, 1));
+  p.push_back(onOff("l1.store_allocate", "a store's sectors become valid in the L1 (write-through either way)",
+                    [](TimingConfig& t) -> bool& { return t.l1.storeAllocates; }));
   p.push_back(number("noc.sm_bytes_per_cycle", "bytes/cycle",
                      "an SM's port into the crossbar to the L2 (its requests queue behind each other)",
                      [](TimingConfig& t) -> uint32_t& { return t.noc.smBytesPerCycle; }, 1));
@@ -234,7 +251,7 @@ std::string timingJson(const TimingConfig& timing) {
   std::string json = "{";
   for (const TimingParameter& p : timingParameters()) {
     std::string value = p.get(timing);
-    bool text = p.unit == "name";
+    bool text = p.unit == "name" || p.unit == "on/off";
     json += (json.size() > 1 ? "," : "") + std::string("\"") + p.key + "\":" + (text ? "\"" + value + "\"" : value);
   }
   return json + "}";

@@ -166,8 +166,28 @@ TEST(L1Cache, WarpsShareTheDataStage) {
   EXPECT_EQ(l1.load(1010, oneWord(0x0), backend).readyAt, 1042u);  // the stage is idle again
 }
 
-TEST(L1Cache, StoresWriteThroughWithoutAllocating) {
+TEST(L1Cache, StoresAllocateTheirSectorsAndWriteThrough) {
   L1Cache l1(L1Config{});
+  RecordingBackend backend(100);
+  L1Access store = l1.store(0, oneWord(0x5000), backend);
+  EXPECT_EQ(store.sectorMisses, 1u);
+  EXPECT_EQ(store.readyAt, 100u);  // written through all the same
+  EXPECT_EQ(l1.store(10, oneWord(0x5004), backend).sectorHits, 1u);  // the sector an earlier store wrote
+  L1Access load = l1.load(200, wholeLine(0x5000), backend);
+  EXPECT_EQ(load.sectorHits, 1u);  // the stored sector
+  EXPECT_EQ(load.sectorMisses, 3u);
+  EXPECT_EQ(backend.sent.size(), 3u);
+  EXPECT_FALSE(backend.sent[2].request.write);
+  EXPECT_EQ(backend.sent[2].request.bytes, 96u);  // only the three missing sectors are fetched
+  // st.cg allocates nothing.
+  EXPECT_EQ(l1.store(300, oneWord(0x6000), backend, L1Traffic::kGlobal, L1Policy::kBypass).sectorMisses, 1u);
+  EXPECT_EQ(l1.load(400, oneWord(0x6000), backend).sectorMisses, 1u);
+}
+
+TEST(L1Cache, WithoutStoreAllocationStoresWriteThroughOnly) {
+  L1Config config;
+  config.storeAllocates = false;  // the GTX 1080's L1 (configs/gtx1080.cfg)
+  L1Cache l1(config);
   RecordingBackend backend(100);
   L1Access store = l1.store(0, wholeLine(0x3000), backend);
   EXPECT_EQ(store.readyAt, 100u);

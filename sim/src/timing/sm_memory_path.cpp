@@ -96,7 +96,8 @@ uint64_t cacheAddress(const StepReport& r, const memory::GenericLayout& layout, 
 
 // .cg and .cv loads, volatile ones, and strong (relaxed or acquire) loads
 // at GPU or system scope, which must see other SMs' writes, read past the
-// L1 (ptxas: LDG.E.STRONG.GPU).
+// L1 (ptxas: LDG.E.STRONG.GPU); stores of those kinds (st.cg) do not
+// allocate in it.
 bool bypassesL1(const isa::Instruction& inst) {
   isa::Mod op = inst.modifiers.get(isa::ModGroup::CacheOp);
   if (op == isa::Mod::Cg || op == isa::Mod::Cv || inst.modifiers.has(isa::Mod::Volatile)) return true;
@@ -184,7 +185,10 @@ uint64_t SmModel::l1Latency(uint64_t now) {
                                                     timing_.l1.lineBytes, timing_.l1.sectorBytes);
   memory::L1Access done;
   switch (r.access) {
-    case AccessKind::Store: done = l1_.store(now, access, l2_); break;
+    case AccessKind::Store:
+      done = l1_.store(now, access, l2_, memory::L1Traffic::kGlobal,
+                       bypassesL1(*r.instruction) ? memory::L1Policy::kBypass : memory::L1Policy::kAllocate);
+      break;
     case AccessKind::Atomic: done.readyAt = atomicsAtL2(now, access, addresses, r.executed); break;
     default:
       // cp.async.ca allocates like a load, cp.async.cg bypasses like ld.cg.

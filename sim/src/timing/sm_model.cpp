@@ -28,6 +28,7 @@ memory::L1Config l1Config(const TimingConfig& timing, uint32_t capacityBytes) {
   c.hitLatencyCycles = timing.l1.hitLatencyCycles;
   c.sectorsPerCycle = timing.l1.sectorsPerCycle;
   c.mshrs = timing.l1.mshrs;
+  c.storeAllocates = timing.l1.storeAllocates;
   return c;
 }
 

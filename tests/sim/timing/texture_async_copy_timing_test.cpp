@@ -66,7 +66,7 @@ class TextureTiming : public ::testing::Test {
     t.resource.format = sim::ElementFormat{1, 32, sim::ChannelKind::Float};
     uint64_t handle = device.gpu().textures().createTexture(std::move(t));
     std::string body =
-        "ld.global.u64 %h, [%in];\nld.global.u64 %b, [%in+8];\nst.global.f32 [%b], 0f00000000;\nmembar.gl;\n" + setup +
+        "ld.global.u64 %h, [%in];\nld.global.u64 %b, [%in+8];\nst.global.cg.f32 [%b], 0f00000000;\nmembar.gl;\n" + setup +
         "mov.f32 %u, 0f3F800000;\nmov.u64 %t0, %clock64;\n" + fetch + "add.f32 %u, %g0, %u;\nmov.u64 %t1, %clock64;\n" + fetch +
         "add.f32 %u, %g0, %u;\nmov.u64 %t2, %clock64;\n"
         "ld.global.ca.f32 %g0, [%b+256];\nadd.f32 %u, %g0, %u;\nmov.u64 %t3, %clock64;\n"
@@ -126,7 +126,7 @@ TEST_F(TextureTiming, ABilinearFetchReadsItsFootprintsSectors) {
 std::string copyKernel(const std::string& op, const std::string& between, const std::string& wait) {
   std::string body =
       ".shared .align 16 .b8 s[512];\nmov.u64 %s, s;\n"
-      "st.global.u32 [%out+64], %tx;\nmembar.gl;\n"
+      "st.global.cg.u32 [%out+64], %tx;\nmembar.gl;\n"
       "mov.u64 %t0, %clock64;\n" + op + " [%s], [%out+64], 16;\ncp.async.commit_group;\n" + between + wait +
       "\nld.shared.u32 %v, [%s];\nmov.u64 %t1, %clock64;\nsub.u64 %t1, %t1, %t0;\n"
       "st.global.u64 [%out], %t1;\ncvt.u64.u32 %w, %v;\nst.global.u64 [%out+8], %w;\n";
@@ -136,7 +136,7 @@ std::string copyKernel(const std::string& op, const std::string& between, const 
 std::string loadKernel() {
   std::string body =
       ".shared .align 16 .b8 s[512];\nmov.u64 %s, s;\n"
-      "st.global.u32 [%out+64], %tx;\nmembar.gl;\n"
+      "st.global.cg.u32 [%out+64], %tx;\nmembar.gl;\n"
       "mov.u64 %t0, %clock64;\nld.global.cg.u32 %v, [%out+64];\nst.shared.u32 [%s], %v;\n"
       "ld.shared.u32 %v, [%s];\nmov.u64 %t1, %clock64;\nsub.u64 %t1, %t1, %t0;\n"
       "st.global.u64 [%out], %t1;\ncvt.u64.u32 %w, %v;\nst.global.u64 [%out+8], %w;\n";

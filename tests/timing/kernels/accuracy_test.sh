@@ -11,14 +11,16 @@ set -uo pipefail
 # off by more than 40%) is met: 2026-11-25, cycle MAPE 10.9%, correlation
 # 0.987, worst kernel +38.1%; these checks guard those figures. Its bar
 # for the rest is not met yet (hit rates within 10 points, DRAM bytes
-# within 10%): L1 hit rates are within 64.6 points, L2 within 49.3, DRAM
-# bytes read MAPE 11.1%; the checks guard today's figures so that the test
-# fails when accuracy drops. Tighten them as the model improves.
+# within 10%): L1 hit rates are within 15.6 points (MAPE 7.9%), the SMs'
+# own L2 hit rates within 12.7 (below), DRAM bytes read MAPE 11.1%; the
+# checks guard today's figures so that the test fails when accuracy
+# drops. Tighten them as the model improves. (lts__t_sector_hit_rate.pct
+# is guarded loosely: the H100's counts its partitions' traffic too.)
 checks=(
   "gpc__cycles_elapsed.max:mape<=11.5"
   "gpc__cycles_elapsed.max:corr>=0.98"
   "gpc__cycles_elapsed.max:max_error<=40"
-  "l1tex__t_sector_hit_rate.pct:max_points<=66"
+  "l1tex__t_sector_hit_rate.pct:max_points<=16"
   "lts__t_sector_hit_rate.pct:max_points<=52"
   "dram__bytes_read.sum:mape<=12"
 )

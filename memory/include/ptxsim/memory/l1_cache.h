@@ -40,6 +40,7 @@ struct L1Config {
   uint32_t hitLatencyCycles = 32;  // an access's first sector, issue to use
   uint32_t sectorsPerCycle = 4;    // data-stage width
   uint32_t mshrs = 256;            // missed lines with a fetch in flight
+  bool storeAllocates = true;      // a store's sectors become valid (the H100's: its store hit rates)
 };
 
 // PTX cache operators on loads: .ca, .lu and the default allocate in L1;
@@ -101,10 +102,13 @@ class L1Cache {
                 L1Policy policy = L1Policy::kAllocate, L1Traffic traffic = L1Traffic::kGlobal);
   // Write-through: every sector goes to the back end; readyAt is when the
   // last write has been accepted there. Present sectors stay valid (they
-  // take the new data); absent ones are not allocated.
+  // take the new data); absent ones are allocated when storeAllocates (the
+  // H100 counts a store to a sector an earlier store wrote as a hit:
+  // transpose_naive's stores hit 72.5%), else not.
   // `traffic`: kGlobal or kSurface.
+  // `policy` kBypass: a store that does not allocate (st.cg).
   L1Access store(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend,
-                 L1Traffic traffic = L1Traffic::kGlobal);
+                 L1Traffic traffic = L1Traffic::kGlobal, L1Policy policy = L1Policy::kAllocate);
 
   // Drops every line, as a kernel launch does (the L1 is not coherent).
   void invalidate();

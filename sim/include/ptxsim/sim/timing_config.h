@@ -107,6 +107,9 @@ struct L1Timing {
   uint32_t mshrs = 512;  // outstanding missed lines per SM (fitted: configs/h100.cfg)
   uint32_t ways = 4;     // associativity (estimate)
   uint32_t sectorsPerCycle = 4;  // data-stage width (measured: latency.l1.warp_32lines, 39.5)
+  // Stores allocate their sectors (write-through either way): the H100's
+  // store hit rates (tests/timing/kernels/h100/*.caches.ncu.csv).
+  bool storeAllocates = true;
 };
 
 // Beyond the L1 (memory/l2_cache.h, memory/hbm.h): every SM's misses,
