@@ -1,6 +1,25 @@
 #include "memory_system.h"
 
+#include <algorithm>
+
 namespace ptxsim::sim::timing {
+
+namespace {
+
+// Where the launch's own data lies for the HBM's mapping: above every
+// address a program's memory can have.
+constexpr uint64_t kLaunchDataAddress = 0xffff'0000'0000'0000ull;
+
+}  // namespace
+
+void MemorySystem::readLaunchData(uint32_t bytes) {
+  constexpr uint32_t kLine = 128;
+  for (uint32_t offset = 0; offset < bytes; offset += kLine) {
+    const uint32_t chunk = std::min(kLine, bytes - offset);
+    const uint32_t sectors = (chunk + 31) / 32;
+    dram_->request(0, {kLaunchDataAddress + offset, (1u << sectors) - 1, chunk, false});
+  }
+}
 
 memory::L2Cache& MemorySystem::forLaunch(const TimingConfig& timing, bool flush) {
   if (flush || !l2_ || !(l2_->config() == timing.l2) || !(dram_->config() == timing.dram)) {
@@ -17,6 +36,7 @@ memory::L2Cache& MemorySystem::forLaunch(const TimingConfig& timing, bool flush)
   dram_->startLaunch();
   l2_->startLaunch();
   noc_->startLaunch();
+  if (flush) readLaunchData(timing.launchDramReadBytes);
   return *l2_;
 }
 

@@ -26,6 +26,10 @@ class MemorySystem {
   const memory::Hbm& dram() const { return *dram_; }
 
  private:
+  // A launch that starts with empty caches reads its own data (parameters,
+  // constant bank, code: launch.dram_read_bytes) from the HBM first.
+  void readLaunchData(uint32_t bytes);
+
   std::unique_ptr<memory::Hbm> dram_;
   std::unique_ptr<memory::L2Cache> l2_;
   std::unique_ptr<memory::Interconnect> noc_;

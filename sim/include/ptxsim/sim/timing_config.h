@@ -162,6 +162,11 @@ struct TimingConfig {
   // one-CTA grid takes 4203 cycles on the H100 under Nsight Compute
   // (tests/timing/kernels/probe/h100: overhead.cache_all.ncu.csv).
   uint32_t gridCycles = 4150;
+  // What a launch reads from DRAM for itself (its parameters, constant
+  // bank and code) when it starts with empty caches (--cache-control all):
+  // the H100 reads 5376 bytes beyond their own accesses for mandelbrot,
+  // nbody and fma_chains_4blocks alike (tests/timing/kernels/h100).
+  uint32_t launchDramReadBytes = 5376;
   // What one kernel launch adds to its stream's time besides running it
   // (gridCycles included there): events around a launch see it (measured:
   // launch.empty.back_to_back, 4890 ns, of which gridCycles are 2096 ns).
