@@ -51,6 +51,24 @@ TEST(TimingStats, ASecondLoadOfALineHitsInL1) {
   EXPECT_EQ(miss - hit, l2Hit - 32u);
 }
 
+TEST(TimingStats, ALaunchWithEmptyCachesReadsItsOwnDataFromDram) {
+  // The kernel only stores: its DRAM reads are the launch's own data
+  // (launch.dram_read_bytes), read only when the launch flushes the caches
+  // (--cache-control all).
+  Device device(sim::GpuConfig{}, DeviceOptions{1});
+  device.launchOptions().timing = true;
+  auto module = device.loadModule(test::ptxKernel("", "st.global.u64 [%out], %tx8;\n"), "test.ptx");
+  uint64_t out = device.malloc(8);
+  sim::LaunchResult warm = device.launch(*module, "k", {1}, {1}, 0, KernelArgs().add(out).add(out));
+  device.launchOptions().flushCaches = true;
+  sim::LaunchResult flushed = device.launch(*module, "k", {1}, {1}, 0, KernelArgs().add(out).add(out));
+  ASSERT_FALSE(warm.error) << warm.error.message;
+  ASSERT_FALSE(flushed.error) << flushed.error.message;
+  EXPECT_EQ(warm.stats.timing.dramBytesRead, 0u);
+  EXPECT_EQ(flushed.stats.timing.dramBytesRead, sim::GpuConfig{}.timing.launchDramReadBytes);
+  EXPECT_EQ(sim::GpuConfig{}.timing.launchDramReadBytes, 5376u);
+}
+
 TEST(TimingStats, A32WayConflictCostsThirtyOneExtraWavefronts) {
   // Every lane stores to and loads from bank 0 (words 128 bytes apart).
   std::string body =
