@@ -63,9 +63,25 @@ SmModel::SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& ti
   for (SubPartition& sp : subPartitions_) sp.policy = makeIssuePolicy(timing.sm.scheduler);
 }
 
-void SmModel::launchCta(uint64_t linearId, uint64_t startCycle) {
+void SmModel::startPlacedCtas() {
+  for (const Placed& p : placed_) startCta(p.linearId, p.startCycle);
+  placed_.clear();
+}
+
+void SmModel::recycleFinished() {
+  for (Finished& f : finished_) spareCtas_.push_back(std::move(f.cta));
+  finished_.clear();
+}
+
+void SmModel::startCta(uint64_t linearId, uint64_t startCycle) {
   if (ctas_.empty()) now_ = std::max(now_, startCycle);  // idle until then
-  auto cta = std::make_unique<exec::CtaState>();
+  std::unique_ptr<exec::CtaState> cta;
+  if (spareCtas_.empty()) {
+    cta = std::make_unique<exec::CtaState>();
+  } else {
+    cta = std::move(spareCtas_.back());
+    spareCtas_.pop_back();
+  }
   ctx_.cta = cta.get();
   exec::initCta(ctx_, *cta, linearId);
   for (exec::Warp& warp : cta->warps) {
@@ -85,6 +101,7 @@ void SmModel::launchCta(uint64_t linearId, uint64_t startCycle) {
 }
 
 exec::CtaState* SmModel::livelockedCta() const {
+  if (!placed_.empty()) return nullptr;  // a CTA that has not run yet moves on
   for (const Watch& watch : watches_) {
     if (!watch.repeating || watch.writesAtVerdict != launchWrites_) return nullptr;
   }
@@ -244,6 +261,7 @@ void SmModel::runDeferred(size_t i) {
 }
 
 void SmModel::failLaunch(LaunchErrorKind kind, const std::string& what) {
+  startPlacedCtas();  // the error names the first resident CTA, started or not
   ctx_.cta = ctas_.empty() ? nullptr : ctas_.front().get();
   ctx_.warp = nullptr;
   ctx_.frame = nullptr;
@@ -253,6 +271,9 @@ void SmModel::failLaunch(LaunchErrorKind kind, const std::string& what) {
 
 uint64_t SmModel::runWindow(uint64_t from, uint64_t end) {
   windowEnd_ = end;
+  // The driver applied the last window's requests to the L2 since.
+  l2_.clearShadows();
+  startPlacedCtas();
   ctx_.overlay = &overlay_;
   uint64_t next = from;
   while (next < end) {

@@ -66,10 +66,14 @@ class alignas(64) SmModel {
   SmModel& operator=(const SmModel&) = delete;
 
   uint32_t index() const { return index_; }
-  size_t residentCtas() const { return ctas_.size(); }
+  // The CTAs placed here and not finished, those not started yet included.
+  size_t residentCtas() const { return ctas_.size() + placed_.size(); }
 
   // Makes CTA `linearId` resident; its warps may issue from `startCycle`.
-  void launchCta(uint64_t linearId, uint64_t startCycle);
+  // Its state is built when the SM next runs (startPlacedCtas), so that
+  // the driver's serial phase only notes it and the work is spread over
+  // the host threads with the SM's window.
+  void placeCta(uint64_t linearId, uint64_t startCycle) { placed_.push_back({linearId, startCycle}); }
 
   // Runs cycle `now`: every sub-partition issues at most one instruction.
   // Returns the earliest later cycle at which something may happen here
@@ -99,7 +103,7 @@ class alignas(64) SmModel {
   // `doneAt`, the latest of the L2's answers to them, counts towards
   // memoryDrainedAt() (the estimates did not see other SMs' requests).
   void appliedL2Requests(uint64_t doneAt) {
-    l2_.clear();
+    l2_.log.clear();  // the shadows are forgotten when the SM next runs (runWindow)
     memoryDrained_ = std::max(memoryDrained_, doneAt);
   }
   // An instruction that must not run inside a window (isSerial): the cycle
@@ -121,6 +125,10 @@ class alignas(64) SmModel {
     std::unique_ptr<exec::CtaState> cta;
   };
   std::vector<Finished>& finished() { return finished_; }
+  // After the driver took what it needed from finished(): keeps their
+  // states for the next CTAs placed here, whose registers, shared and local
+  // memory then reuse the allocations (initCta resets every byte).
+  void recycleFinished();
   exec::StoreOverlay& overlay() { return overlay_; }
   // Fails the launch (`kind`, `what`) in the name of the SM's first
   // resident CTA (between windows: no instruction is running).
@@ -251,6 +259,9 @@ class alignas(64) SmModel {
   // asks the resident CTAs' livelock watches.
   void watchForLivelock(uint64_t writes);
   void retireFinished(std::vector<std::unique_ptr<exec::CtaState>>& finished);
+  // Builds the state of the CTAs placeCta placed, in the order placed.
+  void startPlacedCtas();
+  void startCta(uint64_t linearId, uint64_t startCycle);
   // After a step of `w`: counts it out if it finished, and wakes the warps
   // of its CTA that were parked blocked (only its CTA's steps release them).
   void afterStep(TimedWarp& w);
@@ -261,6 +272,12 @@ class alignas(64) SmModel {
   const CodeLayout& code_;
   exec::ExecContext ctx_;
   std::vector<std::unique_ptr<exec::CtaState>> ctas_;
+  struct Placed {
+    uint64_t linearId = 0;
+    uint64_t startCycle = 0;
+  };
+  std::vector<Placed> placed_;  // placed, not started (placeCta)
+  std::vector<std::unique_ptr<exec::CtaState>> spareCtas_;  // finished ones' states, for reuse
   // Per resident CTA, as ctas_: its livelock watch, its instruction count
   // at the last look, and the watch's verdict then.
   struct Watch {
@@ -303,8 +320,7 @@ class alignas(64) SmModel {
       tagged.sm = sm_;
       return noc_.estimateAfter(before, now, tagged);
     }
-    void clear() {
-      log.clear();
+    void clearShadows() {
       nocShadow_.clear();
       l2Shadow_.clear();
     }

@@ -31,8 +31,10 @@
 // only move the SM's memory drain, the grid's end, later);
 // finished CTAs are retired in (cycle, SM) order, the next ones placed
 // sm.cta_launch cycles after (more than a window), each told to --trace in
-// that order; the shared counts are summed, then the timeout check, the
-// progress line (once a window), the livelock and deadlock checks run.
+// that order (a placed CTA's state is built, reusing a finished one's, by
+// its SM when it next runs: in phase A, on its host thread); the shared
+// counts are summed, then the timeout check, the progress line (once a
+// window), the livelock and deadlock checks run.
 //
 // So an SM sees other SMs' stores at the next window and their L2 traffic
 // (contention, lines they brought in) one window late, which W well below
@@ -46,6 +48,7 @@
 #include <iostream>
 #include <memory>
 #include <tuple>
+#include <unordered_map>
 
 #include "../exec/cta_runner.h"
 #include "ptxsim/memory/l1_carveout.h"
@@ -57,13 +60,16 @@ namespace ptxsim::sim::timing {
 namespace {
 
 // %smid and %clock64 are the SM's and its cycle; %globaltimer converts the
-// cycle at the preset's SM clock.
+// cycle at the preset's SM clock. Every instruction runs in its SM's
+// context (SmModel::context), which names the SM; the map is built once
+// and only read, from any host thread.
 class SimulatedClock final : public exec::DriverClock {
  public:
-  SimulatedClock(const std::vector<std::unique_ptr<SmModel>>& sms, const std::map<const exec::CtaState*, uint32_t>& smOf,
-                 uint64_t startNs, uint32_t clockKhz)
-      : sms_(sms), smOf_(smOf), startNs_(startNs), clockKhz_(clockKhz) {}
-  uint32_t smOf(const exec::ExecContext& ctx) const override { return smOf_.at(ctx.cta); }
+  SimulatedClock(const std::vector<std::unique_ptr<SmModel>>& sms, uint64_t startNs, uint32_t clockKhz)
+      : sms_(sms), startNs_(startNs), clockKhz_(clockKhz) {
+    for (const auto& sm : sms) smOf_.emplace(&sm->context(), sm->index());
+  }
+  uint32_t smOf(const exec::ExecContext& ctx) const override { return smOf_.at(&ctx); }
   uint64_t cycle(const exec::ExecContext& ctx) const override { return sms_[smOf(ctx)]->now(); }
   uint64_t globalTimerNs(const exec::ExecContext& ctx) const override {
     return startNs_ + cycle(ctx) * 1'000'000 / clockKhz_;
@@ -71,20 +77,21 @@ class SimulatedClock final : public exec::DriverClock {
 
  private:
   const std::vector<std::unique_ptr<SmModel>>& sms_;
-  const std::map<const exec::CtaState*, uint32_t>& smOf_;
+  std::unordered_map<const exec::ExecContext*, uint32_t> smOf_;
   uint64_t startNs_;
   uint32_t clockKhz_;
 };
 
-// The first resident CTA when every SM's resident CTAs are livelocked
-// (SmModel::livelockedCta), else null. Idle SMs do not count.
-exec::CtaState* livelocked(const std::vector<std::unique_ptr<SmModel>>& sms) {
-  exec::CtaState* first = nullptr;
+// When every SM's resident CTAs are livelocked (SmModel::livelockedCta):
+// the first SM with one and its first such CTA; else null. Idle SMs do
+// not count.
+std::pair<SmModel*, exec::CtaState*> livelocked(const std::vector<std::unique_ptr<SmModel>>& sms) {
+  std::pair<SmModel*, exec::CtaState*> first{nullptr, nullptr};
   for (const auto& sm : sms) {
     if (sm->residentCtas() == 0) continue;
     exec::CtaState* stuck = sm->livelockedCta();
-    if (stuck == nullptr) return nullptr;
-    if (first == nullptr) first = stuck;
+    if (stuck == nullptr) return {nullptr, nullptr};
+    if (first.second == nullptr) first = {sm.get(), stuck};
   }
   return first;
 }
@@ -108,17 +115,18 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   std::vector<InstructionFetch>& fetch = kept.instructionCaches.forLaunch(timing, grid.config.smCount);
   memory::L2Cache& l2 = kept.memory.forLaunch(timing, grid.options.flushCaches);
   const memory::Hbm& dram = kept.memory.dram();
-  for (uint32_t s = 0; s < grid.config.smCount; ++s) {
-    sms.push_back(
-        std::make_unique<SmModel>(s, grid, timing, code, fetch[s], kept.memory.interconnect(), l2, l1Bytes));
-  }
   const unsigned threads = std::max(1u, std::min<unsigned>(hostThreads, grid.config.smCount));
   if (!kept.pool || kept.pool->threads() != threads) kept.pool = std::make_unique<WindowPool>(threads);
+  // On the host threads: each SM's caches are megabytes to clear in all.
+  sms.resize(grid.config.smCount);
+  kept.pool->run(sms.size(), [&](size_t s) {
+    sms[s] = std::make_unique<SmModel>(static_cast<uint32_t>(s), grid, timing, code, fetch[s],
+                                       kept.memory.interconnect(), l2, l1Bytes);
+  });
   out.hostThreads = threads;
-  std::map<const exec::CtaState*, uint32_t> smOfCta;
   uint64_t launchWrites = 0;
   uint64_t launchInstructions = grid.warpInstructions.load();
-  SimulatedClock clock(sms, smOfCta, grid.launchTimeNs, grid.config.clockRateKhz == 0 ? 1u : grid.config.clockRateKhz);
+  SimulatedClock clock(sms, grid.launchTimeNs, grid.config.clockRateKhz == 0 ? 1u : grid.config.clockRateKhz);
   grid.clock = &clock;
   std::map<uint64_t, std::string> printfByCta;
   uint64_t nextCta = 0;
@@ -130,9 +138,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   // Called on the calling thread only: at the start in SM order, then in
   // phase B in (cycle, SM) order, so the trace's order is deterministic too.
   auto place = [&](SmModel& sm, uint64_t at) {
-    sm.launchCta(nextCta, at);
+    sm.placeCta(nextCta, at);
     if (trace != nullptr) trace->ctaStarted(sm.index(), nextCta, at);
-    smOfCta[sm.context().cta] = sm.index();
     nextEvent[sm.index()] = std::min(nextEvent[sm.index()], at);
     ++nextCta;
   };
@@ -224,12 +231,11 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       std::unique_ptr<exec::CtaState>& cta = sm.finished()[f.index].cta;
       if (!cta->printfOutput.empty()) printfByCta[cta->linearId] = std::move(cta->printfOutput);
       if (!cta->deviceRuntime.launches.empty()) out.launchesByCta[cta->linearId] = std::move(cta->deviceRuntime.launches);
-      smOfCta.erase(cta.get());
       if (trace != nullptr) trace->ctaFinished(f.sm, cta->linearId, f.cycle);
       // The freed slot takes the next CTA after the launch cost.
       if (nextCta < ctaCount && !failed) place(sm, f.cycle + timing.sm.ctaLaunchCycles);
     }
-    for (uint32_t s : running) sms[s]->finished().clear();
+    for (uint32_t s : running) sms[s]->recycleFinished();
     // The launch's shared counts.
     for (uint32_t s : running) {
       launchWrites += sms[s]->windowWrites();
@@ -250,9 +256,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     if (progress.due()) progress.report(progressOf(sms, windowEnd - startCycle));
     // Every resident CTA on every SM spins through states it was in
     // before, and no memory changed: it will go on forever.
-    if (exec::CtaState* stuck = livelocked(sms)) {
-      SmModel& sm = *sms[smOfCta.at(stuck)];
-      exec::failStalled(sm.context(), *stuck,
+    if (auto [sm, stuck] = livelocked(sms); stuck != nullptr) {
+      exec::failStalled(sm->context(), *stuck,
                         "the resident blocks repeat the same states without writing memory (a spin on memory no "
                         "block writes, or a grid.sync() some block never reaches); the first of them");
       break;

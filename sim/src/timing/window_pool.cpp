@@ -1,6 +1,19 @@
 #include "window_pool.h"
 
+#include <chrono>
+
 namespace ptxsim::sim::timing {
+
+template <class Done>
+bool WindowPool::spinUntil(const Done& done) {
+  constexpr auto kSpin = std::chrono::microseconds(100);
+  const auto until = std::chrono::steady_clock::now() + kSpin;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::yield();  // leaves the core to others on a busy host
+  }
+  return true;
+}
 
 WindowPool::WindowPool(unsigned threads) {
   for (unsigned t = 1; t < threads; ++t) helpers_.emplace_back([this] { helperLoop(); });
@@ -35,6 +48,7 @@ void WindowPool::drain() {
 void WindowPool::helperLoop() {
   uint64_t seen = 0;
   while (true) {
+    spinUntil([&] { return stopping_.load() || generation_.load() != seen; });
     {
       std::unique_lock lock(mutex_);
       start_.wait(lock, [&] { return stopping_ || generation_ != seen; });
@@ -70,6 +84,7 @@ void WindowPool::run(size_t count, const std::function<void(size_t)>& work) {
   {
     // Every item is taken; wait for the helpers still running one. A helper
     // that wakes late finds nothing left and leaves at once.
+    spinUntil([&] { return busy_.load() == 0; });
     std::unique_lock lock(mutex_);
     done_.wait(lock, [&] { return busy_ == 0; });
     work_ = nullptr;

@@ -6,6 +6,7 @@
 // when all are done. Which thread takes which i is not fixed; the driver's
 // results must not depend on it (each i touches only its own SM).
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -32,20 +33,27 @@ class WindowPool {
   void helperLoop();
   // Takes items until none is left; returns after its last.
   void drain();
+  // Spins (yielding) for a short while until `done` is true: windows come
+  // tens of microseconds apart, as long as a sleeping thread takes to wake,
+  // so waiting on the condition variables at once would cost about as much
+  // as the window's work. Returns whether `done` became true.
+  template <class Done>
+  static bool spinUntil(const Done& done);
 
   std::vector<std::thread> helpers_;
   std::mutex mutex_;
   std::condition_variable start_;
   std::condition_variable done_;
-  uint64_t generation_ = 0;  // bumped by each run
-  bool stopping_ = false;
+  // Written under mutex_; atomic so that spinUntil may look without it.
+  std::atomic<uint64_t> generation_ = 0;  // bumped by each run
+  std::atomic<bool> stopping_ = false;
   // The current run, under mutex_ except `next_` handed out under it too
   // (items are whole SMs' windows, thousands of cycles of work: a lock per
   // item costs nothing against them).
   const std::function<void(size_t)>* work_ = nullptr;
   size_t count_ = 0;
   size_t next_ = 0;
-  size_t busy_ = 0;  // helpers inside this run
+  std::atomic<size_t> busy_ = 0;  // helpers inside this run (written under mutex_)
   std::exception_ptr error_;
 };
 
