@@ -12,11 +12,10 @@ constexpr uint64_t kLaunchDataAddress = 0xffff'0000'0000'0000ull;
 
 }  // namespace
 
-void MemorySystem::readLaunchData(uint32_t bytes) {
-  constexpr uint32_t kLine = 128;
-  for (uint32_t offset = 0; offset < bytes; offset += kLine) {
-    const uint32_t chunk = std::min(kLine, bytes - offset);
-    const uint32_t sectors = (chunk + 31) / 32;
+void MemorySystem::readLaunchData(uint32_t bytes, const memory::L2Config& l2) {
+  for (uint32_t offset = 0; offset < bytes; offset += l2.lineBytes) {
+    const uint32_t chunk = std::min(l2.lineBytes, bytes - offset);
+    const uint32_t sectors = (chunk + l2.sectorBytes - 1) / l2.sectorBytes;
     dram_->request(0, {kLaunchDataAddress + offset, (1u << sectors) - 1, chunk, false});
   }
 }
@@ -36,7 +35,7 @@ memory::L2Cache& MemorySystem::forLaunch(const TimingConfig& timing, bool flush)
   dram_->startLaunch();
   l2_->startLaunch();
   noc_->startLaunch();
-  if (flush) readLaunchData(timing.launchDramReadBytes);
+  if (flush) readLaunchData(timing.launchDramReadBytes, timing.l2);
   return *l2_;
 }
 

@@ -27,8 +27,9 @@ class MemorySystem {
 
  private:
   // A launch that starts with empty caches reads its own data (parameters,
-  // constant bank, code: launch.dram_read_bytes) from the HBM first.
-  void readLaunchData(uint32_t bytes);
+  // constant bank, code: launch.dram_read_bytes) from the HBM first, in
+  // the L2's lines.
+  void readLaunchData(uint32_t bytes, const memory::L2Config& l2);
 
   std::unique_ptr<memory::Hbm> dram_;
   std::unique_ptr<memory::L2Cache> l2_;
