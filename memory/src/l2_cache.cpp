@@ -180,13 +180,50 @@ uint64_t L2Cache::estimateAfter(std::span<const TimedRequest> before, uint64_t n
   return estimateInto(shadow, now, request);
 }
 
+// The slice's request coalescer in front of the tag lookup: the sectors of
+// a read that a read of the same line looked up at most
+// coalesceWindowCycles - 1 cycles ago are merged with it (no lookup, the
+// same data time); a write or atomic to the line ends the merging.
 template <class State>
 uint64_t L2Cache::serve(State& state, uint64_t now, const MemoryRequest& request) {
+  const L2Cache& self = state.self;
+  self.checkRequest(request);
+  const uint64_t window = self.config_.coalesceWindowCycles;
+  if (window == 0) return lookup(state, now, request);
+  Slice& slice = state.slice(self.sliceOf(request.lineAddress));
+  const bool read = !request.write && !request.atomic;
+  uint32_t merged = 0;
+  uint64_t mergedReady = 0;
+  for (RecentRead& recent : slice.recent) {
+    if (recent.sectors == 0 || recent.line != request.lineAddress) continue;
+    if (!read) {
+      recent.sectors = 0;  // written: later reads look it up again
+      continue;
+    }
+    if (now >= recent.at + window) continue;
+    merged |= recent.sectors & request.sectorMask;
+    mergedReady = std::max(mergedReady, recent.readyAt);
+  }
+  if constexpr (State::kCommit) state.self.stats_.coalescedSectors += std::popcount(merged);
+  if (merged == request.sectorMask) return mergedReady;
+  MemoryRequest rest = request;
+  rest.sectorMask &= ~merged;
+  rest.bytes = static_cast<uint32_t>(std::popcount(rest.sectorMask)) * self.config_.sectorBytes;
+  const uint64_t lookedUpAt = std::max(now, slice.portFreeAt);
+  const uint64_t ready = lookup(state, now, rest);
+  if (read) {
+    slice.recent[slice.nextRecent] = {rest.lineAddress, rest.sectorMask, lookedUpAt, ready};
+    slice.nextRecent = (slice.nextRecent + 1) % kRecentReads;
+  }
+  return std::max(ready, mergedReady);
+}
+
+template <class State>
+uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& request) {
   // Every change below goes to `state`; only statistics depend on kCommit.
   constexpr bool kCommit = State::kCommit;
   const L2Cache& self = state.self;
   const L2Config& config = self.config_;
-  self.checkRequest(request);
 
   const uint32_t sliceIndex = self.sliceOf(request.lineAddress);
   Slice& slice = state.slice(sliceIndex);

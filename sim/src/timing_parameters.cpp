@@ -166,6 +166,9 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.l2.sliceBytesPerCycle; }, 1));
   p.push_back(number("l2.mshrs_per_slice", "count", "missed lines in flight per L2 slice",
                      [](TimingConfig& t) -> uint32_t& { return t.l2.mshrsPerSlice; }, 1));
+  p.push_back(number("l2.coalesce_window_cycles", "cycles",
+                     "a read merges with a read of its sectors looked up this recently (0: no coalescer)",
+                     [](TimingConfig& t) -> uint32_t& { return t.l2.coalesceWindowCycles; }, 0));
   p.push_back(decimal("l2.atomic_cycles_per_op", "cycles", "a slice's atomic unit, per round (a sector's word per lane)",
                       [](TimingConfig& t) -> double& { return t.l2.atomicCyclesPerOp; }));
   p.push_back(number("dram.channels", "count", "HBM channels (address-hashed)",

@@ -33,6 +33,7 @@ L2Config small() {
   config.sliceBytesPerCycle = 32;
   config.mshrsPerSlice = 4;
   config.atomicCyclesPerOp = 2;
+  config.coalesceWindowCycles = 0;  // the request coalescer has its own test
   return config;
 }
 
@@ -109,6 +110,34 @@ TEST(L2Cache, MissFetchesOnlyMissingSectorsAndWaitsForOnesInFlight) {
   EXPECT_EQ(l2.stats().inFlightSectorHits, 3u);
   EXPECT_EQ(l2.stats().readSectors, 11u);
   EXPECT_EQ(l2.stats().sectorMisses, 4u);
+}
+
+TEST(L2Cache, TheRequestCoalescerMergesReadsOfSectorsLookedUpJustBefore) {
+  L2Config config = small();
+  config.coalesceWindowCycles = 3;
+  RecordingBackend backend(50);
+  L2Cache l2(config, backend);
+  EXPECT_EQ(l2.request(0, read(kLine0, 0x3)), 150u);  // looked up at 0, fetched: lands at 50
+  // Sector 0 again 2 cycles later, from a far SM: merged, back with the first read.
+  EXPECT_EQ(l2.request(2, read(kLine0, 0x1, 1)), 150u);
+  EXPECT_EQ(l2.stats().readSectors, 2u);
+  EXPECT_EQ(l2.stats().coalescedSectors, 1u);
+  // Sector 1 merges; sector 2 is looked up (port 2..3) and fetched at 2, landing at 52.
+  EXPECT_EQ(l2.request(2, read(kLine0, 0x6)), 152u);
+  EXPECT_EQ(l2.stats().readSectors, 3u);
+  EXPECT_EQ(l2.stats().coalescedSectors, 2u);
+  ASSERT_EQ(backend.sent.size(), 2u);
+  EXPECT_EQ(backend.sent[1].request.sectorMask, 0x4u);
+  // 3 cycles after the first lookup: looked up again, an in-flight hit.
+  EXPECT_EQ(l2.request(3, read(kLine0, 0x1)), 150u);
+  EXPECT_EQ(l2.stats().readSectors, 4u);
+  EXPECT_EQ(l2.stats().coalescedSectors, 2u);
+  EXPECT_EQ(l2.stats().inFlightSectorHits, 1u);
+  // A write to the line ends the merging: sector 2 (looked up at 2) is looked up again.
+  l2.request(4, write(kLine0, 0x8));
+  l2.request(4, read(kLine0, 0x4));
+  EXPECT_EQ(l2.stats().readSectors, 5u);
+  EXPECT_EQ(l2.stats().coalescedSectors, 2u);
 }
 
 TEST(L2Cache, MissWaitsForAFreeMshrOfItsSlice) {

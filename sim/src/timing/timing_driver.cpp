@@ -308,6 +308,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   }
   out.stats.timing.l2Sectors = l2.stats().readSectors + l2.stats().writeSectors + l2.stats().atomicSectors;
   out.stats.timing.l2SectorHits = l2.stats().sectorHits;
+  out.stats.timing.l2CoalescedSectors = l2.stats().coalescedSectors;
   out.stats.timing.dramBytesRead = dram.stats().bytesRead;
   out.stats.timing.dramBytesWritten = dram.stats().bytesWritten;
   uint32_t clockKhz = grid.config.clockRateKhz == 0 ? 1u : grid.config.clockRateKhz;
