@@ -1,0 +1,128 @@
+// ptxsim_conformance: the ISA conformance suite against silicon.
+//   filter PTXAS FORMS_OUT REJECTED_OUT   the candidate forms ptxas accepts for sm_90
+//   generate FORMS DIR                    modules (DIR/NAME.ptx), manifest and inputs for the GPU runner
+//   replay FORMS OUTPUTS.zst REPORT       runs every form on the simulator against the recorded outputs
+// tests/conformance/record.sh strings the first two and the GPU run together.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "kernel_text.h"
+#include "replay.h"
+#include "suite.h"
+
+namespace ptxsim::conformance {
+namespace {
+
+// The kernel a ptxas error line falls in, by the kernels' first lines.
+std::string kernelAtLine(const std::map<std::string, uint32_t>& firstLine, const std::vector<std::string>& kernels,
+                         uint32_t line) {
+  std::string best;
+  uint32_t bestLine = 0;
+  for (const std::string& k : kernels) {
+    uint32_t first = firstLine.at(k);
+    if (first <= line && first >= bestLine) {
+      best = k;
+      bestLine = first;
+    }
+  }
+  return best;
+}
+
+int filter(const std::string& ptxas, const std::string& formsOut, const std::string& rejectedOut) {
+  Enumeration all = enumerateForms();
+  std::vector<std::string> names;
+  for (const Form& f : all.forms) names.push_back(f.name);
+  std::map<std::string, std::string> rejected;  // form -> ptxas's first message
+  const std::filesystem::path work = std::filesystem::temp_directory_path() / "ptxsim_conformance_filter";
+  std::filesystem::create_directories(work);
+  const std::regex errorLine(R"(line (\d+); error\s*:\s*(.*))");
+  for (int round = 0; round < 50; ++round) {
+    std::vector<SuiteForm> suite = suiteOf(all, names);
+    std::map<std::string, uint32_t> firstLine;
+    std::map<std::string, std::string> modules = moduleTexts(suite, &firstLine);
+    std::map<std::string, std::vector<std::string>> kernelsOf;
+    std::map<std::string, std::string> formOf;
+    for (const SuiteForm& s : suite) {
+      kernelsOf[s.module].push_back(s.kernel);
+      formOf[s.kernel] = s.form->name;
+    }
+    size_t before = rejected.size();
+    for (const auto& [module, text] : modules) {
+      const std::string ptx = (work / (module + ".ptx")).string();
+      const std::string log = (work / (module + ".log")).string();
+      writeFile(ptx, text);
+      const std::string command = "'" + ptxas + "' -arch=sm_90 -o /dev/null '" + ptx + "' > '" + log + "' 2>&1";
+      if (std::system(command.c_str()) == 0) continue;
+      std::istringstream lines(readFile(log));
+      bool any = false;
+      for (std::string line; std::getline(lines, line);) {
+        std::smatch m;
+        if (!std::regex_search(line, m, errorLine)) continue;
+        std::string kernel = kernelAtLine(firstLine, kernelsOf[module], static_cast<uint32_t>(std::stoul(m[1])));
+        if (kernel.empty()) continue;
+        rejected.emplace(formOf[kernel], m[2]);
+        any = true;
+      }
+      if (!any) {
+        std::cerr << "ptxas failed on " << ptx << " without a line of a kernel:\n" << readFile(log);
+        return 2;
+      }
+    }
+    if (rejected.size() == before) break;
+    names.erase(std::remove_if(names.begin(), names.end(), [&](const std::string& n) { return rejected.count(n); }),
+                names.end());
+  }
+  std::string accepted, refused;
+  for (const std::string& n : names) accepted += n + "\n";
+  for (const auto& [form, why] : rejected) refused += form + "\t" + why + "\n";
+  writeFile(formsOut, "# Forms of the instruction table that ptxas (sm_90) accepts: the conformance suite.\n" + accepted);
+  writeFile(rejectedOut, "# Forms the instruction table accepts and ptxas rejects for sm_90, with ptxas's message.\n" +
+                             refused);
+  std::cout << all.forms.size() << " candidate forms: " << names.size() << " accepted by ptxas, " << rejected.size()
+            << " rejected; " << all.rows.size() << " table rows excluded\n";
+  return 0;
+}
+
+int generate(const std::string& formsPath, const std::string& dir) {
+  Enumeration all = enumerateForms();
+  std::vector<SuiteForm> suite = suiteOf(all, readLines(formsPath));
+  std::filesystem::create_directories(dir);
+  for (const auto& [module, text] : moduleTexts(suite)) writeFile(dir + "/" + module + ".ptx", text);
+  std::string manifest, inputs;
+  for (const SuiteForm& s : suite) {
+    manifest += s.module + " " + s.kernel + " " + std::to_string(s.inputs.records) + " " +
+                std::to_string(s.form->sources()) + " " + std::to_string(s.form->outputs()) + "\n";
+    inputs.append(reinterpret_cast<const char*>(s.inputs.slots.data()), s.inputs.slots.size() * 8);
+  }
+  writeFile(dir + "/manifest.txt", manifest);
+  writeFile(dir + "/inputs.bin", inputs);
+  std::cout << suite.size() << " forms in " << dir << "\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace ptxsim::conformance
+
+int main(int argc, char** argv) {
+  using namespace ptxsim::conformance;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.size() == 4 && args[0] == "filter") return filter(args[1], args[2], args[3]);
+    if (args.size() == 3 && args[0] == "generate") return generate(args[1], args[2]);
+    if (args.size() >= 4 && args[0] == "replay") return replay(args[1], args[2], args[3], args.size() > 4 ? args[4] : "");
+  } catch (const std::exception& e) {
+    std::cerr << "ptxsim_conformance: error: " << e.what() << "\n";
+    return 2;
+  }
+  std::cerr << "usage: ptxsim_conformance filter PTXAS FORMS_OUT REJECTED_OUT\n"
+               "       ptxsim_conformance generate FORMS DIR\n"
+               "       ptxsim_conformance replay FORMS OUTPUTS.zst REPORT [FORM_FILTER]\n";
+  return 2;
+}

@@ -1,0 +1,18 @@
+#pragma once
+
+// Replays a recording of the conformance suite on the simulator: every form
+// of FORMS runs with its inputs and its outputs are compared bit for bit with
+// what the GPU wrote (OUTPUTS, zstd-compressed, in the order of FORMS).
+// Writes the coverage report (Markdown) to REPORT. Returns 0 when every form
+// either matches or is refused at load (with the refusal in the report), 1
+// when any differs or fails to run; throws std::runtime_error when the
+// recording does not fit the forms.
+
+#include <string>
+
+namespace ptxsim::conformance {
+
+int replay(const std::string& formsPath, const std::string& outputsPath, const std::string& reportPath,
+           const std::string& onlyFormsContaining);
+
+}  // namespace ptxsim::conformance

@@ -1,0 +1,28 @@
+#pragma once
+
+// The inputs of a form's kernel: for each source, values where hardware and
+// textbooks part (signed zeros, denormals, infinities, NaNs with payloads and
+// either sign, integer extremes, shift counts past the width, halfway cases
+// of every rounding), combined across the sources, then pseudo-random ones.
+// Deterministic: the same form always gets the same inputs.
+
+#include <cstdint>
+#include <vector>
+
+#include "form.h"
+
+namespace ptxsim::conformance {
+
+// The special values of one type, as the low bits of a 64-bit slot.
+std::vector<uint64_t> specialValues(isa::DataType type);
+
+// One record per thread: sources() slots of 8 bytes (a carry-in, when the
+// form has one, last), little-endian, in the order of the form's sources.
+struct Inputs {
+  uint32_t records = 0;
+  std::vector<uint64_t> slots;  // records x sources()
+};
+
+Inputs inputsFor(const Form& form);
+
+}  // namespace ptxsim::conformance
