@@ -142,12 +142,9 @@ uint64_t SmModel::atomicsAtL2(uint64_t now, const memory::CoalescedAccess& acces
 uint64_t SmModel::texturePathLatency(uint64_t now) {
   const StepReport& r = ctx_.report;
   uint32_t bytes = std::max<uint32_t>(r.accessBytes, 1);
-  // A texture fetch's texels (up to 8 a lane) or a surface access's lanes,
-  // in sectors of the L1.
-  memory::CoalescedAccess access =
-      r.space == AddressSpace::Texture
-          ? memory::coalesce(r.texels, bytes, timing_.l1.lineBytes, timing_.l1.sectorBytes)
-          : memory::coalesce(r.addresses, r.executed, bytes, timing_.l1.lineBytes, timing_.l1.sectorBytes);
+  // A texture fetch's texels (up to 8 a lane) or a surface access's lanes'
+  // elements, where the caches see them, in sectors of the L1.
+  memory::CoalescedAccess access = memory::coalesce(r.texels, bytes, timing_.l1.lineBytes, timing_.l1.sectorBytes);
   uint64_t ready = now;
   switch (r.access) {
     case AccessKind::Store: ready = l1_.store(now, access, l2_, memory::L1Traffic::kSurface).readyAt; break;
