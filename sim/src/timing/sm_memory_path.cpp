@@ -11,6 +11,7 @@
 #include "pipeline_of.h"
 #include "sm_model.h"
 #include "ptxsim/memory/shared_banks.h"
+#include "ptxsim/memory/texture_lookups.h"
 
 namespace ptxsim::sim::timing {
 
@@ -155,6 +156,11 @@ uint64_t SmModel::texturePathLatency(uint64_t now) {
                    r.space == AddressSpace::Texture ? memory::L1Traffic::kTexture : memory::L1Traffic::kSurface);
       lgWait_ = done.mshrStallCycles;
       ready = done.readyAt;
+      if (r.space == AddressSpace::Texture) {
+        // Quads that look up a sector another quad did: hits, in the counts only.
+        uint64_t lookups = memory::quadSectorLookups(r.texels, r.texelLanes, bytes, timing_.l1.sectorBytes);
+        if (lookups > access.sectors) l1_.countRepeatedTextureLookups(lookups - access.sectors);
+      }
     }
   }
   // A fetch waits for the texture units to start its lanes' lookups, and
