@@ -171,6 +171,11 @@ L1Access L1Cache::store(uint64_t now, const CoalescedAccess& access, MemoryBacke
   return out;
 }
 
+void L1Cache::countRepeatedTextureLookups(uint64_t sectors) {
+  stats_.texture.sectors += sectors;
+  stats_.texture.sectorHits += sectors;
+}
+
 void L1Cache::invalidate() {
   std::fill(ways_.begin(), ways_.end(), Way{});
   std::fill(arrival_.begin(), arrival_.end(), 0);

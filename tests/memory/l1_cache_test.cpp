@@ -249,6 +249,23 @@ TEST(L1Cache, TextureSurfaceAndCopyTrafficShareTheLinesButCountApart) {
   EXPECT_DOUBLE_EQ(s.sectorHitRatePct(), 100.0 * 6 / 11);
 }
 
+TEST(L1Cache, RepeatedTextureLookupsCountAsHitsWithoutTraffic) {
+  L1Cache l1(L1Config{});
+  RecordingBackend backend(100);
+  // A row of 32 floats: 4 sectors fetched, then looked up once more by a
+  // second quad each (8 quads, texture_lookups.h): 4 further hits.
+  L1Access fetch = l1.load(10, wholeLine(0x1000), backend, L1Policy::kAllocate, L1Traffic::kTexture);
+  l1.countRepeatedTextureLookups(4);
+  const L1Stats& s = l1.stats();
+  EXPECT_EQ(fetch.sectorMisses, 4u);
+  EXPECT_EQ(s.texture.requests, 1u);
+  EXPECT_EQ(s.texture.sectors, 8u);
+  EXPECT_EQ(s.texture.sectorHits, 4u);
+  EXPECT_EQ(s.loadSectors, 0u);
+  EXPECT_EQ(backend.sent.size(), 1u);  // one line's fetch, nothing more
+  EXPECT_DOUBLE_EQ(s.sectorHitRatePct(), 50.0);
+}
+
 TEST(L1Cache, InvalidateDropsEveryLine) {
   L1Cache l1(L1Config{});
   RecordingBackend backend(100);

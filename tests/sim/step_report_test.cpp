@@ -112,6 +112,54 @@ TEST(StepReport, TextureFetchesReportEveryTexelTheyRead) {
       for (uint64_t dx = 0; dx < 2; ++dx) want.insert(buffer + dy * 64 + (lane + dx) * 4);
   }
   EXPECT_EQ(got, want);
+  EXPECT_EQ(fetch->texelLanes, (std::vector<uint8_t>{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}));
+}
+
+TEST(StepReport, ArrayTexelsAreReportedWhereTheBlockLinearLayoutPutsThem) {
+  // A 64 x 64 float CUDA array (256-byte rows) read at texel (4 lane, 1) by
+  // 4 lanes with point sampling: the functional address is row-major,
+  // base + 256 + 16 lane; the caches' is block-linear (block_linear.h):
+  // x byte b = 16 lane is in GOB b / 64, which starts a block of 8 GOBs
+  // (4 KiB: 64 rows); within the GOB, x bit 4 is offset bit 5, x bit 5 is
+  // bit 8 and row 1 is bit 4.
+  Device device(sim::GpuConfig{}, DeviceOptions{1});
+  Recorder recorder;
+  device.launchOptions().observer = &recorder;
+  sim::ArrayShape shape;
+  shape.format = sim::ElementFormat{1, 32, sim::ChannelKind::Float};
+  shape.width = 64;
+  shape.height = 64;
+  std::string error;
+  uint64_t array = device.gpu().textures().createArray(shape, error);
+  ASSERT_NE(array, 0u) << error;
+  const uint64_t base = device.gpu().textures().array(array)->base;
+  sim::TextureObject t;
+  t.resource.kind = sim::ResourceKind::Array;
+  t.resource.arrayHandle = array;
+  t.resource.array = device.gpu().textures().array(array);
+  uint64_t handle = device.gpu().textures().createTexture(std::move(t));
+  std::string body =
+      "ld.global.u64 %h, [%in];\ncvt.rn.f32.u32 %x, %tx;\nmul.f32 %x, %x, 0f40800000;\nadd.f32 %x, %x, 0f3F000000;\n"
+      "tex.2d.v4.f32.f32 {%g0, %g1, %g2, %g3}, [%h, {%x, %y}];\n";
+  std::string ptx = test::ptxKernel(".reg .u64 %h; .reg .f32 %g0, %g1, %g2, %g3, %x, %y;",
+                                    "mov.f32 %y, 0f3FC00000;\n" + body);
+  auto module = device.loadModule(ptx, "test.ptx");
+  uint64_t in = device.malloc(8);
+  device.write(in, std::vector<uint64_t>{handle});
+  uint64_t out = device.malloc(8);
+  sim::LaunchResult r = device.launch(*module, "k", {1}, {8}, 0, KernelArgs().add(in).add(out));
+  ASSERT_FALSE(r.error) << r.error.message;
+  const sim::StepReport* fetch = nullptr;
+  for (const sim::StepReport& s : recorder.reports)
+    if (s.instruction->opcode == isa::Opcode::Tex) fetch = &s;
+  ASSERT_NE(fetch, nullptr);
+  ASSERT_EQ(fetch->texels.size(), 8u);
+  for (unsigned lane = 0; lane < 8; ++lane) {
+    EXPECT_EQ(fetch->addresses[lane], base + 256 + 16 * lane) << lane;
+    EXPECT_EQ(fetch->texelLanes[lane], lane);
+    const uint64_t x = 16 * lane;  // the texel's first byte in its row
+    EXPECT_EQ(fetch->texels[lane], base + 4096 * (x / 64) + 16 + 32 * ((x >> 4) & 1) + 256 * ((x >> 5) & 1)) << lane;
+  }
 }
 
 }  // namespace

@@ -127,7 +127,7 @@ StepResult step(ExecContext& ctx) {
   ctx.report.active = active | ctx.synced;
   ctx.report.executed = mask | ctx.synced;
   ctx.report.access = AccessKind::None;
-  ctx.report.texels.clear();
+  ctx.report.clearTexels();
   if (pi.materializeCount != 0) materialize(ctx, pi);
   ++ctx.stats.warpInstructions;
   ++ctx.cta->instructions;

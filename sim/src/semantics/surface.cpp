@@ -21,6 +21,7 @@
 #include <bit>
 #include <cstring>
 
+#include "../texture/block_linear.h"
 #include "lane_ops.h"
 #include "semantics.h"
 #include "small_float.h"
@@ -229,7 +230,9 @@ Resolved resolve(ExecContext& ctx, const Form& form, unsigned accessBytes, const
       }
     }
   }
-  address = array->texelAddress(layer, static_cast<uint64_t>(x), static_cast<uint64_t>(y), static_cast<uint64_t>(z));
+  const auto ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y), uz = static_cast<uint64_t>(z);
+  address = array->texelAddress(layer, ux, uy, uz);
+  ctx.report.addTexel(texture::cacheTexelAddress(*array, layer, ux, uy, uz), lane);  // for the timing model
   return Resolved::Texel;
 }
 

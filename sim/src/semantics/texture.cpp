@@ -175,17 +175,18 @@ void writeResult(const PreparedInstruction& pi, ExecContext& ctx, const texture:
 }
 
 void noteReads(ExecContext& ctx, const texture::ResourceTexelSource& src, unsigned lane) {
-  for (const auto& [address, bytes] : src.reads()) noteTextureRead(ctx, address, bytes, lane);
+  for (const auto& read : src.reads()) noteTextureRead(ctx, read.address, read.bytes, lane);
 }
 
-// The lane's texels in the step report, for the timing model's texture path.
+// The lane's texels in the step report, for the timing model's texture path:
+// where the caches see them.
 void reportTexels(ExecContext& ctx, const texture::ResourceTexelSource& src, unsigned lane) {
   const auto& reads = src.reads();
   if (reads.empty()) return;
-  ctx.report.addresses[lane] = reads.front().first;
-  for (const auto& [address, bytes] : reads) {
-    ctx.report.texels.push_back(address);
-    ctx.report.accessBytes = std::max(ctx.report.accessBytes, static_cast<uint8_t>(bytes));
+  ctx.report.addresses[lane] = reads.front().address;
+  for (const auto& read : reads) {
+    ctx.report.addTexel(read.cacheAddress, lane);
+    ctx.report.accessBytes = std::max(ctx.report.accessBytes, static_cast<uint8_t>(read.bytes));
   }
 }
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "block_linear.h"
+
 namespace ptxsim::sim::texture {
 
 ChannelFormat channelFormatOf(const ElementFormat& format) {
@@ -95,14 +97,22 @@ int ResourceTexelSource::slices() const {
 std::array<uint32_t, 4> ResourceTexelSource::texel(int x, int y, int z, int slice, int l) const {
   const ElementFormat& f = view_.elementFormat();
   uint64_t address = 0;
+  uint64_t cacheAddress = 0;
   switch (view_.kind) {
-    case ResourceKind::Linear: address = view_.devPtr + uint64_t(x) * f.bytes(); break;
-    case ResourceKind::Pitch2D: address = view_.devPtr + uint64_t(y) * view_.pitchInBytes + uint64_t(x) * f.bytes(); break;
-    default: address = level(l).texelAddress(uint64_t(slice), uint64_t(x), uint64_t(y), uint64_t(z)); break;
+    case ResourceKind::Linear: address = cacheAddress = view_.devPtr + uint64_t(x) * f.bytes(); break;
+    case ResourceKind::Pitch2D:
+      address = cacheAddress = view_.devPtr + uint64_t(y) * view_.pitchInBytes + uint64_t(x) * f.bytes();
+      break;
+    default: {
+      const CudaArray& a = level(l);
+      address = a.texelAddress(uint64_t(slice), uint64_t(x), uint64_t(y), uint64_t(z));
+      cacheAddress = cacheTexelAddress(a, uint64_t(slice), uint64_t(x), uint64_t(y), uint64_t(z));
+      break;
+    }
   }
   std::array<uint8_t, 16> bytes{};
   store_.read(address, bytes.data(), f.bytes());
-  reads_.emplace_back(address, f.bytes());
+  reads_.push_back({address, f.bytes(), cacheAddress});
   return unpackElement(bytes.data(), f);
 }
 

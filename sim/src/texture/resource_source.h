@@ -32,8 +32,15 @@ class ResourceTexelSource final : public TexelSource {
   int slices() const override;
   std::array<uint32_t, 4> texel(int x, int y, int z, int slice, int level) const override;
 
-  // [address, bytes) of every texel read so far.
-  const std::vector<std::pair<uint64_t, uint32_t>>& reads() const { return reads_; }
+  // One texel read: [address, address + bytes) in device memory, and where
+  // the caches see it (block-linear for 2D and 3D arrays: block_linear.h).
+  struct Read {
+    uint64_t address = 0;
+    uint32_t bytes = 0;
+    uint64_t cacheAddress = 0;
+  };
+  // Every texel read so far.
+  const std::vector<Read>& reads() const { return reads_; }
 
  private:
   const CudaArray& level(int l) const;
@@ -41,7 +48,7 @@ class ResourceTexelSource final : public TexelSource {
   const ResourceView& view_;
   const memory::PageStore& store_;
   ChannelFormat format_;
-  mutable std::vector<std::pair<uint64_t, uint32_t>> reads_;
+  mutable std::vector<Read> reads_;
 };
 
 // One texel of a source, seen as a 1x1x1 texture: an integer-indexed fetch (tex1Dfetch) computed

@@ -11,6 +11,7 @@
 #include "pipeline_of.h"
 #include "sm_model.h"
 #include "ptxsim/memory/shared_banks.h"
+#include "ptxsim/memory/texture_lookups.h"
 
 namespace ptxsim::sim::timing {
 
@@ -142,12 +143,9 @@ uint64_t SmModel::atomicsAtL2(uint64_t now, const memory::CoalescedAccess& acces
 uint64_t SmModel::texturePathLatency(uint64_t now) {
   const StepReport& r = ctx_.report;
   uint32_t bytes = std::max<uint32_t>(r.accessBytes, 1);
-  // A texture fetch's texels (up to 8 a lane) or a surface access's lanes,
-  // in sectors of the L1.
-  memory::CoalescedAccess access =
-      r.space == AddressSpace::Texture
-          ? memory::coalesce(r.texels, bytes, timing_.l1.lineBytes, timing_.l1.sectorBytes)
-          : memory::coalesce(r.addresses, r.executed, bytes, timing_.l1.lineBytes, timing_.l1.sectorBytes);
+  // A texture fetch's texels (up to 8 a lane) or a surface access's lanes'
+  // elements, where the caches see them, in sectors of the L1.
+  memory::CoalescedAccess access = memory::coalesce(r.texels, bytes, timing_.l1.lineBytes, timing_.l1.sectorBytes);
   uint64_t ready = now;
   switch (r.access) {
     case AccessKind::Store: ready = l1_.store(now, access, l2_, memory::L1Traffic::kSurface).readyAt; break;
@@ -158,6 +156,11 @@ uint64_t SmModel::texturePathLatency(uint64_t now) {
                    r.space == AddressSpace::Texture ? memory::L1Traffic::kTexture : memory::L1Traffic::kSurface);
       lgWait_ = done.mshrStallCycles;
       ready = done.readyAt;
+      if (r.space == AddressSpace::Texture) {
+        // Quads that look up a sector another quad did: hits, in the counts only.
+        uint64_t lookups = memory::quadSectorLookups(r.texels, r.texelLanes, bytes, timing_.l1.sectorBytes);
+        if (lookups > access.sectors) l1_.countRepeatedTextureLookups(lookups - access.sectors);
+      }
     }
   }
   // A fetch waits for the texture units to start its lanes' lookups, and

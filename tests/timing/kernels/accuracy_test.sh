@@ -8,10 +8,13 @@
 set -uo pipefail
 
 # Issue 15's bar for cycles (MAPE <= 15%, correlation >= 0.95, no kernel
-# off by more than 40%) is met: 2026-11-25, cycle MAPE 10.9%, correlation
+# off by more than 40%) is met: 2026-11-25, cycle MAPE 11.0%, correlation
 # 0.987, worst kernel +38.1%; DRAM bytes read: MAPE 2.5% (bar 10%). These
 # checks guard those figures. Not met yet: hit rates within 10 points
-# (L1 within 15.6 points, MAPE 7.9%; the SMs' own L2 hit rates within
+# (L1 within 13.2 points, MAPE 6.9%, transpose_naive the worst, since
+# texture fetches see the block-linear layout of CUDA arrays and count
+# lookups per quad: tex2d_box_filter 90.8% as on the H100, from 75.2%;
+# the SMs' own L2 hit rates within
 # 12.7, below); the checks guard today's figures so that the test fails
 # when accuracy drops. Tighten them as the model improves. (lts__t_sector_hit_rate.pct
 # is guarded loosely: the H100's counts its partitions' traffic too.)
@@ -19,7 +22,7 @@ checks=(
   "gpc__cycles_elapsed.max:mape<=11.5"
   "gpc__cycles_elapsed.max:corr>=0.98"
   "gpc__cycles_elapsed.max:max_error<=40"
-  "l1tex__t_sector_hit_rate.pct:max_points<=16"
+  "l1tex__t_sector_hit_rate.pct:max_points<=13.65"
   "lts__t_sector_hit_rate.pct:max_points<=52"
   "dram__bytes_read.sum:mape<=3"
 )

@@ -110,6 +110,13 @@ class L1Cache {
   L1Access store(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend,
                  L1Traffic traffic = L1Traffic::kGlobal, L1Policy policy = L1Policy::kAllocate);
 
+  // Counts `sectors` further lookups of a texture fetch that load() has just
+  // served, as hits of its traffic (kTexture): the texture unit looks the
+  // same sector up again for each quad of lanes that reads it
+  // (texture_lookups.h), and a sector the fetch needed is there by then.
+  // Statistics only: what was fetched and when is load()'s.
+  void countRepeatedTextureLookups(uint64_t sectors);
+
   // Drops every line, as a kernel launch does (the L1 is not coherent).
   void invalidate();
 

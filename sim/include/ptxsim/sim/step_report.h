@@ -36,8 +36,22 @@ struct StepReport {
   // Texture fetches (space Texture): every texel the executed lanes read,
   // accessBytes each, lane by lane (a filtered fetch reads up to 4 a lane
   // in 2D, 8 in 3D or across two mipmap levels; a lane outside the texture
-  // may read none); addresses[lane] is the lane's first. Empty otherwise.
+  // may read none); addresses[lane] is the lane's first. Surface accesses
+  // (suld, sust, sured): each lane's element that is in bounds. Both at the
+  // addresses the caches see (block-linear for CUDA arrays of 2 or 3
+  // dimensions, sim/src/texture/block_linear.h), not the functional ones.
+  // Empty otherwise. texelLanes[i] is the lane of texels[i].
   std::vector<uint64_t> texels;
+  std::vector<uint8_t> texelLanes;
+
+  void addTexel(uint64_t cacheAddress, unsigned lane) {
+    texels.push_back(cacheAddress);
+    texelLanes.push_back(static_cast<uint8_t>(lane));
+  }
+  void clearTexels() {
+    texels.clear();
+    texelLanes.clear();
+  }
 };
 
 class StepObserver {

@@ -15,7 +15,9 @@
 // a face of a cubemap (face f of cubemap layer l is layer 6 * l + f). Levels
 // of a mipmapped array follow each other, level 0 first. So host copies,
 // memcheck-like reporting and the page store serve arrays unchanged; the
-// real GPU's layout is opaque (block-linear) and no program can observe it.
+// real GPU's layout is opaque (block-linear) and no program can observe it,
+// only its caches can: the timing model addresses its caches with it
+// (sim/src/texture/block_linear.h).
 //
 // Handles: every array, mipmapped array, texture object and surface object
 // gets a 64-bit handle from one counter, never reused and never 0, so a
