@@ -20,6 +20,7 @@ check() {  # check NAME CONDITION...
 
 "$src/tests/cuda/programs/build_program.sh" "$src/tests/cuda/programs/cdp" "$work/cdp" || exit 1
 for threads in 1 2; do
+  rm -f "$work/stats$threads.json"  # an earlier run's must not stand in for this one's
   "$ptxsim" run --threads $threads --stats "$work/stats$threads.json" -- "$work/cdp" >"$work/out$threads" 2>&1
   check "--threads $threads: the program succeeds" [ $? -eq 0 ]
   # Everything but the host's wall time and thread count.

@@ -22,6 +22,9 @@ check() {  # check NAME CONDITION...
   if "$@"; then echo "ok: $name"; passes=$((passes + 1)); else echo "FAILED: $name" >&2; failures=$((failures + 1)); fi
 }
 
+# Statistics and stderr files of an earlier run of this script must not
+# stand in for this run's.
+rm -f "$work"/*.json "$work"/*.err
 "$nvcc" -cudart shared -arch=sm_90 -o "$work/vector_add" "$src/examples/vector_add.cu" || exit 1
 "$nvcc" -arch=sm_90 -o "$work/vector_add_static" "$src/examples/vector_add.cu" || exit 1
 cat >"$work/exit_code.cu" <<'CU'
@@ -71,6 +74,7 @@ check "preset override runs" [ "$out" = "vectorAdd: 1048576 elements, 0 mismatch
 # SIMT modes, schedules and the warp-sync check on tests/cuda/programs/warp_sync.cu.
 "$nvcc" -cudart shared -arch=sm_90 -o "$work/warp_sync" "$src/tests/cuda/programs/warp_sync.cu" || exit 1
 default_out=$("$ptxsim" run --stats "$work/simt.json" -- "$work/warp_sync" 2>&1)
+check "ITS: the program succeeds" [ $? -eq 0 ]
 check "ITS: the intra-warp spin lock completes" grep -q "spin lock: cudaSuccess, counter 32" <<<"$default_out"
 check "stats record the SIMT mode" grep -q '"ptxsim__simt_mode":"its/converge"' "$work/simt.json"
 out=$("$ptxsim" run --simt=stack -- "$work/warp_sync" 2>"$work/stack.err")
@@ -85,9 +89,24 @@ out=$("$ptxsim" run --check=warp-sync -- "$work/warp_sync" 2>"$work/check.err")
 check "check: results unchanged" [ "$out" = "$(grep -v '^ptxsim' <<<"$default_out")" ]
 check "check: the legacy reduction is flagged" grep -q "ptxsim: warp-sync hazard in kernel _Z12legacyReducePKiPi: lanes" "$work/check.err"
 check "check: the synced reduction is not" bash -c "! grep -q _Z12syncedReducePKiPi '$work/check.err'"
-"$ptxsim" run --its-schedule=random --seed=5 --stats "$work/r1.json" -- "$work/warp_sync" >/dev/null 2>&1
-"$ptxsim" run --its-schedule=random --seed=5 --threads 1 --stats "$work/r2.json" -- "$work/warp_sync" >/dev/null 2>&1
-check "random: the same seed gives the same run" cmp -s <(sed 's/"ptxsim__simulation_seconds":[^,]*,//; s/"ptxsim__host_threads":[0-9]*//' "$work/r1.json") <(sed 's/"ptxsim__simulation_seconds":[^,]*,//; s/"ptxsim__host_threads":[0-9]*//' "$work/r2.json")
+# The same seed twice (1 and the default host threads): both runs must
+# succeed and write statistics, which must be the same but for the host's
+# wall time and thread count.
+for run in r1 r2; do
+  threads=""
+  [ $run = r2 ] && threads="--threads 1"
+  "$ptxsim" run --its-schedule=random --seed=5 $threads --stats "$work/$run.json" -- "$work/warp_sync" \
+    >/dev/null 2>"$work/$run.err"
+  status=$?
+  check "random ($run): the seeded run succeeds" [ "$status" -eq 0 ]
+  check "random ($run): it wrote statistics" [ -s "$work/$run.json" ]
+  [ "$status" -eq 0 ] || cat "$work/$run.err" >&2
+done
+stable() { sed 's/"ptxsim__simulation_seconds":[^,]*,//; s/"ptxsim__host_threads":[0-9]*//' "$1"; }
+same_seeded_runs() {  # two empty or missing files must not count as the same
+  [ -s "$work/r1.json" ] && [ -s "$work/r2.json" ] && cmp -s <(stable "$work/r1.json") <(stable "$work/r2.json")
+}
+check "random: the same seed gives the same run" same_seeded_runs
 err=$("$ptxsim" run --simt=lockstep -- "$work/warp_sync" 2>&1)
 status=$?
 check "an unknown SIMT mode is refused" [ "$status" -ne 0 ]
@@ -106,12 +125,15 @@ check "options after the program are the program's own" grep -q "0 mismatches" <
 # --timing: the same output, cycles in the statistics; --kernel-name,
 # --launch-skip and --launch-count choose the timed launches.
 out=$("$ptxsim" run --timing --stats "$work/timed.json" -- "$work/vector_add" 2>&1)
+check "timing: the program succeeds" [ $? -eq 0 ]
 check "timing: the program's output is unchanged" grep -q "0 mismatches" <<<"$out"
 check "timing: the record has simulated cycles" grep -q '"gpc__cycles_elapsed.max":[1-9]' "$work/timed.json"
 check "timing: the record echoes the timing parameters" grep -q '"ptxsim__timing":{"sm.sub_partitions":4' "$work/timed.json"
 "$ptxsim" run --timing --kernel-name vectorAdd --stats "$work/named.json" -- "$work/vector_add" >/dev/null 2>&1
+check "timing: --kernel-name: the program succeeds" [ $? -eq 0 ]
 check "timing: --kernel-name by the function's name selects it" grep -q '"gpc__cycles_elapsed.max"' "$work/named.json"
 "$ptxsim" run --timing --launch-skip 1 --stats "$work/skipped.json" -- "$work/vector_add" >/dev/null 2>&1
+check "timing: --launch-skip: the program succeeds" [ $? -eq 0 ]
 check "timing: a skipped launch runs functionally" bash -c "! grep -q gpc__cycles_elapsed '$work/skipped.json' && grep -q smsp__inst_executed '$work/skipped.json'"
 err=$("$ptxsim" run --launch-count 1 -- "$work/vector_add" 2>&1)
 status=$?
@@ -124,6 +146,7 @@ check "timing: the refusal names --timing" grep -q -- "--timing" <<<"$err"
 "$nvcc" -cudart shared -arch=sm_90 -I"$src/tests/cuda/programs" -o "$work/profiler_ranges" \
   "$src/tests/cuda/programs/profiler_ranges.cu" || exit 1
 all_out=$("$ptxsim" run --summary --stats "$work/all.json" -- "$work/profiler_ranges" 2>"$work/all.err")
+check "profile from start: the program succeeds" [ $? -eq 0 ]
 check "profile from start: every launch has a record" [ "$(wc -l <"$work/all.json")" -eq 4 ]
 check "profile from start: the summary counts every launch" grep -q "ptxsim: 4 kernel launches" "$work/all.err"
 range_out=$("$ptxsim" run --profile-from-start off --summary --stats "$work/range.json" -- "$work/profiler_ranges" \

@@ -47,8 +47,9 @@ check "cdp: device-side launches name their parent" \
   python3 -c "import json,sys; sys.exit(not any('parent_launch_id' in e.get('args',{}) for e in json.load(open('$work/cdp.trace.json')) if e.get('cat')=='kernel'))"
 check "cooperative_groups: cooperative launches marked" \
   python3 -c "import json,sys; sys.exit(not any(e['args'].get('cooperative') for e in json.load(open('$work/cooperative_groups.trace.json')) if e.get('cat')=='kernel'))"
+# pipefail: a run that fails after printing the same output is a failure too.
 check "the output does not change under --trace" \
-  bash -c "cd '$work' && '$ptxsim' run --timing -- ./streams 2>/dev/null | cmp -s - streams.out"
+  bash -c "set -o pipefail; cd '$work' && '$ptxsim' run --timing -- ./streams 2>/dev/null | cmp -s - streams.out"
 
 # A launch that faults in one CTA, then a program that aborts: the trace
 # written so far is valid, the faulting launch carries its error.
@@ -89,12 +90,14 @@ done
 
 # --progress: one line per timed launch (at its end) even when short; --no-progress: none.
 "$ptxsim" run --timing --progress -- "$work/streams" >/dev/null 2>"$work/progress.err"
+check "--progress: the program succeeds" [ $? -eq 0 ]
 launches=$(grep -c '"gpc__cycles_elapsed.max"' "$work/streams.stats.json")
 check "--progress: a line per timed launch (more for any longer than 2 s)" [ "$(grep -c '^ptxsim: kernel ' "$work/progress.err")" -ge "$launches" ]
 check "--progress: the line's form" grep -Eq \
   '^ptxsim: kernel [A-Za-z_]+: [0-9]+\.[0-9]{2} M cycles, [0-9]+\.[0-9] M warp instructions, [0-9]+\.[0-9] M thread-instructions/s$' \
   "$work/progress.err"
 "$ptxsim" run --timing --no-progress -- "$work/streams" >/dev/null 2>"$work/no_progress.err"
+check "--no-progress: the program succeeds" [ $? -eq 0 ]
 check "--no-progress: no lines" bash -c "! grep -q 'ptxsim: kernel' '$work/no_progress.err'"
 err=$("$ptxsim" run --progress --no-progress -- "$work/vector_add" 2>&1)
 check "--progress with --no-progress is refused" [ $? -ne 0 ]

@@ -24,15 +24,52 @@ if [ ${#all[@]} -eq 0 ]; then
   echo "corpus: no sm_90 PTX files under $dir" >&2
   exit 1
 fi
-actual=$(mktemp)
-trap 'rm -f "$actual"' EXIT
-# Exit status 1 is expected while gaps remain; only the list matters.
-{
-  "$ptxsim" check --executable "${files[@]}" || true
-  for d in "${rdc_dirs[@]}"; do "$ptxsim" check --executable --link "$d"/rdc_*.ptx || true; done
-} 2>&1 >/dev/null |
-  sed -n -E -e 's/.*unsupported instruction ([^ ]+) at PTX line [0-9]+( \([^)]*\))?(: (.*))?$/\1: \4/p' \
-    -e 's/.*: error: ((undefined reference|multiple definition|cannot link) .*)$/link: \1/p' | sort -u >"$actual" || true
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+actual="$work/actual"
+# What `ptxsim check --executable` writes (runtime/src/check.cpp): a summary
+# line on stdout for each module that loads; on stderr "NAME: error: ..."
+# lines: a refusal ("unsupported instruction FORM at PTX line N (FILE:LINE):
+# why") or, with --link, a link error (undefined reference, multiple
+# definition, cannot link). Its exit status is 0 when nothing was reported,
+# 1 when anything was (refusals, but also a parse error or an unreadable
+# file), 2 for a bad log level, CLI11's codes (100 and up) for a usage error
+# and 128+N for a crash. So status 1 with only refusal and link lines is the
+# expected state while gaps remain; anything else fails here, and the lines
+# that are not refusals (or, failing those, its stderr) are shown.
+refusal='^.*: error: unsupported instruction [^ ]+ at PTX line [0-9]+( \([^)]*\))?(: .*)?$'
+link_error='^.*: error: (undefined reference|multiple definition|cannot link) .*$'
+summary='^.*: PTX [0-9]+\.[0-9]+, target sm_[0-9]+[a-z]?, [0-9]+ kernels?, [0-9]+ functions?, [0-9]+ instructions$'
+unexpected=0
+odd_lines() { grep -Ev "$@" || [ $? -eq 1 ]; }  # grep's status 1 only says there are none
+check_executable() {  # check_executable ARGS...: one run of `ptxsim check --executable ARGS`
+  local status=0 what=""
+  "$ptxsim" check --executable "$@" >"$work/stdout" 2>"$work/stderr" || status=$?
+  odd_lines -e "$refusal" -e "$link_error" "$work/stderr" >"$work/odd"
+  odd_lines -e "$summary" "$work/stdout" >>"$work/odd"
+  if [ $status -ne 0 ] && [ $status -ne 1 ]; then
+    what="exit status $status (expected 0, or 1 with refusals and link errors only)"
+  elif [ -s "$work/odd" ]; then
+    what="lines that are neither refusals, link errors nor summaries"
+  elif [ $status -eq 1 ] && [ ! -s "$work/stderr" ]; then
+    what="exit status 1 with nothing on stderr"
+  elif [ $status -eq 0 ] && [ -s "$work/stderr" ]; then
+    what="exit status 0 with errors on stderr"
+  fi
+  if [ -n "$what" ]; then
+    echo "corpus: \`ptxsim check --executable\` ($# arguments, the first $1): $what:" >&2
+    if [ -s "$work/odd" ]; then head -n 60 "$work/odd" >&2; else head -n 60 "$work/stderr" >&2; fi
+    unexpected=1
+  fi
+  cat "$work/stderr" >>"$work/all_stderr"
+}
+: >"$work/all_stderr"
+check_executable "${files[@]}"
+for d in "${rdc_dirs[@]}"; do check_executable --link "$d"/rdc_*.ptx; done
+[ $unexpected -eq 0 ] || exit 1
+sed -n -E -e 's/.*unsupported instruction ([^ ]+) at PTX line [0-9]+( \([^)]*\))?(: (.*))?$/\1: \4/p' \
+  -e 's/.*: error: ((undefined reference|multiple definition|cannot link) .*)$/link: \1/p' "$work/all_stderr" |
+  sort -u >"$actual"
 if diff -u <(grep -v '^#' "$list" | sed '/^$/d' | sort -u) "$actual"; then
   echo "corpus: ${#all[@]} sm_90 files; the simulator refuses exactly the $(wc -l <"$actual") listed instruction forms"
 else

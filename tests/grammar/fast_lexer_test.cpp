@@ -71,8 +71,12 @@ TEST(FastLexer, AgreesWithTheGrammarOnSnippets) {
 TEST(FastLexer, AgreesWithTheGrammarOnProjectPtx) {
   std::vector<fs::path> files = ptxFilesUnder(fs::path(PTXSIM_SOURCE_DIR) / "tests/ptx/valid");
   for (const fs::path& p : ptxFilesUnder(fs::path(PTXSIM_SOURCE_DIR) / "examples")) files.push_back(p);
+  // corpus_lexer_agreement names the built corpus: a missing or empty one
+  // fails rather than leaving the project's PTX alone to pass.
   if (const char* corpus = std::getenv("PTXSIM_CORPUS_DIR")) {
-    for (const fs::path& p : ptxFilesUnder(corpus)) files.push_back(p);
+    std::vector<fs::path> corpusFiles = ptxFilesUnder(corpus);
+    ASSERT_FALSE(corpusFiles.empty()) << "PTXSIM_CORPUS_DIR=" << corpus << " holds no PTX files";
+    files.insert(files.end(), corpusFiles.begin(), corpusFiles.end());
   }
   ASSERT_FALSE(files.empty());
   for (const fs::path& path : files) EXPECT_EQ(compareLexers(readFile(path)), "") << path;

@@ -46,8 +46,11 @@ class GpuTruth : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GpuTruth, MatchesRealGpuBitForBit) {
   const std::string name = GetParam();
-  std::string expected = test::readCudaFile("semantics/" + name + ".expected");
-  if (expected.empty()) GTEST_SKIP() << name << ".expected has not been recorded on a GPU yet (tests/gpu_truth/record.sh)";
+  const std::string recording = "semantics/" + name + ".expected";
+  std::string problem = test::recordingProblem(
+      recording, "record it on an H100 with RECORD=semantics tests/gpu_truth/record.sh");
+  if (!problem.empty()) GTEST_FAIL() << problem;
+  std::string expected = test::readCudaFile(recording);
   Device device(sim::GpuConfig{}, DeviceOptions{1});
   auto module = test::loadCudaProgram(device, "semantics/" + name);
   uint32_t count = device.read<uint32_t>(device.symbolAddress(*module, "case_count"), 1)[0];

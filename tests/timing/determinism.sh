@@ -31,6 +31,7 @@ for name in cooperative_groups dynamic_shared cdp; do
 done
 for name in vector_add cooperative_groups dynamic_shared cdp; do
   for threads in 1 2 16; do
+    rm -f "$work/$name.stats$threads.json" "$work/$name.trace$threads.json"  # not an earlier run's
     (cd "$work" && "$ptxsim" run --timing --threads $threads --no-progress --stats "$work/$name.stats$threads.json" \
       --trace "$work/$name.trace$threads.json" -- "./$name" \
       >"$work/$name.out$threads" 2>&1)
