@@ -32,6 +32,9 @@ struct ExecContext {
   LaneMask mask = 0;    // lanes that execute: active and guard true
   LaneMask synced = 0;  // lanes of other groups a bar.warp.sync released with this step
   bool memoryUnchanged = false;  // an atomic that wrote nothing (every compare failed)
+  // The handler ends the warp's turn: a wait (mbarrier.try_wait) found
+  // nothing done, and the warps that will finish it should run first.
+  bool yieldTurn = false;
   StepReport report;
   KernelStats stats;
   bool aborted = false;  // a fault stopped the CTA

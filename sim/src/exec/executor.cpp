@@ -134,6 +134,7 @@ StepResult step(ExecContext& ctx) {
   ctx.stats.threadInstructions += static_cast<uint64_t>(std::popcount(active));
   ctx.stats.threadInstructionsPredOn += static_cast<uint64_t>(std::popcount(mask));
   ctx.memoryUnchanged = false;
+  ctx.yieldTurn = false;
   pi.handler(pi, ctx);
   if ((ctx.report.access == AccessKind::Store || ctx.report.access == AccessKind::Atomic) && !ctx.memoryUnchanged) {
     ++ctx.cta->memoryWrites;
@@ -157,6 +158,7 @@ uint32_t runWarp(ExecContext& ctx, uint32_t budget, bool& changed) {
     if (r == StepResult::Waited) continue;
     ++executed;
     if (observer != nullptr && !ctx.aborted) observer->onStep(ctx.report);
+    if (ctx.yieldTurn) break;
   }
   return executed;
 }

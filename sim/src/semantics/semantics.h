@@ -75,6 +75,8 @@ void registerSyncSemantics(SemanticsTable& table);
 void registerWarpCollectiveSemantics(SemanticsTable& table);
 void registerMiscSemantics(SemanticsTable& table);
 void registerAsyncCopySemantics(SemanticsTable& table);
+void registerMbarrierSemantics(SemanticsTable& table);
+void registerBulkCopySemantics(SemanticsTable& table);
 void registerVideoSemantics(SemanticsTable& table);
 void registerSurfaceSemantics(SemanticsTable& table);
 void registerTextureSemantics(SemanticsTable& table);

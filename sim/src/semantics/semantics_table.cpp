@@ -41,6 +41,8 @@ const SemanticsTable& semanticsTable() {
     registerWarpCollectiveSemantics(t);
     registerMiscSemantics(t);
     registerAsyncCopySemantics(t);
+    registerMbarrierSemantics(t);
+    registerBulkCopySemantics(t);
     registerVideoSemantics(t);
     registerSurfaceSemantics(t);
     registerTextureSemantics(t);
