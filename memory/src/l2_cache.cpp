@@ -201,7 +201,9 @@ uint64_t L2Cache::serve(State& state, uint64_t now, const MemoryRequest& request
       continue;
     }
     if (now >= recent.at + window) continue;
-    merged |= recent.sectors & request.sectorMask;
+    const uint32_t shared = recent.sectors & request.sectorMask;
+    if (shared == 0) continue;
+    merged |= shared;
     mergedReady = std::max(mergedReady, recent.readyAt);
   }
   if constexpr (State::kCommit) state.self.stats_.coalescedSectors += std::popcount(merged);

@@ -14,8 +14,8 @@ set -uo pipefail
 # (L1 within 13.2 points, MAPE 6.9%, transpose_naive the worst, since
 # texture fetches see the block-linear layout of CUDA arrays and count
 # lookups per quad: tex2d_box_filter 90.8% as on the H100, from 75.2%;
-# the SMs' own L2 hit rates within
-# 12.7, below); the checks guard today's figures so that the test fails
+# the SMs' own L2 hit rates are within 7.3 points since the L2's request
+# coalescer, below, which meets the bar); the checks guard today's figures so that the test fails
 # when accuracy drops. Tighten them as the model improves. (lts__t_sector_hit_rate.pct
 # is guarded loosely: the H100's counts its partitions' traffic too.)
 checks=(
@@ -27,10 +27,11 @@ checks=(
   "dram__bytes_read.sum:mape<=3"
 )
 
-# The SMs' own L2 hit rate (below), in points: within 12.7 today (MAPE
-# 10.8%, correlation 0.991; sgemm_tiled the worst), against the H100's
+# The SMs' own L2 hit rate (below), in points: within 7.31 today (MAPE
+# 4.0%, correlation 0.996; histogram_shared the worst; 12.7 before the
+# L2's request coalescer, l2.coalesce_window_cycles), against the H100's
 # lookups from its SMs (NAME.caches.ncu.csv, recorded 2026-11-25).
-l2_sm_hit_points=13
+l2_sm_hit_points=7.8
 
 ptxsim="$(realpath "${1:?usage: accuracy_test.sh PTXSIM WORK_DIR}")"
 work="$(realpath -m "${2:?usage: accuracy_test.sh PTXSIM WORK_DIR}")"
