@@ -2,6 +2,7 @@
 //   filter PTXAS FORMS_OUT REJECTED_OUT   the candidate forms ptxas accepts for sm_90
 //   generate FORMS DIR                    modules (DIR/NAME.ptx), manifest and inputs for the GPU runner
 //   replay FORMS OUTPUTS.zst REPORT       runs every form on the simulator against the recorded outputs
+//   dump FORMS OUTPUTS.zst FORM           one form's kernel and every record, GPU against simulator
 // tests/conformance/record.sh strings the first two and the GPU run together.
 #include <algorithm>
 #include <cstdio>
@@ -116,6 +117,7 @@ int main(int argc, char** argv) {
   try {
     if (args.size() == 4 && args[0] == "filter") return filter(args[1], args[2], args[3]);
     if (args.size() == 3 && args[0] == "generate") return generate(args[1], args[2]);
+    if (args.size() == 4 && args[0] == "dump") return dump(args[1], args[2], args[3]);
     if (args.size() >= 4 && args[0] == "replay") return replay(args[1], args[2], args[3], args.size() > 4 ? args[4] : "");
   } catch (const std::exception& e) {
     std::cerr << "ptxsim_conformance: error: " << e.what() << "\n";
@@ -123,6 +125,7 @@ int main(int argc, char** argv) {
   }
   std::cerr << "usage: ptxsim_conformance filter PTXAS FORMS_OUT REJECTED_OUT\n"
                "       ptxsim_conformance generate FORMS DIR\n"
-               "       ptxsim_conformance replay FORMS OUTPUTS.zst REPORT [FORM_FILTER]\n";
+               "       ptxsim_conformance replay FORMS OUTPUTS.zst REPORT [FORM_FILTER]\n"
+               "       ptxsim_conformance dump FORMS OUTPUTS.zst FORM\n";
   return 2;
 }

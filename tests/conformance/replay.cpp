@@ -126,6 +126,60 @@ void writeReport(const std::string& path, const Enumeration& all, const std::vec
 
 }  // namespace
 
+int dump(const std::string& formsPath, const std::string& outputsPath, const std::string& formName) {
+  const Enumeration all = enumerateForms();
+  const std::vector<SuiteForm> suite = suiteOf(all, readLines(formsPath));
+  const std::string outputs = decompress(readFile(outputsPath), outputsPath);
+  size_t offset = 0;
+  for (const SuiteForm& s : suite) {
+    const Form& form = *s.form;
+    const uint32_t records = s.inputs.records, sources = form.sources(), outputCount = form.outputs();
+    const size_t bytes = size_t{records} * outputCount * 8;
+    if (offset + bytes > outputs.size()) throw std::runtime_error(outputsPath + " is shorter than the forms of " + formsPath);
+    if (form.name != formName) {
+      offset += bytes;
+      continue;
+    }
+    std::vector<uint64_t> want(bytes / 8);
+    std::memcpy(want.data(), outputs.data() + offset, bytes);
+    const std::string text = moduleHeader() + kernelText(form, "k");
+    std::cout << text << "\n";
+    Device device(sim::GpuConfig{}, DeviceOptions{1});
+    std::vector<uint64_t> got;
+    try {
+      std::shared_ptr<sim::LoadedModule> module = device.loadModule(text, form.name);
+      const uint64_t in = device.malloc(std::max<uint64_t>(8, s.inputs.slots.size() * 8));
+      if (!s.inputs.slots.empty()) device.write(in, s.inputs.slots);
+      const uint64_t out = device.malloc(bytes);
+      device.memset(out, 0, bytes);
+      sim::LaunchResult result = device.launch(*module, "k", {(records + kBlock - 1) / kBlock}, {kBlock}, 0,
+                                               KernelArgs().add(in).add(out).add(records));
+      if (result.error) std::cout << "# the launch failed on the simulator: " << result.error.message << "\n";
+      else got = device.read<uint64_t>(out, size_t{records} * outputCount);
+    } catch (const std::exception& e) {
+      std::cout << "# refused at load: " << firstLine(e.what()) << "\n";
+    }
+    // One line a record: its inputs, then each result as GPU/ptxsim ('=' when equal).
+    std::cout << "# record: inputs | results GPU/ptxsim\n";
+    for (uint32_t r = 0; r < records; ++r) {
+      std::cout << r;
+      for (uint32_t i = 0; i < sources; ++i) std::cout << " " << hex(s.inputs.slots[size_t{r} * sources + i]);
+      std::cout << " |";
+      for (uint32_t o = 0; o < outputCount; ++o) {
+        const uint64_t w = want[size_t{r} * outputCount + o];
+        std::cout << " " << hex(w);
+        if (got.empty()) continue;
+        const uint64_t g = got[size_t{r} * outputCount + o];
+        std::cout << (g == w ? "=" : "/" + hex(g));
+      }
+      std::cout << "\n";
+    }
+    return 0;
+  }
+  std::cerr << formName << " is not a form of " << formsPath << "\n";
+  return 1;
+}
+
 int replay(const std::string& formsPath, const std::string& outputsPath, const std::string& reportPath,
            const std::string& onlyFormsContaining) {
   const Enumeration all = enumerateForms();

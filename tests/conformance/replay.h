@@ -15,4 +15,9 @@ namespace ptxsim::conformance {
 int replay(const std::string& formsPath, const std::string& outputsPath, const std::string& reportPath,
            const std::string& onlyFormsContaining);
 
+// Prints one form's kernel and every record: its inputs, what the GPU wrote
+// and what the simulator writes (or why it refuses the form), for finding
+// the hardware's rule behind a difference. Returns 1 when FORM is not in FORMS.
+int dump(const std::string& formsPath, const std::string& outputsPath, const std::string& formName);
+
 }  // namespace ptxsim::conformance
