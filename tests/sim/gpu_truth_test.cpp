@@ -7,7 +7,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <sstream>
 
 #include "../support/cuda_programs.h"
@@ -23,23 +22,6 @@ std::vector<std::string> semanticsPrograms() {
   }
   std::sort(names.begin(), names.end());
   return names;
-}
-
-// NAME.approx lists cases of approximate instructions (.approx: the ISA
-// bounds their error rather than fixing their bits) for which the simulator
-// may differ from the GPU by at most D units in the last place of the
-// result's format, one "case N: D  # why" per line. Every other case must
-// match bit for bit.
-std::map<unsigned, uint64_t> allowedUlps(const std::string& name) {
-  std::map<unsigned, uint64_t> allowed;
-  std::istringstream lines(test::readCudaFile("semantics/" + name + ".approx"));
-  std::string line;
-  while (std::getline(lines, line)) {
-    unsigned index = 0;
-    unsigned long long ulps = 0;
-    if (std::sscanf(line.c_str(), "case %u: %llu", &index, &ulps) == 2) allowed[index] = ulps;
-  }
-  return allowed;
 }
 
 class GpuTruth : public ::testing::TestWithParam<std::string> {};
@@ -59,7 +41,6 @@ TEST_P(GpuTruth, MatchesRealGpuBitForBit) {
   sim::LaunchResult result = device.launch(*module, "cases", {1}, {32}, 0, KernelArgs().add(out));
   ASSERT_FALSE(result.error) << result.error.message;
   std::vector<uint64_t> values = device.read<uint64_t>(out, count);
-  std::map<unsigned, uint64_t> allowed = allowedUlps(name);
   std::istringstream lines(expected);
   std::string line;
   unsigned checked = 0;
@@ -68,13 +49,6 @@ TEST_P(GpuTruth, MatchesRealGpuBitForBit) {
     unsigned long long want = 0;
     if (std::sscanf(line.c_str(), "case %u: 0x%llx", &index, &want) != 2) continue;
     ASSERT_LT(index, count) << line;
-    if (auto it = allowed.find(index); it != allowed.end()) {
-      uint64_t distance = values[index] > want ? values[index] - want : want - values[index];
-      EXPECT_LE(distance, it->second) << name << " case " << index << ": simulator 0x" << std::hex << values[index]
-                                      << ", GPU 0x" << want;
-      ++checked;
-      continue;
-    }
     EXPECT_EQ(values[index], want) << name << " case " << index << ": simulator 0x" << std::hex << values[index]
                                    << ", GPU 0x" << want;
     ++checked;

@@ -2,8 +2,8 @@
 // tanh.approx.
 //
 // Each follows the sequence ptxas emits for sm_90 around the multi-function
-// unit (float_mufu.h): the unit's own results are modelled as correctly
-// rounded, the scaling around it is exact.
+// unit (float_mufu.h): the unit's own results from its tables as read on an
+// H100, the scaling around it exact.
 
 #include <cmath>
 

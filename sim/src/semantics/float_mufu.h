@@ -2,18 +2,14 @@
 
 // A model of the H100's multi-function unit (MUFU) and of the instruction
 // sequences ptxas builds around it for the .approx instructions (read from
-// cuobjdump -sass of sm_90 code). RCP, SQRT, RSQ, EX2 and LG2 give the
-// unit's own bits: its tables as read on an H100 (mufu_table.h), extended
-// by rules checked there against every f32 input. SIN, COS and TANH are
-// still modelled as correctly rounded values of the function, which
-// differ from the unit in the last bit for some inputs (MUFU.TANH equals
-// the correctly rounded tanh for 89% of inputs). Subnormal inputs and
-// results flush to zero as MUFU does. The sequences around MUFU (range
-// scaling of the non-.ftz forms, the revolution scaling of sin/cos, the
-// upper-word-only f64 operations) are reproduced exactly.
+// cuobjdump -sass of sm_90 code). Every function gives the unit's own
+// bits: its tables as read on an H100 (mufu_table.h), extended by rules
+// checked there against every input. Subnormal inputs and results flush
+// to zero as MUFU does (tanh keeps them). The sequences around MUFU (range
+// scaling of the non-.ftz forms, the revolution scaling of sin/cos) are
+// reproduced exactly.
 
 #include <cmath>
-#include <numbers>
 
 #include "float_ieee.h"
 #include "mufu_table.h"
@@ -80,51 +76,80 @@ inline float lg2(float x) {
   if (sum == 0) return 0.0f;
   return fp::roundExact<float>(fp::decompose(sum), fp::Round::Zero);
 }
-// MUFU.SIN/COS take the angle in revolutions, and read subnormal angles
-// (sin.approx.f32 of 2^-126 is 2^-126 on an H100); huge angles are not
-// reduced as the unit does (the H100 gives cos.approx(2^127) = 0x3f482b8f).
-inline double turnsToRadians(float t) {
-  double whole = std::nearbyint(static_cast<double>(t));
-  return 2 * std::numbers::pi * (static_cast<double>(t) - whole);
+// MUFU.SIN/COS take the angle t in revolutions and read frac(|t|) as a
+// fixed-point number of 25 fraction bits, truncated: sin(2 pi q 2^-25)
+// from a table of half a period (sin(t + 1/2) = -sin t and cos t =
+// sin(t + 1/4) hold for every entry), the sign of t for sin. Checked
+// against all 2^32 inputs of sin/cos.approx.f32 on an H100
+// (tests/gpu_truth/probes/mufu_trig_probe.cu): subnormal and huge angles
+// included (the H100 gives cos.approx(2^127) = 0x3f482b8f).
+constexpr uint32_t kTurnFractionBits = 25;
+inline uint32_t turnIndex(float t) {
+  double magnitude = std::fabs(static_cast<double>(t));
+  return static_cast<uint32_t>(std::ldexp(magnitude - std::floor(magnitude), kTurnFractionBits));  // exact, then truncated
+}
+inline uint32_t sinOfTurnIndex(uint32_t q) {
+  constexpr uint32_t kHalfTurn = 1u << (kTurnFractionBits - 1);
+  return q < kHalfTurn ? entry(TableId::SinHalf, q) : entry(TableId::SinHalf, q - kHalfTurn) ^ 0x80000000u;
 }
 inline float sin(float t) {
   if (std::isnan(t) || std::isinf(t)) return canonicalNaN();
-  if (t == 0) return t;
-  return rn(std::sin(turnsToRadians(t)));
+  return fp::fromBitsOf<float>(sinOfTurnIndex(turnIndex(t)) ^ (fp::bitsOf(t) & 0x80000000u));
 }
 inline float cos(float t) {
   if (std::isnan(t) || std::isinf(t)) return canonicalNaN();
-  return rn(std::cos(turnsToRadians(t)));
+  constexpr uint32_t kQuarterTurn = 1u << (kTurnFractionBits - 2), kTurnMask = (1u << kTurnFractionBits) - 1;
+  return fp::fromBitsOf<float>(sinOfTurnIndex((turnIndex(t) + kQuarterTurn) & kTurnMask));
 }
-// MUFU.TANH keeps subnormals (tanh.approx.f32 of 0x00000001 is 0x00000001).
+// MUFU.TANH: odd; x itself below 2^-8 (subnormals kept), 1 from 8 up, and
+// between them a table of each binade's top fraction bits (mufu_table.h).
+// Checked against all 2^32 inputs (mufu_explore_probe.cu).
 inline float tanh(float x) {
   if (std::isnan(x)) return canonicalNaN();
-  return static_cast<float>(std::tanh(static_cast<double>(x)));
+  const uint32_t bits = fp::bitsOf(x), sign = bits & 0x80000000u, magnitude = bits & 0x7fffffffu;
+  const int e = static_cast<int>(magnitude >> 23) - 127;
+  if (e < kTanhFirstBinade) return x;
+  if (e > kTanhLastBinade) return fp::fromBitsOf<float>(sign | 0x3f800000u);
+  const uint32_t index = tanhBinadeOffset(e) + ((magnitude & 0x7fffffu) >> (23 - tanhFractionBits(e)));
+  return fp::fromBitsOf<float>(sign | entry(TableId::TanhF32, index));
 }
 
-// MUFU.RCP64H/RSQ64H: the function of the operand's upper 32 bits (sign,
-// exponent, 20 fraction bits), to 20 fraction bits, lower 32 bits zero;
-// subnormals flush. A NaN gives 0x7fffffff00000000 (measured on an H100).
-template <typename F>
-double upperWord(double a, F f) {
-  if (std::isnan(a)) return fp::fromBitsOf<double>(0x7fffffff00000000ull);
-  double upper = fp::fromBitsOf<double>(fp::bitsOf(fp::flush(a)) & 0xffffffff00000000ull);
-  double r = f(upper);
-  if (std::isnan(r)) return fp::fromBitsOf<double>(0x7fffffff00000000ull);
-  if (std::isfinite(r)) {
-    uint64_t b = (fp::bitsOf(r) + 0x80000000ull) & 0xffffffff00000000ull;  // nearest at bit 32
-    r = fp::fromBitsOf<double>(b);
-  }
-  return fp::flush(r);
+// MUFU.RCP64H/RSQ64H read only the operand's upper 32 bits (sign, 11
+// exponent bits, 20 fraction bits) and write the result's, the lower 32
+// zero: a table of the 20 fraction bits (and, for rsqrt, the exponent's
+// parity) scaled by the exponent; results below the normal range flush. A
+// NaN upper word (and rsqrt of a negative number) gives 0x7fffffff;
+// subnormal and zero upper words give infinity of their sign. Checked
+// against all 2^32 upper words on an H100 (mufu_explore_probe.cu).
+constexpr uint64_t kNaNUpperWord = 0x7fffffff00000000ull;
+struct UpperWord {
+  uint32_t sign, exponent, fraction;  // exponent biased by 1023
+};
+inline UpperWord upperWordOf(double a) {
+  const uint32_t high = static_cast<uint32_t>(fp::bitsOf(a) >> 32);
+  return {high & 0x80000000u, (high >> 20) & 0x7ffu, high & 0xfffffu};
+}
+// The table entry (an upper word) with its exponent lowered by `by`.
+inline double scaledUpperWord(uint32_t sign, uint32_t entryWord, int by) {
+  const int exponent = static_cast<int>((entryWord >> 20) & 0x7ffu) - by;
+  if (exponent <= 0) return fp::fromBitsOf<double>(uint64_t{sign} << 32);
+  const uint32_t high = sign | (static_cast<uint32_t>(exponent) << 20) | (entryWord & 0xfffffu);
+  return fp::fromBitsOf<double>(uint64_t{high} << 32);
 }
 inline double rcp64h(double a) {
-  return upperWord(a, [](double x) { return x == 0 ? fp::infinity<double>(fp::signOf(x)) : 1.0 / x; });
+  const UpperWord w = upperWordOf(a);
+  if (w.exponent == 0x7ff) return fp::fromBitsOf<double>(w.fraction ? kNaNUpperWord : uint64_t{w.sign} << 32);
+  if (w.exponent == 0) return fp::infinity<double>(w.sign != 0);
+  return scaledUpperWord(w.sign, entry(TableId::Rcp64H, w.fraction), static_cast<int>(w.exponent) - 1023);
 }
 inline double rsq64h(double a) {
-  return upperWord(a, [](double x) {
-    if (x == 0) return fp::infinity<double>(fp::signOf(x));
-    return x < 0 ? std::nan("") : 1.0 / std::sqrt(x);
-  });
+  const UpperWord w = upperWordOf(a);
+  if (w.exponent == 0x7ff) return fp::fromBitsOf<double>(w.fraction || w.sign ? kNaNUpperWord : 0);
+  if (w.exponent == 0) return fp::infinity<double>(w.sign != 0);
+  if (w.sign) return fp::fromBitsOf<double>(kNaNUpperWord);
+  const int power = static_cast<int>(w.exponent) - 1023, odd = power & 1;
+  const uint32_t entryWord = entry(odd ? TableId::Rsqrt64HE1 : TableId::Rsqrt64HE0, w.fraction);
+  return scaledUpperWord(0, entryWord, (power - odd) / 2);
 }
 
 }  // namespace ptxsim::sim::semantics::mufu

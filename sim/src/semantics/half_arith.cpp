@@ -1,6 +1,7 @@
 // f16/bf16 arithmetic: add, sub, mul, fma (.rn; .ftz and .sat for f16,
 // .relu and .oob for fma), neg, abs, min, max (.NaN, .xorsign.abs), and
-// ex2.approx / tanh.approx. Each result is the exact value rounded once.
+// ex2.approx / tanh.approx. Each result is the exact value rounded once,
+// but for ex2 and tanh, which are the H100's own.
 
 #include <cmath>
 #include <cstring>
@@ -8,6 +9,7 @@
 #include "half.h"
 #include "half_value.h"
 #include "lane_ops.h"
+#include "mufu_table.h"
 
 namespace ptxsim::sim::semantics {
 
@@ -107,24 +109,19 @@ struct MinMaxOp {
   }
 };
 
-// ex2.approx and tanh.approx: the exact function rounded to the format,
-// within the ISA's error bounds (one unit in the last place). The H100's
-// results are never above the exact value in magnitude: over all 65536
-// f16 inputs ex2 agrees with the exact value rounded toward zero for 90%
-// (rounded to nearest: 70%), tanh with it rounded to nearest for 77%.
-// Matching every bit would need the GPU's tables.
+// ex2.approx and tanh.approx: MUFU.EX2.F16/BF16 and MUFU.TANH.F16/BF16,
+// whose every result was read on an H100 (65536 inputs each; each half of
+// an x2 operand is looked up alone, checked on 2^26 pairs:
+// tests/gpu_truth/probes/mufu_explore_probe.cu). ex2.approx.f16 agrees
+// with the exact value rounded toward zero for only 90% of inputs.
 struct Ex2Op {
   static uint64_t apply(const Mode& m, uint64_t a) {
-    sf::Unpacked x = sf::fromDouble(std::exp2(half::toDouble(a, m)));
-    // Overflow still gives infinity (ex2.approx.f16 of 16 is 0x7c00).
-    uint64_t nearest = half::finish(m, x);
-    if ((nearest & 0x7fff) == half::formatOf(m).infBits() || x.isNaN()) return nearest;
-    return sf::encode(x, half::formatOf(m), sf::EncodeOptions{sf::Round::Zero, false, m.ftz});
+    return mufu::entry(m.bf16 ? mufu::TableId::Ex2Bf16 : mufu::TableId::Ex2F16, static_cast<uint32_t>(a));
   }
 };
 struct TanhOp {
   static uint64_t apply(const Mode& m, uint64_t a) {
-    return half::finish(m, sf::fromDouble(std::tanh(half::toDouble(a, m))));
+    return mufu::entry(m.bf16 ? mufu::TableId::TanhBf16 : mufu::TableId::TanhF16, static_cast<uint32_t>(a));
   }
 };
 

@@ -29,18 +29,27 @@ PTXSIM_MUFU_TABLE(sqrt_e0)
 PTXSIM_MUFU_TABLE(sqrt_e1)
 PTXSIM_MUFU_TABLE(rsqrt_e0)
 PTXSIM_MUFU_TABLE(rsqrt_e1)
+PTXSIM_MUFU_TABLE(sin_half)
+PTXSIM_MUFU_TABLE(tanh_f32)
+PTXSIM_MUFU_TABLE(rcp64h)
+PTXSIM_MUFU_TABLE(rsqrt64h_e0)
+PTXSIM_MUFU_TABLE(rsqrt64h_e1)
+PTXSIM_MUFU_TABLE(ex2_f16)
+PTXSIM_MUFU_TABLE(ex2_bf16)
+PTXSIM_MUFU_TABLE(tanh_f16)
+PTXSIM_MUFU_TABLE(tanh_bf16)
 #undef PTXSIM_MUFU_TABLE
 }
 
 namespace ptxsim::sim::semantics::mufu {
 
-PackedTable::Builder::Builder() : table_(std::make_unique<PackedTable>()) {
-  table_->blocks_.resize(kEntries >> kBlockBits);
+PackedTable::Builder::Builder(size_t entries) : entries_(entries), table_(std::make_unique<PackedTable>()) {
+  table_->blocks_.resize((entries + kBlockMask) >> kBlockBits);
   pending_.reserve(kBlockMask + 1);
 }
 
 void PackedTable::Builder::add(std::span<const int32_t> differences) {
-  if (added_ + differences.size() > kEntries) throw std::runtime_error("MUFU table: more than 2^23 entries");
+  if (added_ + differences.size() > entries_) throw std::runtime_error("MUFU table: more entries than the table has");
   for (int32_t d : differences) {
     pending_.push_back(value_ += static_cast<uint32_t>(d));
     if (pending_.size() == kBlockMask + 1) {
@@ -70,13 +79,17 @@ void PackedTable::Builder::packBlock(const uint32_t* block) {
 }
 
 PackedTable PackedTable::Builder::finish() {
-  if (added_ != kEntries) throw std::runtime_error("MUFU table: not 2^23 entries");
+  if (added_ != entries_) throw std::runtime_error("MUFU table: fewer entries than the table has");
+  if (!pending_.empty()) {  // a last, partial block: padded with its last entry, never read
+    pending_.resize(kBlockMask + 1, pending_.back());
+    packBlock(pending_.data());
+    pending_.clear();
+  }
   return std::move(*table_);
 }
 
 PackedTable PackedTable::fromDifferences(std::span<const int32_t> differences) {
-  if (differences.size() != kEntries) throw std::runtime_error("MUFU table: not 2^23 entries");
-  Builder builder;
+  Builder builder(differences.size());
   builder.add(differences);
   return builder.finish();
 }
@@ -103,6 +116,15 @@ Embedded embedded(TableId id) {
     PTXSIM_MUFU_CASE(SqrtE1, sqrt_e1)
     PTXSIM_MUFU_CASE(RsqrtE0, rsqrt_e0)
     PTXSIM_MUFU_CASE(RsqrtE1, rsqrt_e1)
+    PTXSIM_MUFU_CASE(SinHalf, sin_half)
+    PTXSIM_MUFU_CASE(TanhF32, tanh_f32)
+    PTXSIM_MUFU_CASE(Rcp64H, rcp64h)
+    PTXSIM_MUFU_CASE(Rsqrt64HE0, rsqrt64h_e0)
+    PTXSIM_MUFU_CASE(Rsqrt64HE1, rsqrt64h_e1)
+    PTXSIM_MUFU_CASE(Ex2F16, ex2_f16)
+    PTXSIM_MUFU_CASE(Ex2Bf16, ex2_bf16)
+    PTXSIM_MUFU_CASE(TanhF16, tanh_f16)
+    PTXSIM_MUFU_CASE(TanhBf16, tanh_bf16)
 #undef PTXSIM_MUFU_CASE
     case TableId::Count:
       break;
@@ -172,7 +194,22 @@ NearTable::Reference referenceOf(TableId id) {
     case TableId::SqrtE1: return &sqrtOfTwice;
     case TableId::RsqrtE0: return &rsqrtOf;
     case TableId::RsqrtE1: return &rsqrtOfTwice;
-    default: return nullptr;  // lg2: packed
+    default: return nullptr;  // lg2 and the others: packed
+  }
+}
+
+size_t entriesOf(TableId id) {
+  switch (id) {
+    case TableId::SinHalf: return size_t{1} << 24;
+    case TableId::TanhF32: return kTanhF32Entries;
+    case TableId::Rcp64H:
+    case TableId::Rsqrt64HE0:
+    case TableId::Rsqrt64HE1: return size_t{1} << 20;
+    case TableId::Ex2F16:
+    case TableId::Ex2Bf16:
+    case TableId::TanhF16:
+    case TableId::TanhBf16: return size_t{1} << 16;
+    default: return size_t{1} << 23;
   }
 }
 
@@ -200,7 +237,7 @@ uint32_t entry(TableId id, uint32_t index) {
       if (NearTable::Reference reference = referenceOf(id)) {
         loaded.near = std::make_unique<NearTable>(decode(id, NearTable::Builder(reference)));
       } else {
-        loaded.packed = std::make_unique<PackedTable>(decode(id, PackedTable::Builder()));
+        loaded.packed = std::make_unique<PackedTable>(decode(id, PackedTable::Builder(entriesOf(id))));
       }
     }
     t = &loaded;
