@@ -281,12 +281,17 @@ TEST(VideoScalar, SetComparesWithSecondaryOperationAndMerge) {
   runCases(cases);
 }
 
-// Whether the simulator implements the vmad form (see video_mad.cpp).
+// Whether the simulator implements the vmad form (see video_mad.cpp): a
+// negation only with two .s32 sources, or -a -b unscaled and unclamped.
 bool madSupported(bool aS, bool bS, bool na, bool nb, bool nc, int shr, bool sat) {
-  return (aS && bS) || (!aS && !bS && na == nb && !nc && shr == 0 && !sat);
+  return (aS && bS) || (!na && !nb && !nc) || (na && nb && !nc && shr == 0 && !sat);
 }
 
-// vmad, literally the ISA's pseudocode.
+// vmad: without a negation as ptxas's sm_90 sequence computes it (the parts,
+// extended to 32 bits, multiply as signed 32-bit values, c is
+// sign-extended, the result is signed iff a source is .s32: an arithmetic
+// or a logical 64-bit shift, a signed or unsigned clamp); with one, the
+// ISA's pseudocode.
 Case madCase(bool aS, bool bS, bool dS, const std::string& asel, const std::string& bsel, bool na, bool nb, bool nc,
              bool po, bool sat, int shr) {
   std::string text = std::string("vmad.") + typeName(dS) + "." + typeName(aS) + "." + typeName(bS) +
@@ -295,21 +300,23 @@ Case madCase(bool aS, bool bS, bool dS, const std::string& asel, const std::stri
                      (nc ? "-" : "") + "%c;";
   Ref ref = [=](uint32_t a, uint32_t b, uint32_t c) {
     bool signedFinal = aS || bS || (na != nb) || nc;
-    I128 tmp = part(a, asel, aS) * part(b, bsel, bS);
-    int lsb = 0;
-    if (po) {
-      lsb = 1;
-    } else if (na != nb) {
-      tmp = ~tmp;
-      lsb = 1;
-    } else if (nc) {
-      c = ~c;
-      lsb = 1;
+    I128 tmp;
+    if (na == nb && !nc) {
+      auto asInt32 = [](I128 v) { return I128{static_cast<int32_t>(low32(v))}; };
+      tmp = asInt32(part(a, asel, aS)) * asInt32(part(b, bsel, bS)) + static_cast<int32_t>(c) + (po ? 1 : 0);
+    } else {
+      tmp = part(a, asel, aS) * part(b, bsel, bS);
+      if (na != nb) {
+        tmp = ~tmp;
+      } else {
+        c = ~c;
+      }
+      tmp = tmp + static_cast<int32_t>(c) + 1;
     }
-    I128 c128 = signedFinal ? I128{static_cast<int32_t>(c)} : I128{c};
-    tmp = tmp + c128 + lsb;
+    I128 scale = I128{1} << shr;
     I128 result = tmp;
-    if (shr) result = tmp >= 0 ? tmp / (I128{1} << shr) : -((-tmp + (I128{1} << shr) - 1) / (I128{1} << shr));
+    if (shr && signedFinal) result = tmp >= 0 ? tmp / scale : -((-tmp + scale - 1) / scale);
+    if (shr && !signedFinal) result = I128{static_cast<uint64_t>(tmp)} / scale;
     if (sat) result = clampBits(result, 32, signedFinal);
     return low32(result);
   };
@@ -323,10 +330,6 @@ TEST(VideoMad, SelectorsSignednessScaleAndSaturation) {
     for (const auto& asel : kScalarSels) {
       for (const auto& bsel : kScalarSels) {
         int variant = k++ % 6;  // plain, .po, .sat, .shr7, .shr15, .sat.shr15
-        if (!madSupported(types & 1, types & 2, false, false, false, variant >= 3 ? 7 : 0,
-                          variant == 2 || variant == 5)) {
-          continue;
-        }
         cases.push_back(madCase(types & 1, types & 2, types & 4, asel, bsel, false, false, false, variant == 1,
                                 variant == 2 || variant == 5, variant == 3 ? 7 : variant >= 4 ? 15 : 0));
       }
@@ -359,11 +362,22 @@ TEST(VideoMad, NegatedOperandsAndPlusOne) {
 // --- Hand-derived values of ptxas's sequences ---------------------------------
 
 // One instruction on one (a, b, c), every value worked out by hand from the
-// sm_90 sequence; each differs from the PTX ISA's pseudocode.
+// sm_90 sequence; most differ from the PTX ISA's pseudocode.
 struct Handmade {
   const char* text;
   uint32_t a, b, c, expected;
 };
+
+void runHandmade(const Handmade& h) {
+  std::string ptx = test::ptxKernel(".reg .b32 %a, %b, %c, %d;\n.reg .u64 %pin, %pout;",
+                                    "add.u64 %pin, %in, %tx8;\nadd.u64 %pout, %out, %tx8;\n"
+                                    "ld.global.u32 %a, [%pin];\nld.global.u32 %b, [%pin+8];\n"
+                                    "ld.global.u32 %c, [%pin+16];\n" +
+                                        std::string(h.text) + "\nst.global.u32 [%pout], %d;\n");
+  test::KernelRun run = test::runKernel(ptx, {h.a, h.b, h.c}, 1, 1);
+  ASSERT_FALSE(run.result.error) << run.result.error.message;
+  EXPECT_EQ(run.out[0], h.expected) << h.text << std::hex << " a=" << h.a << " b=" << h.b << " c=" << h.c;
+}
 
 TEST(VideoScalar, HandDerivedValuesOfTheH100Sequences) {
   const Handmade cases[] = {
@@ -396,16 +410,28 @@ TEST(VideoScalar, HandDerivedValuesOfTheH100Sequences) {
       {"vset.s32.u32.lt.min %d, %a, %b, %c;", 0, 1, 0xffffffff, 0xffffffff},
       {"vset.u32.s32.lt.min %d, %a, %b, %c;", 0, 1, 0xffffffff, 1},
   };
-  for (const Handmade& h : cases) {
-    std::string ptx = test::ptxKernel(".reg .b32 %a, %b, %c, %d;\n.reg .u64 %pin, %pout;",
-                                      "add.u64 %pin, %in, %tx8;\nadd.u64 %pout, %out, %tx8;\n"
-                                      "ld.global.u32 %a, [%pin];\nld.global.u32 %b, [%pin+8];\n"
-                                      "ld.global.u32 %c, [%pin+16];\n" +
-                                          std::string(h.text) + "\nst.global.u32 [%pout], %d;\n");
-    test::KernelRun run = test::runKernel(ptx, {h.a, h.b, h.c}, 1, 1);
-    ASSERT_FALSE(run.result.error) << run.result.error.message;
-    EXPECT_EQ(run.out[0], h.expected) << h.text << std::hex << " a=" << h.a << " b=" << h.b << " c=" << h.c;
-  }
+  for (const Handmade& h : cases) runHandmade(h);
+}
+
+TEST(VideoMad, HandDerivedValuesOfTheH100Sequences) {
+  const Handmade cases[] = {
+      // The words multiply as signed values and c is sign-extended, even
+      // for .u32 types: -1 * 1 + 0 and 0 * 1 + (-2^31) are negative, so the
+      // unsigned .sat gives 0.
+      {"vmad.u32.u32.u32.sat %d, %a, %b, %c;", 0xffffffff, 1, 0, 0},
+      {"vmad.u32.u32.u32.sat %d, %a, %b, %c;", 0, 1, 0x80000000, 0},
+      {"vmad.u32.u32.u32.sat %d, %a, %b, %c;", 0x10000, 0x10000, 0, 0xffffffff},
+      // Two .u32 sources: a logical 64-bit shift of -2^31, whatever dtype.
+      {"vmad.u32.u32.u32.shr7 %d, %a, %b, %c;", 0x80000000, 1, 0, 0xff000000},
+      {"vmad.s32.u32.u32.shr7 %d, %a, %b, %c;", 0x80000000, 1, 0, 0xff000000},
+      // A .s32 source: arithmetic shift and a signed clamp; 0xffffffff is -1.
+      {"vmad.u32.u32.s32.shr7 %d, %a, %b, %c;", 0x80000000, 1, 0, 0xff000000},
+      {"vmad.u32.u32.s32.sat %d, %a, %b, %c;", 0xffffffff, 2, 0, 0xfffffffe},
+      {"vmad.u32.s32.u32.sat %d, %a, %b, %c;", 0x7fffffff, 0xffffffff, 0, 0x80000001},
+      // .po adds one before the scaling: (3 * 5 + 0x70 + 1) >> 7 = 1.
+      {"vmad.u32.u32.u32.shr7.po %d, %a, %b, %c;", 3, 5, 0x70, 1},
+  };
+  for (const Handmade& h : cases) runHandmade(h);
 }
 
 // --- SIMD -----------------------------------------------------------------
@@ -528,8 +554,10 @@ TEST(VideoForms, InvalidFormsFailToLoad) {
   auto load = [](const std::string& inst) { return test::loadError(".reg .b32 %a, %b, %c, %d;", inst); };
   EXPECT_EQ(load("vset.u32.u32.lt %d.h1, %a.b2, %b.h0, %c;"), "");
   EXPECT_EQ(load("vmad.s32.s32.s32 %d, -%a.h1, %b, %c;"), "");
-  for (const char* good : {"vadd.u32.u32.u32.sat.max %d, %a, %b, %c;", "vshl.u32.u32.u32.sat.clamp %d, %a, %b;",
-                           "vset.s32.u32.lt.min %d, %a, %b, %c;"}) {
+  for (const char* good : {"vmad.u32.u32.u32.sat %d, %a, %b, %c;", "vadd.u32.u32.u32.sat.max %d, %a, %b, %c;",
+                           "vshl.u32.u32.u32.sat.clamp %d, %a, %b;", "vset.s32.u32.lt.min %d, %a, %b, %c;",
+                           "vmad.s32.s32.u32 %d, %a, %b, %c;", "vmad.u32.u32.u32.shr7 %d, %a, %b, %c;",
+                           "vmad.u32.u32.u32 %d, -%a, -%b, %c;"}) {
     EXPECT_EQ(load(good), "") << good;
   }
   // Refused by the semantics, with the reason.
@@ -542,8 +570,8 @@ TEST(VideoForms, InvalidFormsFailToLoad) {
                           "vadd4.u32.u32.u32 %d.b0123, %a, %b, %c;", "vadd2.u32.u32.u32.min %d, %a, %b, %c;",
                           // Forms where the H100 differs from the pseudocode in ways not modelled yet.
                           "vadd.s32.s32.s32.sat %d.h0, %a, %b, %c;", "vsub.s32.s32.s32 %d.b1, %a, %b, %c;",
-                          "vmad.u32.u32.u32.sat %d, %a, %b, %c;", "vmad.s32.s32.u32 %d, %a, %b, %c;",
-                          "vmad.u32.u32.u32 %d, -%a, %b, %c;", "vmad.u32.u32.u32.shr7 %d, %a, %b, %c;"}) {
+                          "vmad.u32.u32.u32 %d, -%a, %b, %c;", "vmad.s32.u32.s32.shr7 %d, %a, %b, -%c;",
+                          "vmad.u32.u32.u32.sat %d, -%a, -%b, %c;"}) {
     EXPECT_NE(load(bad).find("unsupported instruction"), std::string::npos) << bad << ": " << load(bad);
   }
   // Rejected by the front end.
