@@ -1,9 +1,16 @@
 // vmad: (a*b) + c on the selected parts, with the negated forms -(a*b)
 // (exactly one of -a, -b) and -c, the plus-one mode .po, the final scaling
-// .shr7/.shr15 and .sat, as the PTX ISA's pseudocode: the product is exact,
-// a negation is the one's complement plus one carried in as `lsb`, and the
-// final result is signed unless both sources are unsigned and nothing is
-// negated.
+// .shr7/.shr15 and .sat.
+//
+// Without a negation, as ptxas expands it for sm_90 (which has no video
+// hardware; read from the SASS of every form and proved by the conformance
+// recording): the 32-bit parts multiply as signed values whatever their
+// types (IMAD.WIDE, so a whole .u32 word 0xffffffff counts as -1), c is
+// sign-extended, .po adds one, all exact in 64 bits; the final result is
+// signed when a source is .s32 and unsigned when both are .u32 (dtype plays
+// no part): that picks the scaling's shift (SHF.R.S64 or SHF.R.U64) and
+// .sat's range. With a negation, the PTX ISA's pseudocode, which the H100
+// follows for two .s32 sources (tests/cuda/semantics/video.cu).
 
 #include "lane_ops.h"
 #include "video_common.h"
@@ -25,23 +32,35 @@ struct MadMode {
 
 bool signedFinal(const MadMode& m) { return m.aSigned || m.bSigned || m.negateProduct || m.negateC; }
 
+// A part as ptxas hands it to the multiplier: extended per its type to 32
+// bits, then taken as a signed 32-bit value.
+int64_t multiplierInput(uint32_t x, Part part, bool isSigned) {
+  return int64_t{static_cast<int32_t>(static_cast<uint32_t>(extractPart(x, part, isSigned)))};
+}
+
 uint32_t madLane(const MadMode& m, uint32_t a, uint32_t b, uint32_t c) {
-  Int128 tmp = Int128{extractPart(a, m.asel, m.aSigned)} * extractPart(b, m.bsel, m.bSigned);
-  int lsb = 0;
-  if (m.plusOne) {
-    lsb = 1;
-  } else if (m.negateProduct) {
-    tmp = ~tmp;
-    lsb = 1;
-  } else if (m.negateC) {
-    c = ~c;
-    lsb = 1;
-  }
   bool isSigned = signedFinal(m);
-  Int128 c128 = isSigned ? Int128{static_cast<int32_t>(c)} : Int128{c};
-  tmp = tmp + c128 + lsb;
-  // Arithmetic shift: an unsigned final result is never negative here.
-  tmp >>= m.shift;
+  Int128 tmp;
+  if (!m.negateProduct && !m.negateC) {
+    tmp = Int128{multiplierInput(a, m.asel, m.aSigned) * multiplierInput(b, m.bsel, m.bSigned)} +
+          static_cast<int32_t>(c) + (m.plusOne ? 1 : 0);
+  } else {
+    // The pseudocode: a negation is the one's complement plus one.
+    tmp = Int128{extractPart(a, m.asel, m.aSigned)} * extractPart(b, m.bsel, m.bSigned);
+    if (m.negateProduct) {
+      tmp = ~tmp;
+    } else {
+      c = ~c;
+    }
+    tmp = tmp + static_cast<int32_t>(c) + 1;
+  }
+  // Arithmetic for a signed result; logical on the 64-bit value otherwise
+  // (so an unscaled negative unsigned result stays negative for .sat).
+  if (isSigned || m.shift == 0) {
+    tmp >>= m.shift;
+  } else {
+    tmp = Int128{static_cast<uint64_t>(tmp) >> m.shift};
+  }
   if (m.sat) tmp = clampToRange(tmp, 32, isSigned);
   return static_cast<uint32_t>(tmp);
 }
@@ -92,15 +111,13 @@ bool selectMad(const isa::Instruction& inst, PreparedInstruction& pi, SelectCont
     why = "vmad.po with a negated operand";
     return false;
   }
-  // Measured on an H100 (tests/cuda/semantics/video.cu): with both sources
-  // .s32, and with both .u32 and nothing negated, scaled or saturated, the
-  // pseudocode holds; the other forms give other values whose rule is not
-  // established (vmad.u32.u32.u32.sat of 0*1 + 0x80000000 gave 0).
-  bool allSigned = m.aSigned && m.bSigned;
-  bool plainUnsigned = !m.aSigned && !m.bSigned && !signedFinal(m) && m.shift == 0 && !m.sat;
-  if (!allSigned && !plainUnsigned) {
-    why = "vmad with a .u32 source and a signed result (a .s32 source or a negation), a scale or .sat: the H100's "
-          "results differ from the PTX ISA's pseudocode and are not modelled yet";
+  // -a -b cancel; where nothing is scaled or clamped the low word is ab + c
+  // under any reading of the signs.
+  bool bothNegatedPlain = operandOf(inst, sc, 1).minus && !m.negateProduct && !m.negateC && !m.sat && m.shift == 0;
+  bool anyNegation = operandOf(inst, sc, 1).minus || operandOf(inst, sc, 2).minus || m.negateC;
+  if (anyNegation && !(m.aSigned && m.bSigned) && !bothNegatedPlain) {
+    why = "vmad negating an operand with a .u32 source: neither measured on an H100 nor read from ptxas's "
+          "sequence (the conformance suite has no negated operands)";
     return false;
   }
   storeMode(pi, m);

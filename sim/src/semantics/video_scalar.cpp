@@ -3,12 +3,13 @@
 // secondary operation (.add .min .max with c) or the merge into c (d.dsel).
 // vmad is in video_mad.cpp, the SIMD forms in video_simd.cpp.
 //
-// The PTX ISA's pseudocode where an H100 agrees with it: the parts are
-// extracted and extended to .s33, the primary operation gives an exact
-// intermediate and .sat clamps it to dtype's range. Where the H100 differs
-// (the merge, the secondary operation; see finish()) the hardware's
-// behaviour is modelled, and the forms whose rule is not established are
-// refused.
+// sm_90 has no video hardware: ptxas expands each instruction into an
+// integer sequence, and that sequence is what an H100 computes (read from
+// the SASS of every form in the conformance suite, and proved by its
+// recording). The parts are extracted and extended per atype/btype to
+// 64 bits and the primary operation is exact there; how .sat clamps and
+// what the secondary operation compares then differ by instruction (see
+// finish()). The merge is modelled for vset only.
 
 #include "lane_ops.h"
 #include "video_common.h"
@@ -66,34 +67,67 @@ struct ScalarMode {
   Mod extra = Mod::None;  // vset: the comparison; vshl/vshr: .clamp or .wrap
 };
 
-// The primary operations on the extended parts; the result is exact.
+// What the value after the primary operation and .sat looks like to the
+// secondary operation, per instruction (measured in ptxas's sequences):
+// vadd/vsub add in 32 bits and sign-extend the low word (SHF.R.S32.HI of
+// the sum, also after .sat); vabsdiff/vmin/vmax keep the exact 64-bit value;
+// vshl/vshr keep the 64-bit shifted value, but sign-extend the low word
+// after .sat.
+enum class Rewrap : uint8_t { Always, Never, AfterSat };
+
+// The primary operations on the extended parts, exact in 64 bits (the parts
+// have at most 33 significant bits). Each also names its Rewrap and whether
+// an unsigned .sat clamps at both ends (vshl/vshr) or only below zero (the
+// others: ptxas's sequence keeps the low word of a non-negative value, so
+// vadd.u32.u32.u32.sat of 0xffffffff + 1 gives 0).
 struct AddOp {
-  static Int128 apply(const ScalarMode&, int64_t a, int64_t b) { return Int128{a} + b; }
+  static constexpr Rewrap kRewrap = Rewrap::Always;
+  static constexpr bool kClampsUnsignedAbove = false;
+  static int64_t apply(const ScalarMode&, int64_t a, int64_t b) { return a + b; }
 };
 struct SubOp {
-  static Int128 apply(const ScalarMode&, int64_t a, int64_t b) { return Int128{a} - b; }
+  static constexpr Rewrap kRewrap = Rewrap::Always;
+  static constexpr bool kClampsUnsignedAbove = false;
+  static int64_t apply(const ScalarMode&, int64_t a, int64_t b) { return a - b; }
 };
 struct AbsDiffOp {
-  static Int128 apply(const ScalarMode&, int64_t a, int64_t b) { return a > b ? Int128{a} - b : Int128{b} - a; }
+  static constexpr Rewrap kRewrap = Rewrap::Never;
+  static constexpr bool kClampsUnsignedAbove = false;
+  static int64_t apply(const ScalarMode&, int64_t a, int64_t b) { return a > b ? a - b : b - a; }
 };
 struct MinOp {
-  static Int128 apply(const ScalarMode&, int64_t a, int64_t b) { return a < b ? a : b; }
+  static constexpr Rewrap kRewrap = Rewrap::Never;
+  static constexpr bool kClampsUnsignedAbove = false;
+  static int64_t apply(const ScalarMode&, int64_t a, int64_t b) { return a < b ? a : b; }
 };
 struct MaxOp {
-  static Int128 apply(const ScalarMode&, int64_t a, int64_t b) { return a > b ? a : b; }
+  static constexpr Rewrap kRewrap = Rewrap::Never;
+  static constexpr bool kClampsUnsignedAbove = false;
+  static int64_t apply(const ScalarMode&, int64_t a, int64_t b) { return a > b ? a : b; }
 };
 // The shift amount is b's part taken unsigned; .clamp caps it at 32, .wrap
-// keeps its low five bits. a << 32 needs 65 bits, hence Int128.
-inline int64_t shiftAmount(const ScalarMode& m, int64_t b) { return m.extra == Mod::Clamp ? (b > 32 ? 32 : b) : b & 0x1f; }
+// keeps its low five bits. The shift is a 64-bit one (SHF.L.U64.HI,
+// SHF.R.S64): a << 32 of a zero-extended a wraps into the sign bit.
+inline unsigned shiftAmount(const ScalarMode& m, int64_t b) {
+  return static_cast<unsigned>(m.extra == Mod::Clamp ? (b > 32 ? 32 : b) : b & 0x1f);
+}
 struct ShlOp {
-  static Int128 apply(const ScalarMode& m, int64_t a, int64_t b) { return Int128{a} * (Int128{1} << shiftAmount(m, b)); }
+  static constexpr Rewrap kRewrap = Rewrap::AfterSat;
+  static constexpr bool kClampsUnsignedAbove = true;
+  static int64_t apply(const ScalarMode& m, int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) << shiftAmount(m, b));
+  }
 };
 struct ShrOp {
+  static constexpr Rewrap kRewrap = Rewrap::AfterSat;
+  static constexpr bool kClampsUnsignedAbove = true;
   // Arithmetic: an unsigned a is zero-extended, so non-negative.
-  static Int128 apply(const ScalarMode& m, int64_t a, int64_t b) { return Int128{a} >> shiftAmount(m, b); }
+  static int64_t apply(const ScalarMode& m, int64_t a, int64_t b) { return a >> shiftAmount(m, b); }
 };
 struct SetOp {
-  static Int128 apply(const ScalarMode& m, int64_t a, int64_t b) {
+  static constexpr Rewrap kRewrap = Rewrap::Never;
+  static constexpr bool kClampsUnsignedAbove = false;  // vset has no .sat
+  static int64_t apply(const ScalarMode& m, int64_t a, int64_t b) {
     switch (m.extra) {
       case Mod::Eq: return a == b;
       case Mod::Ne: return a != b;
@@ -110,28 +144,49 @@ unsigned partBits(Part p) {
   return p == Part::H0 || p == Part::H1 ? 16 : 8;
 }
 
-// optSaturate, then optSecOp or optMerge. Measured on an H100
-// (tests/cuda/semantics/video.cu): vset's merge puts the result's low part
-// at dsel's position, as the pseudocode says; the secondary operation works
-// on the intermediate's low 32 bits, compared signed or unsigned per dtype.
-// The merge of the arithmetic instructions is refused by the selector: the
-// H100's results follow neither the pseudocode nor one simple rule yet
-// (d.h1 took bits 16..31 of vadd's result, d.b1 the low byte of vsub's).
-// So is .sat with a merge or a secondary operation.
-uint32_t finish(const ScalarMode& m, Int128 tmp, uint32_t c) {
+int64_t signExtendLow32(int64_t v) { return int64_t{static_cast<int32_t>(static_cast<uint32_t>(v))}; }
+
+// .sat as ptxas expands it: the value is first taken as the ISA's .s34
+// intermediate (its bits above 33 are dropped and bit 33 sign-extended:
+// vshl of 0x7fffffff by 31 is negative there), then clamped to dtype's
+// range; an unsigned clamp only lifts negative values to 0 unless the
+// instruction clamps above too.
+template <typename Op>
+int64_t saturate(const ScalarMode& m, int64_t v) {
+  v = static_cast<int64_t>(static_cast<uint64_t>(v) << 30) >> 30;
+  if (m.dSigned) return v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : v;
+  if (v < 0) return 0;
+  return Op::kClampsUnsignedAbove && v > int64_t{UINT32_MAX} ? int64_t{UINT32_MAX} : v;
+}
+
+// optSaturate, then optSecOp or optMerge. vset's merge puts the result's low
+// part at dsel's position, as the pseudocode says (measured,
+// tests/cuda/semantics/video.cu); the merge of the arithmetic instructions
+// is refused by the selector: the H100's results follow neither the
+// pseudocode nor one simple rule yet (d.h1 took bits 16..31 of vadd's
+// result, d.b1 the low byte of vsub's). The secondary operation .min/.max
+// compares the 64-bit value (see Rewrap) with c sign-extended and signed
+// when dtype is .s32, zero-extended and unsigned when .u32 (ISETP...EX on
+// the value's high word), so for vadd.u32 a sum with bit 31 set is above
+// every c.
+template <typename Op>
+uint32_t finish(const ScalarMode& m, int64_t v, uint32_t c) {
   if (m.dsel != Part::Word) {
     unsigned bits = partBits(m.dsel);
     unsigned shift = m.dsel == Part::H1 ? 16 : m.dsel == Part::H0 ? 0 : 8 * (static_cast<unsigned>(m.dsel) - 1);
     uint32_t field = (bits == 16 ? 0xffffu : 0xffu) << shift;
-    return ((static_cast<uint32_t>(tmp) << shift) & field) | (c & ~field);
+    return ((static_cast<uint32_t>(v) << shift) & field) | (c & ~field);
   }
-  if (m.sat) tmp = video::clampToRange(tmp, 32, m.dSigned);
-  auto t = static_cast<uint32_t>(tmp);
-  bool less = m.dSigned ? static_cast<int32_t>(t) < static_cast<int32_t>(c) : t < c;
+  if (m.sat) v = saturate<Op>(m, v);
+  if (Op::kRewrap == Rewrap::Always || (Op::kRewrap == Rewrap::AfterSat && m.sat)) v = signExtendLow32(v);
+  int64_t cw = m.dSigned ? int64_t{static_cast<int32_t>(c)} : int64_t{c};
+  bool less = m.dSigned ? v < cw : static_cast<uint64_t>(v) < static_cast<uint64_t>(cw);
+  bool greater = m.dSigned ? v > cw : static_cast<uint64_t>(v) > static_cast<uint64_t>(cw);
+  auto t = static_cast<uint32_t>(v);
   switch (m.secondary) {
     case Secondary::Add: return t + c;
     case Secondary::Min: return less ? t : c;
-    case Secondary::Max: return less ? c : t;
+    case Secondary::Max: return greater ? t : c;
     case Secondary::None: break;
   }
   return t;
@@ -147,7 +202,7 @@ void scalarHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   forLanes(ctx.mask, [&](unsigned l) {
     int64_t ta = video::extractPart(static_cast<uint32_t>(a[l]), m.asel, m.aSigned);
     int64_t tb = video::extractPart(static_cast<uint32_t>(b[l]), m.bsel, m.bSigned);
-    d[l] = finish(m, Op::apply(m, ta, tb), c != nullptr ? static_cast<uint32_t>(c[l]) : 0);
+    d[l] = finish<Op>(m, Op::apply(m, ta, tb), c != nullptr ? static_cast<uint32_t>(c[l]) : 0);
   });
 }
 
@@ -159,6 +214,9 @@ bool selectScalar(const isa::Instruction& inst, PreparedInstruction& pi, SelectC
     // vset.atype.btype.cmp: the 0/1 result, d and c are unsigned.
     m.aSigned = video::isSignedType(inst.types[0]);
     m.bSigned = video::isSignedType(inst.types[1]);
+    // .min/.max compare c with the 0/1 result signed, c sign-extended, when
+    // atype is .s32 and unsigned otherwise, whatever btype is (ptxas).
+    m.dSigned = m.aSigned;
     m.extra = inst.modifiers.get(ModGroup::Compare);
     if (m.extra != Mod::Eq && m.extra != Mod::Ne && m.extra != Mod::Lt && m.extra != Mod::Le && m.extra != Mod::Gt &&
         m.extra != Mod::Ge) {
@@ -191,29 +249,10 @@ bool selectScalar(const isa::Instruction& inst, PreparedInstruction& pi, SelectC
     case Mod::RedMax: m.secondary = Secondary::Max; break;
     default: why = "the secondary operation is one of .add .min .max"; return false;
   }
-  if (m.sat && (m.dsel != Part::Word || m.secondary != Secondary::None)) {
-    why = ".sat with a merge (d.dsel) or a secondary operation: the H100 does not clamp as the PTX ISA's "
-          "pseudocode says, and its rule is not modelled yet";
-    return false;
-  }
   if (inst.opcode != Opcode::Vset && m.dsel != Part::Word) {
     why = "a merge (d.dsel) of vadd/vsub/vabsdiff/vmin/vmax/vshl/vshr: the H100's results differ from the PTX "
           "ISA's pseudocode and are not modelled yet";
     return false;
-  }
-  if (inst.opcode == Opcode::Vshl && m.sat) {
-    why = "vshl.sat: the H100 does not clamp the shifted value as the PTX ISA's pseudocode says, and its rule is "
-          "not modelled yet";
-    return false;
-  }
-  if (inst.opcode == Opcode::Vset) {
-    // Measured: vset.s32.s32 compares c signed in .min/.max, vset.u32.u32
-    // unsigned; the mixed forms are not measured.
-    m.dSigned = m.aSigned && m.bSigned;
-    if (m.aSigned != m.bSigned && (m.secondary == Secondary::Min || m.secondary == Secondary::Max)) {
-      why = "vset with mixed .u32/.s32 sources and .min/.max: the signedness of c on the H100 is not measured";
-      return false;
-    }
   }
   bool hasC = inst.operandCount > 3;
   if (m.dsel != Part::Word && m.secondary != Secondary::None) {

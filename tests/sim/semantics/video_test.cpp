@@ -118,25 +118,37 @@ I128 clampBits(I128 v, unsigned bits, bool isSigned) {
 
 uint32_t low32(I128 v) { return static_cast<uint32_t>(static_cast<uint64_t>(v)); }
 
-// optSaturate, optSecOp, optMerge of the scalar instructions, as measured on
-// an H100 where it differs from the pseudocode: the secondary operation
-// takes the intermediate's low 32 bits, signed or unsigned per dtype. (The
-// merge is generated for vset only, .sat never with a secondary operation:
-// the simulator refuses those forms.)
-uint32_t scalarTail(I128 tmp, bool sat, bool dSigned, const std::string& dsel, const std::string& op2, uint32_t c) {
-  if (sat) tmp = clampBits(tmp, 32, dSigned);
+// optSaturate, optSecOp, optMerge of the scalar instructions as ptxas's
+// sm_90 sequences compute them (the H100 has no video hardware): the value
+// is a 64-bit one; .sat takes its low 34 bits as a signed .s34 and clamps
+// to dtype's range, an unsigned range only from below except for the shifts;
+// vadd/vsub (always) and the shifts (after .sat) continue with the low word
+// sign-extended; .min/.max compare with c signed and sign-extended for a
+// .s32 dtype, unsigned and zero-extended for .u32. (The merge is generated
+// for vset only: the simulator refuses the others.)
+uint32_t scalarTail(const std::string& op, I128 tmp, bool sat, bool dSigned, const std::string& dsel,
+                    const std::string& op2, uint32_t c) {
+  bool shift = op == "vshl" || op == "vshr";
+  I128 w = static_cast<int64_t>(static_cast<uint64_t>(tmp));  // the 64-bit register pair
   if (!dsel.empty()) {
     unsigned width = dsel[0] == 'b' ? 8 : 16;
     unsigned pos = static_cast<unsigned>(dsel[1] - '0') * width;
     uint32_t m = ((width == 8 ? 0xffu : 0xffffu) << pos);
-    return ((low32(tmp) << pos) & m) | (c & ~m);
+    return ((low32(w) << pos) & m) | (c & ~m);
   }
-  uint32_t t = low32(tmp);
-  int64_t tv = dSigned ? int64_t{static_cast<int32_t>(t)} : int64_t{t};
-  int64_t cv = dSigned ? int64_t{static_cast<int32_t>(c)} : int64_t{c};
+  if (sat) {
+    I128 s34 = w & ((I128{1} << 34) - 1);
+    if (s34 >= (I128{1} << 33)) s34 -= I128{1} << 34;
+    w = dSigned || shift ? clampBits(s34, 32, dSigned) : std::max<I128>(s34, 0);
+  }
+  if (op == "vadd" || op == "vsub" || (shift && sat)) w = static_cast<int32_t>(low32(w));
+  uint32_t t = low32(w);
+  // The compared pair: as signed 64-bit values, or as unsigned ones.
+  I128 tv = dSigned ? w : I128{static_cast<uint64_t>(w)};
+  I128 cv = dSigned ? I128{static_cast<int32_t>(c)} : I128{c};
   if (op2 == "add") return t + c;
-  if (op2 == "min") return static_cast<uint32_t>(std::min(tv, cv));
-  if (op2 == "max") return static_cast<uint32_t>(std::max(tv, cv));
+  if (op2 == "min") return tv < cv ? t : c;
+  if (op2 == "max") return tv > cv ? t : c;
   return t;
 }
 
@@ -178,7 +190,7 @@ Case scalarCase(const std::string& op, bool dS, bool aS, bool bS, const std::str
       if (op == "vshl") tmp = ta * scale;
       else tmp = ta >= 0 ? ta / scale : -((-ta + scale - 1) / scale);
     }
-    return scalarTail(tmp, sat, dS, dsel, op2, c);
+    return scalarTail(op, tmp, sat, dS, dsel, op2, c);
   };
   return {text, ref};
 }
@@ -210,7 +222,7 @@ TEST(VideoScalar, SaturationAndSecondaryOperation) {
           const std::string& asel = kScalarSels[k % 7];
           const std::string& bsel = kScalarSels[(k * 3 + 1) % 7];
           ++k;
-          cases.push_back(scalarCase(op, types & 1, types & 2, types & 4, asel, bsel, sat && tail.empty(),
+          cases.push_back(scalarCase(op, types & 1, types & 2, types & 4, asel, bsel, sat && !merge,
                                      merge ? "" : tail, merge ? tail : ""));
         }
       }
@@ -229,9 +241,9 @@ TEST(VideoScalar, ShiftsClampAndWrap) {
         for (const auto& asel : kScalarSels) {
           for (const auto& bsel : kScalarSels) {
             const std::string& tail = tails[k % 6];
-            bool sat = (k / 6) % 2 == 1 && tail.empty() && std::string(op) == "vshr";
-            ++k;
             bool merge = tail.size() == 2;
+            bool sat = (k / 6) % 2 == 1 && !merge;
+            ++k;
             cases.push_back(scalarCase(op, types & 1, types & 2, false, asel, bsel, sat, merge ? "" : tail,
                                        merge ? tail : "", mode));
           }
@@ -253,14 +265,13 @@ TEST(VideoScalar, SetComparesWithSecondaryOperationAndMerge) {
         for (const auto& bsel : kScalarSels) {
           std::string tail = tails[k++ % 8];
           bool merge = tail.size() == 2;
-          if (aS != bS && (tail == "min" || tail == "max")) continue;  // refused
           std::string cmpName = cmp;
           std::string text = std::string("vset.") + typeName(aS) + "." + typeName(bS) + "." + cmp +
                              (merge || tail.empty() ? "" : "." + tail) + " %d" + (merge ? "." + tail : "") +
                              ", %a" + sel(asel) + ", %b" + sel(bsel) + (tail.empty() ? ";" : ", %c;");
           Ref ref = [=](uint32_t a, uint32_t b, uint32_t c) {
             I128 tmp = compareRef(cmpName, part(a, asel, aS), part(b, bsel, bS)) ? 1 : 0;
-            return scalarTail(tmp, false, aS && bS, merge ? tail : "", merge ? "" : tail, c);
+            return scalarTail("vset", tmp, false, aS, merge ? tail : "", merge ? "" : tail, c);
           };
           cases.push_back({text, ref});
         }
@@ -270,12 +281,17 @@ TEST(VideoScalar, SetComparesWithSecondaryOperationAndMerge) {
   runCases(cases);
 }
 
-// Whether the simulator implements the vmad form (see video_mad.cpp).
+// Whether the simulator implements the vmad form (see video_mad.cpp): a
+// negation only with two .s32 sources, or -a -b unscaled and unclamped.
 bool madSupported(bool aS, bool bS, bool na, bool nb, bool nc, int shr, bool sat) {
-  return (aS && bS) || (!aS && !bS && na == nb && !nc && shr == 0 && !sat);
+  return (aS && bS) || (!na && !nb && !nc) || (na && nb && !nc && shr == 0 && !sat);
 }
 
-// vmad, literally the ISA's pseudocode.
+// vmad: without a negation as ptxas's sm_90 sequence computes it (the parts,
+// extended to 32 bits, multiply as signed 32-bit values, c is
+// sign-extended, the result is signed iff a source is .s32: an arithmetic
+// or a logical 64-bit shift, a signed or unsigned clamp); with one, the
+// ISA's pseudocode.
 Case madCase(bool aS, bool bS, bool dS, const std::string& asel, const std::string& bsel, bool na, bool nb, bool nc,
              bool po, bool sat, int shr) {
   std::string text = std::string("vmad.") + typeName(dS) + "." + typeName(aS) + "." + typeName(bS) +
@@ -284,21 +300,23 @@ Case madCase(bool aS, bool bS, bool dS, const std::string& asel, const std::stri
                      (nc ? "-" : "") + "%c;";
   Ref ref = [=](uint32_t a, uint32_t b, uint32_t c) {
     bool signedFinal = aS || bS || (na != nb) || nc;
-    I128 tmp = part(a, asel, aS) * part(b, bsel, bS);
-    int lsb = 0;
-    if (po) {
-      lsb = 1;
-    } else if (na != nb) {
-      tmp = ~tmp;
-      lsb = 1;
-    } else if (nc) {
-      c = ~c;
-      lsb = 1;
+    I128 tmp;
+    if (na == nb && !nc) {
+      auto asInt32 = [](I128 v) { return I128{static_cast<int32_t>(low32(v))}; };
+      tmp = asInt32(part(a, asel, aS)) * asInt32(part(b, bsel, bS)) + static_cast<int32_t>(c) + (po ? 1 : 0);
+    } else {
+      tmp = part(a, asel, aS) * part(b, bsel, bS);
+      if (na != nb) {
+        tmp = ~tmp;
+      } else {
+        c = ~c;
+      }
+      tmp = tmp + static_cast<int32_t>(c) + 1;
     }
-    I128 c128 = signedFinal ? I128{static_cast<int32_t>(c)} : I128{c};
-    tmp = tmp + c128 + lsb;
+    I128 scale = I128{1} << shr;
     I128 result = tmp;
-    if (shr) result = tmp >= 0 ? tmp / (I128{1} << shr) : -((-tmp + (I128{1} << shr) - 1) / (I128{1} << shr));
+    if (shr && signedFinal) result = tmp >= 0 ? tmp / scale : -((-tmp + scale - 1) / scale);
+    if (shr && !signedFinal) result = I128{static_cast<uint64_t>(tmp)} / scale;
     if (sat) result = clampBits(result, 32, signedFinal);
     return low32(result);
   };
@@ -312,10 +330,6 @@ TEST(VideoMad, SelectorsSignednessScaleAndSaturation) {
     for (const auto& asel : kScalarSels) {
       for (const auto& bsel : kScalarSels) {
         int variant = k++ % 6;  // plain, .po, .sat, .shr7, .shr15, .sat.shr15
-        if (!madSupported(types & 1, types & 2, false, false, false, variant >= 3 ? 7 : 0,
-                          variant == 2 || variant == 5)) {
-          continue;
-        }
         cases.push_back(madCase(types & 1, types & 2, types & 4, asel, bsel, false, false, false, variant == 1,
                                 variant == 2 || variant == 5, variant == 3 ? 7 : variant >= 4 ? 15 : 0));
       }
@@ -343,6 +357,81 @@ TEST(VideoMad, NegatedOperandsAndPlusOne) {
     }
   }
   runCases(cases);
+}
+
+// --- Hand-derived values of ptxas's sequences ---------------------------------
+
+// One instruction on one (a, b, c), every value worked out by hand from the
+// sm_90 sequence; most differ from the PTX ISA's pseudocode.
+struct Handmade {
+  const char* text;
+  uint32_t a, b, c, expected;
+};
+
+void runHandmade(const Handmade& h) {
+  std::string ptx = test::ptxKernel(".reg .b32 %a, %b, %c, %d;\n.reg .u64 %pin, %pout;",
+                                    "add.u64 %pin, %in, %tx8;\nadd.u64 %pout, %out, %tx8;\n"
+                                    "ld.global.u32 %a, [%pin];\nld.global.u32 %b, [%pin+8];\n"
+                                    "ld.global.u32 %c, [%pin+16];\n" +
+                                        std::string(h.text) + "\nst.global.u32 [%pout], %d;\n");
+  test::KernelRun run = test::runKernel(ptx, {h.a, h.b, h.c}, 1, 1);
+  ASSERT_FALSE(run.result.error) << run.result.error.message;
+  EXPECT_EQ(run.out[0], h.expected) << h.text << std::hex << " a=" << h.a << " b=" << h.b << " c=" << h.c;
+}
+
+TEST(VideoScalar, HandDerivedValuesOfTheH100Sequences) {
+  const Handmade cases[] = {
+      // The 32-bit sum 0x80000000 sign-extends: as a u32 dtype's 64-bit
+      // value it is above every c, so .min takes c and .max the sum.
+      {"vadd.u32.u32.u32.min %d, %a, %b, %c;", 0x7fffffff, 1, 0x90000000, 0x90000000},
+      {"vadd.u32.u32.u32.max %d, %a, %b, %c;", 0x7fffffff, 1, 0x90000000, 0x80000000},
+      {"vsub.u32.u32.u32.min %d, %a, %b, %c;", 0, 1, 5, 5},
+      // A .s32 dtype: the sum 0xffffffff is -1, below c = 0.
+      {"vadd.s32.u32.u32.min %d, %a, %b, %c;", 0xffffffff, 0, 0, 0xffffffff},
+      // .u32 .sat only lifts negative values: 0xffffffff + 1 wraps to 0, and
+      // 1 - 2 gives 0; |-2^31 - (2^32 - 1)| = 0x17fffffff keeps its low word.
+      {"vadd.u32.u32.u32.sat %d, %a, %b;", 0xffffffff, 1, 0, 0},
+      {"vsub.u32.u32.u32.sat %d, %a, %b;", 1, 2, 0, 0},
+      {"vabsdiff.u32.s32.u32.sat %d, %a, %b;", 0x80000000, 0xffffffff, 0, 0x7fffffff},
+      // ... and .min then compares the whole 64-bit 0x17fffffff: c is less.
+      {"vabsdiff.u32.s32.u32.sat.min %d, %a, %b, %c;", 0x80000000, 0xffffffff, 0x80000000, 0x80000000},
+      // .s32 .sat, then .add: clamp to 0x7fffffff, plus 1 wraps.
+      {"vadd.s32.s32.s32.sat.add %d, %a, %b, %c;", 0x7fffffff, 1, 1, 0x80000000},
+      // vmin/vmax keep the exact value: 0xfffffffe is positive, above c = 0.
+      {"vmin.s32.u32.u32.min %d, %a, %b, %c;", 0xffffffff, 0xfffffffe, 0, 0},
+      {"vmax.s32.u32.u32.max %d, %a, %b, %c;", 0xffffffff, 0xfffffffe, 0, 0xffffffff},
+      // vshl in 64 bits: 0x80000000 << 1 = 0x100000000, above c = 7.
+      {"vshl.u32.u32.u32.wrap.min %d, %a, %b, %c;", 0x80000000, 1, 7, 7},
+      // .sat on the .s34 value: 0x7fffffff << 31 = 0x3fffffff80000000 whose
+      // low 34 bits 0x380000000 are -2^31: in range, so 0x80000000.
+      {"vshl.s32.s32.u32.wrap.sat %d, %a, %b;", 0x7fffffff, 31, 0, 0x80000000},
+      {"vshl.u32.u32.u32.clamp.sat %d, %a, %b;", 2, 31, 0, 0xffffffff},
+      // vset: c signed when atype is .s32 (-1 < 1), unsigned when .u32.
+      {"vset.s32.u32.lt.min %d, %a, %b, %c;", 0, 1, 0xffffffff, 0xffffffff},
+      {"vset.u32.s32.lt.min %d, %a, %b, %c;", 0, 1, 0xffffffff, 1},
+  };
+  for (const Handmade& h : cases) runHandmade(h);
+}
+
+TEST(VideoMad, HandDerivedValuesOfTheH100Sequences) {
+  const Handmade cases[] = {
+      // The words multiply as signed values and c is sign-extended, even
+      // for .u32 types: -1 * 1 + 0 and 0 * 1 + (-2^31) are negative, so the
+      // unsigned .sat gives 0.
+      {"vmad.u32.u32.u32.sat %d, %a, %b, %c;", 0xffffffff, 1, 0, 0},
+      {"vmad.u32.u32.u32.sat %d, %a, %b, %c;", 0, 1, 0x80000000, 0},
+      {"vmad.u32.u32.u32.sat %d, %a, %b, %c;", 0x10000, 0x10000, 0, 0xffffffff},
+      // Two .u32 sources: a logical 64-bit shift of -2^31, whatever dtype.
+      {"vmad.u32.u32.u32.shr7 %d, %a, %b, %c;", 0x80000000, 1, 0, 0xff000000},
+      {"vmad.s32.u32.u32.shr7 %d, %a, %b, %c;", 0x80000000, 1, 0, 0xff000000},
+      // A .s32 source: arithmetic shift and a signed clamp; 0xffffffff is -1.
+      {"vmad.u32.u32.s32.shr7 %d, %a, %b, %c;", 0x80000000, 1, 0, 0xff000000},
+      {"vmad.u32.u32.s32.sat %d, %a, %b, %c;", 0xffffffff, 2, 0, 0xfffffffe},
+      {"vmad.u32.s32.u32.sat %d, %a, %b, %c;", 0x7fffffff, 0xffffffff, 0, 0x80000001},
+      // .po adds one before the scaling: (3 * 5 + 0x70 + 1) >> 7 = 1.
+      {"vmad.u32.u32.u32.shr7.po %d, %a, %b, %c;", 3, 5, 0x70, 1},
+  };
+  for (const Handmade& h : cases) runHandmade(h);
 }
 
 // --- SIMD -----------------------------------------------------------------
@@ -465,6 +554,12 @@ TEST(VideoForms, InvalidFormsFailToLoad) {
   auto load = [](const std::string& inst) { return test::loadError(".reg .b32 %a, %b, %c, %d;", inst); };
   EXPECT_EQ(load("vset.u32.u32.lt %d.h1, %a.b2, %b.h0, %c;"), "");
   EXPECT_EQ(load("vmad.s32.s32.s32 %d, -%a.h1, %b, %c;"), "");
+  for (const char* good : {"vmad.u32.u32.u32.sat %d, %a, %b, %c;", "vadd.u32.u32.u32.sat.max %d, %a, %b, %c;",
+                           "vshl.u32.u32.u32.sat.clamp %d, %a, %b;", "vset.s32.u32.lt.min %d, %a, %b, %c;",
+                           "vmad.s32.s32.u32 %d, %a, %b, %c;", "vmad.u32.u32.u32.shr7 %d, %a, %b, %c;",
+                           "vmad.u32.u32.u32 %d, -%a, -%b, %c;"}) {
+    EXPECT_EQ(load(good), "") << good;
+  }
   // Refused by the semantics, with the reason.
   for (const char* bad : {"vadd2.u32.u32.u32.sat.add %d, %a, %b, %c;", "vmad.s32.s32.s32 %d, -%a, %b, -%c;",
                           "vmad.u32.u32.u32.po %d, %a, -%b, %c;",
@@ -475,10 +570,8 @@ TEST(VideoForms, InvalidFormsFailToLoad) {
                           "vadd4.u32.u32.u32 %d.b0123, %a, %b, %c;", "vadd2.u32.u32.u32.min %d, %a, %b, %c;",
                           // Forms where the H100 differs from the pseudocode in ways not modelled yet.
                           "vadd.s32.s32.s32.sat %d.h0, %a, %b, %c;", "vsub.s32.s32.s32 %d.b1, %a, %b, %c;",
-                          "vmad.u32.u32.u32.sat %d, %a, %b, %c;", "vadd.u32.u32.u32.sat.max %d, %a, %b, %c;",
-                          "vshl.u32.u32.u32.sat.clamp %d, %a, %b;", "vset.s32.u32.lt.min %d, %a, %b, %c;",
-                          "vmad.s32.s32.u32 %d, %a, %b, %c;", "vmad.u32.u32.u32 %d, -%a, %b, %c;",
-                          "vmad.u32.u32.u32.shr7 %d, %a, %b, %c;"}) {
+                          "vmad.u32.u32.u32 %d, -%a, %b, %c;", "vmad.s32.u32.s32.shr7 %d, %a, %b, -%c;",
+                          "vmad.u32.u32.u32.sat %d, -%a, -%b, %c;"}) {
     EXPECT_NE(load(bad).find("unsupported instruction"), std::string::npos) << bad << ": " << load(bad);
   }
   // Rejected by the front end.
