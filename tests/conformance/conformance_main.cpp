@@ -1,5 +1,7 @@
 // ptxsim_conformance: the ISA conformance suite against silicon.
-//   filter PTXAS FORMS_OUT REJECTED_OUT   the candidate forms ptxas accepts for sm_90
+// FORMS names the set: memory_forms.txt (or any name starting "memory") is the
+// memory set (atomics, warp collectives), any other name the register set.
+//   filter PTXAS FORMS_OUT REJECTED_OUT   the candidate forms of FORMS_OUT's set ptxas accepts for sm_90
 //   generate FORMS DIR                    modules (DIR/NAME.ptx), manifest and inputs for the GPU runner
 //   replay FORMS OUTPUTS.zst REPORT       runs every form on the simulator against the recorded outputs
 //   dump FORMS OUTPUTS.zst FORM           one form's kernel and every record, GPU against simulator
@@ -37,7 +39,7 @@ std::string kernelAtLine(const std::map<std::string, uint32_t>& firstLine, const
 }
 
 int filter(const std::string& ptxas, const std::string& formsOut, const std::string& rejectedOut) {
-  Enumeration all = enumerateForms();
+  Enumeration all = enumerateForms(setOfFormsFile(formsOut));
   std::vector<std::string> names;
   for (const Form& f : all.forms) names.push_back(f.name);
   std::map<std::string, std::string> rejected;  // form -> ptxas's first message
@@ -83,7 +85,8 @@ int filter(const std::string& ptxas, const std::string& formsOut, const std::str
   std::string accepted, refused;
   for (const std::string& n : names) accepted += n + "\n";
   for (const auto& [form, why] : rejected) refused += form + "\t" + why + "\n";
-  writeFile(formsOut, "# Forms of the instruction table that ptxas (sm_90) accepts: the conformance suite.\n" + accepted);
+  writeFile(formsOut, std::string("# Forms of the instruction table that ptxas (sm_90) accepts: the conformance suite") +
+                          (setOfFormsFile(formsOut) == FormSet::Memory ? "'s memory set" : "") + ".\n" + accepted);
   writeFile(rejectedOut, "# Forms the instruction table accepts and ptxas rejects for sm_90, with ptxas's message.\n" +
                              refused);
   std::cout << all.forms.size() << " candidate forms: " << names.size() << " accepted by ptxas, " << rejected.size()
@@ -92,7 +95,7 @@ int filter(const std::string& ptxas, const std::string& formsOut, const std::str
 }
 
 int generate(const std::string& formsPath, const std::string& dir) {
-  Enumeration all = enumerateForms();
+  Enumeration all = enumerateForms(setOfFormsFile(formsPath));
   std::vector<SuiteForm> suite = suiteOf(all, readLines(formsPath));
   std::filesystem::create_directories(dir);
   for (const auto& [module, text] : moduleTexts(suite)) writeFile(dir + "/" + module + ".ptx", text);

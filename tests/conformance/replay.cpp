@@ -93,7 +93,7 @@ std::string runForm(Device& device, const SuiteForm& s, const uint64_t* want, Ou
          " results differ" + shown.str();
 }
 
-void writeReport(const std::string& path, const Enumeration& all, const std::vector<SuiteForm>& suite,
+void writeReport(const std::string& path, const std::string& formsPath, const Enumeration& all, const std::vector<SuiteForm>& suite,
                  const Outcome& outcome, const std::string& rejectedPath, const std::string& recordedOn) {
   std::ostringstream r;
   size_t ptxasRejected = 0;
@@ -103,7 +103,8 @@ void writeReport(const std::string& path, const Enumeration& all, const std::vec
   r << "# ISA conformance against silicon\n\n";
   r << "Recorded on: " << recordedOn << "\n\n";
   r << "| | forms |\n|---|---|\n";
-  r << "| register-to-register forms the instruction table accepts for sm_90 | " << all.forms.size() << " |\n";
+  r << "| " << (setOfFormsFile(formsPath) == FormSet::Memory ? "memory and warp-collective" : "register-to-register")
+    << " forms the instruction table accepts for sm_90 | " << all.forms.size() << " |\n";
   r << "| ... of which ptxas rejects (" << std::filesystem::path(rejectedPath).filename().string() << ") | "
     << ptxasRejected << " |\n";
   r << "| forms recorded on the GPU | " << suite.size() << " |\n";
@@ -127,7 +128,7 @@ void writeReport(const std::string& path, const Enumeration& all, const std::vec
 }  // namespace
 
 int dump(const std::string& formsPath, const std::string& outputsPath, const std::string& formName) {
-  const Enumeration all = enumerateForms();
+  const Enumeration all = enumerateForms(setOfFormsFile(formsPath));
   const std::vector<SuiteForm> suite = suiteOf(all, readLines(formsPath));
   const std::string outputs = decompress(readFile(outputsPath), outputsPath);
   size_t offset = 0;
@@ -182,7 +183,7 @@ int dump(const std::string& formsPath, const std::string& outputsPath, const std
 
 int replay(const std::string& formsPath, const std::string& outputsPath, const std::string& reportPath,
            const std::string& onlyFormsContaining) {
-  const Enumeration all = enumerateForms();
+  const Enumeration all = enumerateForms(setOfFormsFile(formsPath));
   const std::vector<SuiteForm> suite = suiteOf(all, readLines(formsPath));
   const std::string outputs = decompress(readFile(outputsPath), outputsPath);
   size_t expectedBytes = 0;
@@ -203,17 +204,18 @@ int replay(const std::string& formsPath, const std::string& outputsPath, const s
     if (std::string difference = runForm(device, s, want.data(), outcome); !difference.empty())
       outcome.differences.push_back(difference);
   }
-  const std::filesystem::path dir = std::filesystem::path(formsPath).parent_path();
   std::string recordedOn = "(not recorded)";
-  if (std::filesystem::exists(dir / "recorded_on.txt")) recordedOn = firstLine(readFile((dir / "recorded_on.txt").string()));
-  writeReport(reportPath, all, suite, outcome, (dir / "ptxas_rejected.txt").string(), recordedOn);
+  const std::string recordedOnPath = companionPath(formsPath, "recorded_on.txt");
+  if (std::filesystem::exists(recordedOnPath)) recordedOn = firstLine(readFile(recordedOnPath));
+  writeReport(reportPath, formsPath, all, suite, outcome, companionPath(formsPath, "ptxas_rejected.txt"), recordedOn);
   size_t refused = 0;
   for (const auto& [why, forms] : outcome.refused) refused += forms.size();
   // Differences not fixed yet are listed (known_differences.txt, one form a line): the test
   // fails on a form that differs and is not listed, and on a listed one that matches now.
   std::set<std::string> known;
-  if (std::filesystem::exists(dir / "known_differences.txt") && onlyFormsContaining.empty()) {
-    for (const std::string& line : readLines((dir / "known_differences.txt").string())) known.insert(line);
+  const std::string knownPath = companionPath(formsPath, "known_differences.txt");
+  if (std::filesystem::exists(knownPath) && onlyFormsContaining.empty()) {
+    for (const std::string& line : readLines(knownPath)) known.insert(line);
   }
   size_t unexpected = 0;
   std::set<std::string> differing;
@@ -227,7 +229,7 @@ int replay(const std::string& formsPath, const std::string& outputsPath, const s
   for (const std::string& name : known) {
     if (differing.count(name) == 0) {
       ++unexpected;
-      std::cout << "FIXED " << name << ": it matches the GPU now; remove it from known_differences.txt\n";
+      std::cout << "FIXED " << name << ": it matches the GPU now; remove it from " << std::filesystem::path(knownPath).filename().string() << "\n";
     }
   }
   std::cout << "conformance: " << suite.size() << " forms recorded on the GPU; " << outcome.matched
