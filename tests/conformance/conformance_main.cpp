@@ -5,6 +5,7 @@
 //   generate FORMS DIR                    modules (DIR/NAME.ptx), manifest and inputs for the GPU runner
 //   replay FORMS OUTPUTS.zst REPORT       runs every form on the simulator against the recorded outputs
 //   dump FORMS OUTPUTS.zst FORM           one form's kernel and every record, GPU against simulator
+//   simulate FORMS OUTPUTS.zst            the simulator's outputs as a recording (a self-check of the kernels)
 // tests/conformance/record.sh strings the first two and the GPU run together.
 #include <algorithm>
 #include <cstdio>
@@ -15,6 +16,8 @@
 #include <regex>
 #include <set>
 #include <sstream>
+
+#include <unistd.h>
 
 #include "kernel_text.h"
 #include "replay.h"
@@ -43,7 +46,9 @@ int filter(const std::string& ptxas, const std::string& formsOut, const std::str
   std::vector<std::string> names;
   for (const Form& f : all.forms) names.push_back(f.name);
   std::map<std::string, std::string> rejected;  // form -> ptxas's first message
-  const std::filesystem::path work = std::filesystem::temp_directory_path() / "ptxsim_conformance_filter";
+  // Per process: helpers may filter at the same time.
+  const std::filesystem::path work =
+      std::filesystem::temp_directory_path() / ("ptxsim_conformance_filter_" + std::to_string(getpid()));
   std::filesystem::create_directories(work);
   const std::regex errorLine(R"(line (\d+); error\s*:\s*(.*))");
   for (int round = 0; round < 50; ++round) {
@@ -120,6 +125,7 @@ int main(int argc, char** argv) {
   try {
     if (args.size() == 4 && args[0] == "filter") return filter(args[1], args[2], args[3]);
     if (args.size() == 3 && args[0] == "generate") return generate(args[1], args[2]);
+    if (args.size() == 3 && args[0] == "simulate") return simulateAll(args[1], args[2]);
     if (args.size() == 4 && args[0] == "dump") return dump(args[1], args[2], args[3]);
     if (args.size() >= 4 && args[0] == "replay") return replay(args[1], args[2], args[3], args.size() > 4 ? args[4] : "");
   } catch (const std::exception& e) {
@@ -129,6 +135,7 @@ int main(int argc, char** argv) {
   std::cerr << "usage: ptxsim_conformance filter PTXAS FORMS_OUT REJECTED_OUT\n"
                "       ptxsim_conformance generate FORMS DIR\n"
                "       ptxsim_conformance replay FORMS OUTPUTS.zst REPORT [FORM_FILTER]\n"
-               "       ptxsim_conformance dump FORMS OUTPUTS.zst FORM\n";
+               "       ptxsim_conformance dump FORMS OUTPUTS.zst FORM\n"
+               "       ptxsim_conformance simulate FORMS OUTPUTS.zst\n";
   return 2;
 }

@@ -29,6 +29,13 @@ struct AtomicChoice {
   Mod scope;
 };
 
+// ".word", nothing for an empty word.
+void appendWord(std::string& text, std::string_view word) {
+  if (word.empty()) return;
+  text += '.';
+  text += word;
+}
+
 bool representativeForOrdering(const isa::InstructionSpec& row, DataType type, Mod op) {
   if (row.opcode == Opcode::Red) return op == Mod::AtomAdd && type == DataType::U32;
   return (op == Mod::AtomAdd && type == DataType::U32) || (op == Mod::AtomCas && type == DataType::B32);
@@ -46,14 +53,14 @@ Operand valueOperand(OperandRole role, DataType type, uint32_t elements) {
 }
 
 Form atomicForm(const isa::InstructionSpec& row, const AtomicChoice& c) {
+  // PTX's order: atom{.sem}{.scope}{.space}.op{.noftz}{.vec}.type
   std::string text(row.mnemonic);
-  if (c.semantics != Mod::None) text += "." + std::string(isa::modifierText(c.semantics));
-  if (c.scope != Mod::None) text += "." + std::string(isa::modifierText(c.scope));
-  if (*c.space != '\0') text += std::string(".") + c.space;
-  text += "." + std::string(isa::modifierText(c.op));
-  if (c.noftz) text += ".noftz";
-  if (c.elements > 1) text += ".v" + std::to_string(c.elements);
-  text += "." + std::string(isa::typeName(c.type));
+  for (Mod m : {c.semantics, c.scope}) appendWord(text, m == Mod::None ? "" : isa::modifierText(m));
+  appendWord(text, c.space);
+  appendWord(text, isa::modifierText(c.op));
+  appendWord(text, c.noftz ? "noftz" : "");
+  appendWord(text, c.elements > 1 ? "v" + std::to_string(c.elements) : "");
+  text += isa::typeName(c.type);
   Form f;
   f.kind = FormKind::Memory;
   f.name = text;

@@ -47,7 +47,11 @@ void push(Enumeration& out, Form f, bool predicateVariant) {
   out.forms.push_back(std::move(f));
 }
 
-std::string word(Mod m) { return "." + std::string(isa::modifierText(m)); }
+std::string word(Mod m) {
+  std::string text(1, '.');
+  text += isa::modifierText(m);
+  return text;
+}
 
 }  // namespace
 
@@ -70,7 +74,7 @@ bool expandWarpRow(const isa::InstructionSpec& row, Enumeration& out) {
         for (Mod mode : modsOf(ModGroup::VoteMode)) {
           const OperandRole result = type == DataType::Pred ? OperandRole::PredDest : OperandRole::Dest;
           push(out,
-               warpForm(base + (sync ? ".sync" : "") + word(mode) + "." + std::string(isa::typeName(type)),
+               warpForm(base + (sync ? ".sync" : "") + word(mode) + std::string(isa::typeName(type)),
                         {operand(result, type), operand(OperandRole::PredSource, DataType::Pred)}, sync),
                false);
         }
@@ -80,7 +84,7 @@ bool expandWarpRow(const isa::InstructionSpec& row, Enumeration& out) {
       for (DataType type : typesIn(row.legalTypes[0])) {
         for (Mod mode : modsOf(ModGroup::VoteMode)) {
           push(out,
-               warpForm(base + word(mode) + ".sync." + std::string(isa::typeName(type)),
+               warpForm(base + word(mode) + ".sync" + std::string(isa::typeName(type)),
                         {operand(OperandRole::Dest, DataType::B32), operand(OperandRole::Source, type)}, true),
                mode == Mod::VoteAll);
         }
@@ -90,7 +94,7 @@ bool expandWarpRow(const isa::InstructionSpec& row, Enumeration& out) {
       for (DataType type : typesIn(row.legalTypes[0])) {
         for (Mod op : modsOf(ModGroup::ReduceOp)) {
           push(out,
-               warpForm(base + ".sync" + word(op) + "." + std::string(isa::typeName(type)),
+               warpForm(base + ".sync" + word(op) + std::string(isa::typeName(type)),
                         {operand(OperandRole::Dest, type), operand(OperandRole::Source, type)}, true),
                false);
         }
