@@ -41,6 +41,30 @@ std::string kernelAtLine(const std::map<std::string, uint32_t>& firstLine, const
   return best;
 }
 
+// Runs ptxas for sm_90 on `text`; "" when it compiles, else ptxas's output.
+std::string ptxasOutput(const std::string& ptxas, const std::filesystem::path& work, const std::string& name,
+                        const std::string& text) {
+  const std::string ptx = (work / (name + ".ptx")).string();
+  const std::string log = (work / (name + ".log")).string();
+  writeFile(ptx, text);
+  const std::string command = "'" + ptxas + "' -arch=sm_90 -o /dev/null '" + ptx + "' > '" + log + "' 2>&1";
+  const int status = std::system(command.c_str());
+  if (status == 0) return {};
+  std::string output = readFile(log);
+  if (output.empty()) output = "ptxas exited with status " + std::to_string(status);
+  return output;
+}
+
+// The last non-empty line of ptxas's output, for a failure that names no line of a kernel.
+std::string lastLine(const std::string& output) {
+  std::string last;
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty()) last = line;
+  }
+  return last;
+}
+
 int filter(const std::string& ptxas, const std::string& formsOut, const std::string& rejectedOut) {
   Enumeration all = enumerateForms(setOfFormsFile(formsOut));
   std::vector<std::string> names;
@@ -63,12 +87,9 @@ int filter(const std::string& ptxas, const std::string& formsOut, const std::str
     }
     size_t before = rejected.size();
     for (const auto& [module, text] : modules) {
-      const std::string ptx = (work / (module + ".ptx")).string();
-      const std::string log = (work / (module + ".log")).string();
-      writeFile(ptx, text);
-      const std::string command = "'" + ptxas + "' -arch=sm_90 -o /dev/null '" + ptx + "' > '" + log + "' 2>&1";
-      if (std::system(command.c_str()) == 0) continue;
-      std::istringstream lines(readFile(log));
+      const std::string output = ptxasOutput(ptxas, work, module, text);
+      if (output.empty()) continue;
+      std::istringstream lines(output);
       bool any = false;
       for (std::string line; std::getline(lines, line);) {
         std::smatch m;
@@ -78,8 +99,21 @@ int filter(const std::string& ptxas, const std::string& formsOut, const std::str
         rejected.emplace(formOf[kernel], m[2]);
         any = true;
       }
+      if (any) continue;
+      // A failure that names no kernel (ptxas 13.0 crashes on ld.v8.b16): each kernel alone.
+      std::cerr << "ptxas failed on module " << module << " without a line of a kernel (" << lastLine(output)
+                << "); compiling its kernels one by one\n";
+      for (const SuiteForm& s : suite) {
+        if (s.module != module) continue;
+        const std::string alone = ptxasOutput(ptxas, work, "alone", moduleHeader() + kernelText(*s.form, s.kernel));
+        if (alone.empty()) continue;
+        std::smatch m;
+        rejected.emplace(s.form->name,
+                         std::regex_search(alone, m, errorLine) ? std::string(m[2]) : "ptxas failed: " + lastLine(alone));
+        any = true;
+      }
       if (!any) {
-        std::cerr << "ptxas failed on " << ptx << " without a line of a kernel:\n" << readFile(log);
+        std::cerr << "ptxas failed on module " << module << " but on none of its kernels alone:\n" << output;
         return 2;
       }
     }

@@ -99,17 +99,19 @@ std::vector<uint64_t> specialValues(DataType type) {
 namespace {
 
 // One input of a record: a source operand or a memory word, of `lanes`
-// values of `laneBits` each, packed into 8-byte slots (a vector, a 128-bit
-// word; one lane for every register operand).
+// values of `laneBits` each, `strideBits` apart (a vector's registers, the
+// halves of a 128-bit register, the elements of a memory word), packed into
+// 8-byte slots; one lane for every register operand of the register set.
 struct Field {
   std::vector<uint64_t> specials;
   uint32_t laneBits = 64;
   uint32_t lanes = 1;
+  uint32_t strideBits = 64;
 };
 
 uint32_t laneBitsOf(isa::DataType values) { return isa::typeBits(values) == 0 ? 32 : isa::typeBits(values); }
 
-Field fieldOf(isa::DataType values, uint32_t lanes, bool predicate) {
+Field fieldOf(isa::DataType values, uint32_t lanes, uint32_t strideBits, bool predicate) {
   Field f;
   f.specials = specialValues(values);
   if (predicate) {
@@ -118,6 +120,7 @@ Field fieldOf(isa::DataType values, uint32_t lanes, bool predicate) {
   }
   f.laneBits = laneBitsOf(values);
   f.lanes = lanes;
+  f.strideBits = strideBits;
   return f;
 }
 
@@ -125,9 +128,9 @@ Field fieldOf(isa::DataType values, uint32_t lanes, bool predicate) {
 template <typename LaneValue>
 void appendField(const Field& f, std::vector<uint64_t>& slots, LaneValue laneValue) {
   const size_t first = slots.size();
-  slots.resize(first + (uint64_t{f.lanes} * f.laneBits + 63) / 64, 0);
+  slots.resize(first + (uint64_t{f.lanes - 1} * f.strideBits + f.laneBits + 63) / 64, 0);
   for (uint32_t lane = 0; lane < f.lanes; ++lane) {
-    const uint64_t bit = uint64_t{lane} * f.laneBits;
+    const uint64_t bit = uint64_t{lane} * f.strideBits;
     slots[first + bit / 64] |= (laneValue(lane) & maskOf(f.laneBits)) << (bit % 64);
   }
 }
@@ -137,12 +140,16 @@ void appendField(const Field& f, std::vector<uint64_t>& slots, LaneValue laneVal
 Inputs inputsFor(const Form& form) {
   if (form.kind == FormKind::Warp) return warpInputs(form);
   std::vector<Field> fields;
-  if (form.memory.bits != 0) fields.push_back(fieldOf(form.memory.values, form.memory.bits / laneBitsOf(form.memory.values), false));
+  if (form.memory.bits != 0) {
+    const uint32_t laneBits = laneBitsOf(form.memory.values);
+    fields.push_back(fieldOf(form.memory.values, form.memory.bits / laneBits, laneBits, false));
+  }
   for (const Operand& o : form.operands) {
     if (o.role != OperandRole::Source && o.role != OperandRole::PredSource) continue;
     // A 128-bit register draws two 64-bit values; a narrower type widened to a register, one.
     const uint32_t perRegister = o.bits > 64 ? o.bits / laneBitsOf(o.values) : 1;
-    fields.push_back(fieldOf(o.values, o.elements * perRegister, o.role == OperandRole::PredSource));
+    fields.push_back(fieldOf(o.values, o.elements * perRegister, o.bits / perRegister,
+                             o.role == OperandRole::PredSource));
   }
   if (form.carryIn) fields.push_back(Field{{0, 1}, 1, 1});
   const size_t sources = fields.size();
