@@ -36,7 +36,7 @@ struct AtomicChoice {
   const char* space;  // "" for a generic address
   uint32_t elements;  // 1 or the .v2/.v4/.v8 count
   bool noftz;
-  Mod semantics;      // Mod::None when absent
+  Mod semantics;  // Mod::None when absent
   Mod scope;
 };
 
@@ -201,7 +201,8 @@ void expandLoadStoreRow(const isa::InstructionSpec& row, Enumeration& out) {
       }
       const std::string_view s(space);
       if (type != DataType::U32 || (s != "global" && s != "shared")) continue;
-      for (const LoadStoreWords& mods : variants) out.forms.push_back(loadStoreForm(row, type, space, 1, mods, 0));
+      for (const LoadStoreWords& mods : variants)
+        out.forms.push_back(loadStoreForm(row, type, space, 1, mods, 0));
     }
   }
 }

@@ -62,10 +62,11 @@ bool expandWarpRow(const isa::InstructionSpec& row, Enumeration& out) {
     case Opcode::Shfl:
       for (Mod mode : modsOf(ModGroup::ShflMode)) {
         push(out,
-             warpForm(base + (sync ? ".sync" : "") + word(mode) + ".b32",
-                      {operand(OperandRole::Dest, DataType::B32), operand(OperandRole::Source, DataType::B32),
-                       operand(OperandRole::Source, DataType::U32), operand(OperandRole::Source, DataType::U32)},
-                      sync),
+             warpForm(
+                 base + (sync ? ".sync" : "") + word(mode) + ".b32",
+                 {operand(OperandRole::Dest, DataType::B32), operand(OperandRole::Source, DataType::B32),
+                  operand(OperandRole::Source, DataType::U32), operand(OperandRole::Source, DataType::U32)},
+                 sync),
              true);
       }
       return true;
@@ -83,10 +84,11 @@ bool expandWarpRow(const isa::InstructionSpec& row, Enumeration& out) {
     case Opcode::Match:
       for (DataType type : typesIn(row.legalTypes[0])) {
         for (Mod mode : modsOf(ModGroup::VoteMode)) {
-          push(out,
-               warpForm(base + word(mode) + ".sync" + std::string(isa::typeName(type)),
-                        {operand(OperandRole::Dest, DataType::B32), operand(OperandRole::Source, type)}, true),
-               mode == Mod::VoteAll);
+          push(
+              out,
+              warpForm(base + word(mode) + ".sync" + std::string(isa::typeName(type)),
+                       {operand(OperandRole::Dest, DataType::B32), operand(OperandRole::Source, type)}, true),
+              mode == Mod::VoteAll);
         }
       }
       return true;
@@ -104,7 +106,8 @@ bool expandWarpRow(const isa::InstructionSpec& row, Enumeration& out) {
       push(out, warpForm(base + ".b32", {operand(OperandRole::Dest, DataType::B32)}, false), false);
       return true;
     case Opcode::Elect:
-      push(out, warpForm(base + ".sync", {operand(OperandRole::Dest, DataType::B32), joinedPredicate()}, true),
+      push(out,
+           warpForm(base + ".sync", {operand(OperandRole::Dest, DataType::B32), joinedPredicate()}, true),
            false);
       return true;
     default: return false;

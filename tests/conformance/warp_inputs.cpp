@@ -54,7 +54,7 @@ std::vector<LaneValue> valuePatterns(DataType type, FormRandom& random) {
       [](uint32_t lane) { return uint64_t{lane}; },
       [=](uint32_t lane) { return specials[4 + lane % 3]; },
       [=](uint32_t lane) { return specials[lane / 8]; },
-      [=](uint32_t lane) { return (lane % 2 == 0 ? 0 : top) & mask; },  // +0 and -0 in IEEE terms
+      [=](uint32_t lane) { return (lane % 2 == 0 ? 0 : top) & mask; },   // +0 and -0 in IEEE terms
       [=](uint32_t lane) { return (uint64_t{lane % 2} << 32) & mask; },  // differing only above bit 31
       [=](uint32_t lane) { return randomLanes[lane]; },
       [=](uint32_t lane) { return fewValues[lane]; },
@@ -89,14 +89,15 @@ Inputs shflInputs(const Form& form, FormRandom& random) {
   appendWarp(in, 0xffffffffu, {values, spread, constant(canonical)});
   appendWarp(in, 0xffffffffu, {specialByLane, randomLane, constant(canonical)});
   // Every clamp and segment width, bits beyond 12 set too.
-  for (uint64_t c : {0x0ull, 0x1full, 0x1807ull, 0x1c03ull, 0x101full, 0x1f00ull, 0xffffffffull, 0x5ull, 0x1000ull,
-                     0x1810ull}) {
-    for (const LaneValue& b : {constant(1), spread, randomLane}) appendWarp(in, 0xffffffffu, {values, b, constant(c)});
+  for (uint64_t c : {0x0ull, 0x1full, 0x1807ull, 0x1c03ull, 0x101full, 0x1f00ull, 0xffffffffull, 0x5ull,
+                     0x1000ull, 0x1810ull}) {
+    for (const LaneValue& b : {constant(1), spread, randomLane})
+      appendWarp(in, 0xffffffffu, {values, b, constant(c)});
   }
   // Partial masks with segments inside them: halves in 16-lane segments, alternate bytes in 8-lane ones.
   for (uint32_t mask : {0x0000ffffu, 0xffff0000u, 0x00ff00ffu, 0xff00ff00u}) {
-    const uint64_t segment = (mask == 0x0000ffffu || mask == 0xffff0000u) ? 0x1000 | (up ? 0 : 0xf)
-                                                                          : 0x1800 | (up ? 0 : 0x7);
+    const uint64_t segment =
+        (mask == 0x0000ffffu || mask == 0xffff0000u) ? 0x1000 | (up ? 0 : 0xf) : 0x1800 | (up ? 0 : 0x7);
     for (const LaneValue& b : {constant(1), constant(3), constant(5), randomLane})
       appendWarp(in, mask, {values, b, constant(segment)});
   }
@@ -123,12 +124,14 @@ Inputs warpInputs(const Form& form) {
   if (sources[0]->role == OperandRole::PredSource) {
     std::vector<uint64_t> bits;
     for (uint32_t lane = 0; lane < kWarpLanes; ++lane) bits.push_back(random.next() & 1);
-    for (LaneValue q : std::vector<LaneValue>{
-             [](uint32_t) { return 1ull; }, [](uint32_t) { return 0ull; },
-             [](uint32_t lane) { return uint64_t{lane == 0}; }, [](uint32_t lane) { return uint64_t{lane == 31}; },
-             [](uint32_t lane) { return uint64_t{lane & 1}; }, [](uint32_t lane) { return uint64_t{lane < 16}; },
-             [](uint32_t lane) { return uint64_t{lane != 5}; }, [](uint32_t lane) { return uint64_t{lane % 3 == 0}; },
-             [=](uint32_t lane) { return bits[lane]; }})
+    for (LaneValue q : std::vector<LaneValue>{[](uint32_t) { return 1ull; }, [](uint32_t) { return 0ull; },
+                                              [](uint32_t lane) { return uint64_t{lane == 0}; },
+                                              [](uint32_t lane) { return uint64_t{lane == 31}; },
+                                              [](uint32_t lane) { return uint64_t{lane & 1}; },
+                                              [](uint32_t lane) { return uint64_t{lane < 16}; },
+                                              [](uint32_t lane) { return uint64_t{lane != 5}; },
+                                              [](uint32_t lane) { return uint64_t{lane % 3 == 0}; },
+                                              [=](uint32_t lane) { return bits[lane]; }})
       warps.push_back({q});
   } else {
     for (const LaneValue& v : valuePatterns(sources[0]->values, random)) warps.push_back({v});
