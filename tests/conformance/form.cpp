@@ -33,12 +33,6 @@ constexpr std::array kGroupOrder{
 // more than their operands: the other lanes, the memory map, the cluster.
 std::string_view notRegisterToRegister(Opcode op) {
   switch (op) {
-    case Opcode::Shfl:
-    case Opcode::Vote:
-    case Opcode::Redux:
-    case Opcode::Match:
-    case Opcode::Activemask:
-    case Opcode::Elect:
     case Opcode::Movmatrix:
       return "warp collective: its result depends on the other lanes (tests/cuda/semantics/warp_*.cu, "
              "tests/sim/semantics)";
@@ -392,6 +386,12 @@ Enumeration enumerateForms(FormSet set) {
     if (seen.insert(f.name).second) unique.push_back(std::move(f));
   }
   out.forms = std::move(unique);
+  std::set<std::string> notes;
+  std::vector<std::string> collapsed;
+  for (std::string& note : out.collapsed) {
+    if (notes.insert(note).second) collapsed.push_back(std::move(note));
+  }
+  out.collapsed = std::move(collapsed);
   return out;
 }
 

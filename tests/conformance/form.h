@@ -84,6 +84,8 @@ struct ExcludedRow {
 struct Enumeration {
   std::vector<Form> forms;        // candidates: the table accepts them (ptxas may not)
   std::vector<ExcludedRow> rows;  // rows no kernel of this suite can test, with the reason
+  // Modifier combinations written on representative forms only, each with the reason (once each).
+  std::vector<std::string> collapsed;
 };
 
 // Every candidate form of one set of the table for sm_90, in table order;

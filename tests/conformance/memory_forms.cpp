@@ -89,6 +89,11 @@ Form atomicForm(const isa::InstructionSpec& row, const AtomicChoice& c) {
 }
 
 void expandAtomicRow(const isa::InstructionSpec& row, Enumeration& out) {
+  out.collapsed.push_back(
+      "atom/red .sem x .scope: every combination on atom.add.u32, atom.cas.b32 and red.add.u32 in each space, "
+      "the other forms without them: the memory order and scope order a thread's accesses against other "
+      "threads' and cannot change what one thread reads and writes on its own word. .L2::cache_hint (it "
+      "takes a createpolicy operand) is not generated: a cache policy changes no value either.");
   const bool vectors = row.allowed.contains(ModGroup::Vector);
   const bool ftz = row.allowed.contains(ModGroup::Ftz);
   const bool ordering = row.allowed.contains(ModGroup::Semantics);
@@ -184,6 +189,11 @@ Form loadStoreForm(const isa::InstructionSpec& row, DataType type, const char* s
 }
 
 void expandLoadStoreRow(const isa::InstructionSpec& row, Enumeration& out) {
+  out.collapsed.push_back(
+      "ld/st: the cache operators, .nc, the eviction and prefetch hints, .sem x .scope and .mmio one at a "
+      "time on ld/st.global.u32 and ld/st.shared.u32, every type and vector without them: none changes "
+      "what a thread's own round trip reads. .L2::cache_hint (a createpolicy operand) is not generated. "
+      ".const and .param are not generated: a thread cannot write its own word there.");
   const bool mmio = row.required.contains(ModGroup::Form);
   const std::vector<LoadStoreWords> variants = loadStoreVariants(row);
   std::vector<const char*> spaces{"", "global"};

@@ -142,6 +142,10 @@ void writeReport(const std::string& path, const std::string& formsPath, const En
   }
   r << "\n## Differences\n\n";
   for (const std::string& d : outcome.differences) r << "- " << d << "\n";
+  if (!all.collapsed.empty()) {
+    r << "\n## Modifier combinations on representatives only\n\n";
+    for (const std::string& note : all.collapsed) r << "- " << note << "\n";
+  }
   r << "\n## Table rows not in the suite\n\n";
   for (const ExcludedRow& row : all.rows) r << "- `" << row.what << "`: " << row.why << "\n";
   writeFile(path, r.str());

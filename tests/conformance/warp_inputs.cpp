@@ -94,11 +94,15 @@ Inputs shflInputs(const Form& form, FormRandom& random) {
     for (const LaneValue& b : {constant(1), spread, randomLane})
       appendWarp(in, 0xffffffffu, {values, b, constant(c)});
   }
-  // Partial masks with segments inside them: halves in 16-lane segments, alternate bytes in 8-lane ones.
+  // Partial masks with segments inside them: halves in 16-lane segments, alternate bytes in 8-lane
+  // ones. up, down and idx stay in the lane's segment whatever b; bfly compares lane ^ b with the
+  // segment's end only, so its b stays below the segment width (16 ^ 16 would read lane 0).
+  const bool bfly = form.mnemonic.find(".bfly.") != std::string::npos;
   for (uint32_t mask : {0x0000ffffu, 0xffff0000u, 0x00ff00ffu, 0xff00ff00u}) {
-    const uint64_t segment =
-        (mask == 0x0000ffffu || mask == 0xffff0000u) ? 0x1000 | (up ? 0 : 0xf) : 0x1800 | (up ? 0 : 0x7);
-    for (const LaneValue& b : {constant(1), constant(3), constant(5), randomLane})
+    const uint32_t width = (mask == 0x0000ffffu || mask == 0xffff0000u) ? 16 : 8;
+    const uint64_t segment = (uint64_t{32 - width} << 8) | (up ? 0 : width - 1);
+    const LaneValue randomInSegment = [=](uint32_t lane) { return laneRandom[lane] & (width - 1); };
+    for (const LaneValue& b : {constant(1), constant(3), constant(5), bfly ? randomInSegment : randomLane})
       appendWarp(in, mask, {values, b, constant(segment)});
   }
   return in;
