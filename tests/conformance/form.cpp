@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <functional>
 #include <set>
 #include <string_view>
@@ -32,12 +33,6 @@ constexpr std::array kGroupOrder{
 // more than their operands: the other lanes, the memory map, the cluster.
 std::string_view notRegisterToRegister(Opcode op) {
   switch (op) {
-    case Opcode::Shfl:
-    case Opcode::Vote:
-    case Opcode::Redux:
-    case Opcode::Match:
-    case Opcode::Activemask:
-    case Opcode::Elect:
     case Opcode::Movmatrix:
       return "warp collective: its result depends on the other lanes (tests/cuda/semantics/warp_*.cu, "
              "tests/sim/semantics)";
@@ -55,6 +50,26 @@ std::string_view notRegisterToRegister(Opcode op) {
   }
 }
 
+// The rows the memory set covers (memory_forms.cpp, warp_forms.cpp).
+std::string_view memorySetRow(Opcode op) {
+  switch (op) {
+    case Opcode::Atom:
+    case Opcode::Red:
+    case Opcode::Ld:
+    case Opcode::St:
+    case Opcode::Ldu:
+      return "memory operand: the memory set (h100/memory_forms.txt)";
+    case Opcode::Shfl:
+    case Opcode::Vote:
+    case Opcode::Redux:
+    case Opcode::Match:
+    case Opcode::Activemask:
+    case Opcode::Elect:
+      return "warp collective: the memory set (h100/memory_forms.txt)";
+    default: return {};
+  }
+}
+
 bool isVideo(Opcode op) {
   switch (op) {
     case Opcode::Vadd: case Opcode::Vsub: case Opcode::Vabsdiff: case Opcode::Vmin: case Opcode::Vmax:
@@ -67,27 +82,6 @@ bool isVideo(Opcode op) {
   }
 }
 
-std::vector<DataType> typesIn(isa::TypeSet set) {
-  std::vector<DataType> out;
-  for (unsigned t = 1; t <= static_cast<unsigned>(DataType::Pred); ++t) {
-    if (set.contains(static_cast<DataType>(t))) out.push_back(static_cast<DataType>(t));
-  }
-  return out;
-}
-
-std::vector<Mod> modsOf(ModGroup group) {
-  std::vector<Mod> out;
-  for (const isa::ModifierInfo& info : isa::modifierVocabulary()) {
-    if (info.group == group && std::find(out.begin(), out.end(), info.mod) == out.end()) out.push_back(info.mod);
-  }
-  return out;
-}
-
-uint32_t registerBits(DataType type) {
-  if (type == DataType::Pred) return 1;
-  return std::max<uint32_t>(16, isa::typeBits(type));  // PTX has no 8-bit registers
-}
-
 DataType widened(DataType type) {
   switch (type) {
     case DataType::U16: return DataType::U32;
@@ -96,20 +90,6 @@ DataType widened(DataType type) {
     case DataType::S32: return DataType::S64;
     default: return type;
   }
-}
-
-std::string rowText(const isa::InstructionSpec& row) {
-  std::string text(row.mnemonic);
-  for (unsigned slot = 0; slot < row.typeSlots; ++slot) {
-    text += " {";
-    bool first = true;
-    for (DataType t : typesIn(row.legalTypes[slot])) {
-      text += (first ? "" : " ") + std::string(isa::typeName(t));
-      first = false;
-    }
-    text += "}";
-  }
-  return text;
 }
 
 struct Token {
@@ -312,19 +292,69 @@ class RowExpander {
 
 }  // namespace
 
+std::vector<DataType> typesIn(isa::TypeSet set) {
+  std::vector<DataType> out;
+  for (unsigned t = 1; t <= static_cast<unsigned>(DataType::Pred); ++t) {
+    if (set.contains(static_cast<DataType>(t))) out.push_back(static_cast<DataType>(t));
+  }
+  return out;
+}
+
+std::vector<Mod> modsOf(ModGroup group) {
+  std::vector<Mod> out;
+  for (const isa::ModifierInfo& info : isa::modifierVocabulary()) {
+    if (info.group == group && std::find(out.begin(), out.end(), info.mod) == out.end()) out.push_back(info.mod);
+  }
+  return out;
+}
+
+uint32_t registerBits(DataType type) {
+  if (type == DataType::Pred) return 1;
+  return std::max<uint32_t>(16, isa::typeBits(type));  // PTX has no 8-bit registers
+}
+
+std::string rowText(const isa::InstructionSpec& row) {
+  std::string text(row.mnemonic);
+  for (unsigned slot = 0; slot < row.typeSlots; ++slot) {
+    text += " {";
+    bool first = true;
+    for (DataType t : typesIn(row.legalTypes[slot])) {
+      text += (first ? "" : " ") + std::string(isa::typeName(t));
+      first = false;
+    }
+    text += "}";
+  }
+  return text;
+}
+
+uint32_t Operand::slots() const {
+  switch (role) {
+    case OperandRole::Immediate:
+    case OperandRole::Address:
+    case OperandRole::MemberMask: return 0;
+    case OperandRole::PredDest:
+    case OperandRole::PredSource: return 1;
+    default: return (bits * elements + 63) / 64;
+  }
+}
+
 uint32_t Form::sources() const {
-  uint32_t n = carryIn ? 1 : 0;
-  for (const Operand& o : operands) n += o.role == OperandRole::Source || o.role == OperandRole::PredSource;
+  uint32_t n = (carryIn ? 1 : 0) + memory.slots() + (kind == FormKind::Warp ? 1 : 0);
+  for (const Operand& o : operands) {
+    if (o.role == OperandRole::Source || o.role == OperandRole::PredSource) n += o.slots();
+  }
   return n;
 }
 
 uint32_t Form::outputs() const {
-  uint32_t n = carryOut ? 1 : 0;
-  for (const Operand& o : operands) n += o.role == OperandRole::Dest || o.role == OperandRole::PredDest;
+  uint32_t n = (carryOut ? 1 : 0) + memory.slots();
+  for (const Operand& o : operands) {
+    if (o.role == OperandRole::Dest || o.role == OperandRole::PredDest) n += o.slots();
+  }
   return n;
 }
 
-Enumeration enumerateForms() {
+Enumeration enumerateForms(FormSet set) {
   Enumeration out;
   for (const isa::InstructionSpec& row : isa::instructionTable()) {
     if (row.minSm > kTargetSm || row.minPtx > kTargetPtx) {
@@ -333,16 +363,21 @@ Enumeration enumerateForms() {
                                             ", beyond the H100 (sm_90)"});
       continue;
     }
-    if (std::string_view why = notRegisterToRegister(row.opcode); !why.empty()) {
+    if (set == FormSet::Memory) {
+      if (expandMemoryRow(row, out) || expandWarpRow(row, out)) continue;
+    } else if (std::string_view why = memorySetRow(row.opcode); !why.empty()) {
       out.rows.push_back({rowText(row), std::string(why)});
       continue;
     }
-    const std::vector<Token> tokens = tokensOf(row.operands);
-    if (std::string why = unsupportedSignature(row, tokens); !why.empty()) {
+    std::string why(notRegisterToRegister(row.opcode));
+    if (why.empty()) why = unsupportedSignature(row, tokensOf(row.operands));
+    if (!why.empty()) {
       out.rows.push_back({rowText(row), why});
-      continue;
+    } else if (set == FormSet::Register) {
+      RowExpander(row, out).expand();
+    } else {
+      out.rows.push_back({rowText(row), "register-to-register: the register set (h100/forms.txt)"});
     }
-    RowExpander(row, out).expand();
   }
   // Rows of one mnemonic may overlap (min.f32 twice, with and without .NaN): keep each name once.
   std::set<std::string> seen;
@@ -351,7 +386,24 @@ Enumeration enumerateForms() {
     if (seen.insert(f.name).second) unique.push_back(std::move(f));
   }
   out.forms = std::move(unique);
+  std::set<std::string> notes;
+  std::vector<std::string> collapsed;
+  for (std::string& note : out.collapsed) {
+    if (notes.insert(note).second) collapsed.push_back(std::move(note));
+  }
+  out.collapsed = std::move(collapsed);
   return out;
+}
+
+FormSet setOfFormsFile(const std::string& path) {
+  return std::filesystem::path(path).filename().string().rfind("memory", 0) == 0 ? FormSet::Memory
+                                                                                 : FormSet::Register;
+}
+
+std::string companionPath(const std::string& formsPath, const std::string& name) {
+  const std::filesystem::path forms(formsPath);
+  const std::string prefix = setOfFormsFile(formsPath) == FormSet::Memory ? "memory_" : "";
+  return (forms.parent_path() / (prefix + name)).string();
 }
 
 }  // namespace ptxsim::conformance

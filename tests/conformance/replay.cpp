@@ -46,32 +46,54 @@ struct Outcome {
   size_t runFailures = 0;
 };
 
-// Runs one form; returns the differences shown ("" when it matches).
-std::string runForm(Device& device, const SuiteForm& s, const uint64_t* want, Outcome& outcome) {
+// One form on the simulator: the loader's refusal, a failed launch, or every record's outputs.
+struct Simulated {
+  std::string refused;
+  std::string launchError;
+  std::vector<uint64_t> outputs;  // records x form.outputs() slots
+};
+
+Simulated simulate(Device& device, const SuiteForm& s) {
   const Form& form = *s.form;
+  Simulated result;
   std::shared_ptr<sim::LoadedModule> module;
   try {
     module = device.loadModule(moduleHeader() + kernelText(form, "k"), form.name);
   } catch (const std::exception& e) {
-    std::string why = firstLine(e.what());
+    result.refused = firstLine(e.what());
+    return result;
+  }
+  const uint32_t records = s.inputs.records;
+  const uint64_t bytes = uint64_t{records} * form.outputs() * 8;
+  const uint64_t in = device.malloc(std::max<uint64_t>(8, s.inputs.slots.size() * 8));
+  if (!s.inputs.slots.empty()) device.write(in, s.inputs.slots);
+  const uint64_t out = device.malloc(bytes);
+  device.memset(out, 0, bytes);
+  sim::LaunchResult launch =
+      device.launch(*module, "k", {(records + kBlock - 1) / kBlock}, {kBlock}, 0, KernelArgs().add(in).add(out).add(records));
+  if (launch.error) result.launchError = launch.error.message;
+  else result.outputs = device.read<uint64_t>(out, bytes / 8);
+  device.free(in);
+  device.free(out);
+  return result;
+}
+
+// Runs one form; returns the differences shown ("" when it matches).
+std::string runForm(Device& device, const SuiteForm& s, const uint64_t* want, Outcome& outcome) {
+  const Form& form = *s.form;
+  Simulated simulated = simulate(device, s);
+  if (!simulated.refused.empty()) {
+    std::string why = simulated.refused;
     if (size_t at = why.find("error: "); at != std::string::npos) why = why.substr(at + 7);
     outcome.refused[why].push_back(form.name);
     return {};
   }
-  const uint32_t records = s.inputs.records, sources = form.sources(), outputs = form.outputs();
-  const uint64_t in = device.malloc(std::max<uint64_t>(8, s.inputs.slots.size() * 8));
-  if (!s.inputs.slots.empty()) device.write(in, s.inputs.slots);
-  const uint64_t out = device.malloc(uint64_t{records} * outputs * 8);
-  device.memset(out, 0, uint64_t{records} * outputs * 8);
-  sim::LaunchResult result =
-      device.launch(*module, "k", {(records + kBlock - 1) / kBlock}, {kBlock}, 0, KernelArgs().add(in).add(out).add(records));
-  std::vector<uint64_t> got = device.read<uint64_t>(out, size_t{records} * outputs);
-  device.free(in);
-  device.free(out);
-  if (result.error) {
+  if (!simulated.launchError.empty()) {
     ++outcome.runFailures;
-    return form.name + ": the launch failed on the simulator: " + result.error.message;
+    return form.name + ": the launch failed on the simulator: " + simulated.launchError;
   }
+  const uint32_t records = s.inputs.records, sources = form.sources(), outputs = form.outputs();
+  const std::vector<uint64_t>& got = simulated.outputs;
   std::ostringstream shown;
   size_t differing = 0;
   for (uint32_t r = 0; r < records; ++r) {
@@ -93,7 +115,7 @@ std::string runForm(Device& device, const SuiteForm& s, const uint64_t* want, Ou
          " results differ" + shown.str();
 }
 
-void writeReport(const std::string& path, const Enumeration& all, const std::vector<SuiteForm>& suite,
+void writeReport(const std::string& path, const std::string& formsPath, const Enumeration& all, const std::vector<SuiteForm>& suite,
                  const Outcome& outcome, const std::string& rejectedPath, const std::string& recordedOn) {
   std::ostringstream r;
   size_t ptxasRejected = 0;
@@ -103,7 +125,8 @@ void writeReport(const std::string& path, const Enumeration& all, const std::vec
   r << "# ISA conformance against silicon\n\n";
   r << "Recorded on: " << recordedOn << "\n\n";
   r << "| | forms |\n|---|---|\n";
-  r << "| register-to-register forms the instruction table accepts for sm_90 | " << all.forms.size() << " |\n";
+  r << "| " << (setOfFormsFile(formsPath) == FormSet::Memory ? "memory and warp-collective" : "register-to-register")
+    << " forms the instruction table accepts for sm_90 | " << all.forms.size() << " |\n";
   r << "| ... of which ptxas rejects (" << std::filesystem::path(rejectedPath).filename().string() << ") | "
     << ptxasRejected << " |\n";
   r << "| forms recorded on the GPU | " << suite.size() << " |\n";
@@ -119,6 +142,10 @@ void writeReport(const std::string& path, const Enumeration& all, const std::vec
   }
   r << "\n## Differences\n\n";
   for (const std::string& d : outcome.differences) r << "- " << d << "\n";
+  if (!all.collapsed.empty()) {
+    r << "\n## Modifier combinations on representatives only\n\n";
+    for (const std::string& note : all.collapsed) r << "- " << note << "\n";
+  }
   r << "\n## Table rows not in the suite\n\n";
   for (const ExcludedRow& row : all.rows) r << "- `" << row.what << "`: " << row.why << "\n";
   writeFile(path, r.str());
@@ -127,7 +154,7 @@ void writeReport(const std::string& path, const Enumeration& all, const std::vec
 }  // namespace
 
 int dump(const std::string& formsPath, const std::string& outputsPath, const std::string& formName) {
-  const Enumeration all = enumerateForms();
+  const Enumeration all = enumerateForms(setOfFormsFile(formsPath));
   const std::vector<SuiteForm> suite = suiteOf(all, readLines(formsPath));
   const std::string outputs = decompress(readFile(outputsPath), outputsPath);
   size_t offset = 0;
@@ -142,23 +169,12 @@ int dump(const std::string& formsPath, const std::string& outputsPath, const std
     }
     std::vector<uint64_t> want(bytes / 8);
     std::memcpy(want.data(), outputs.data() + offset, bytes);
-    const std::string text = moduleHeader() + kernelText(form, "k");
-    std::cout << text << "\n";
+    std::cout << moduleHeader() + kernelText(form, "k") << "\n";
     Device device(sim::GpuConfig{}, DeviceOptions{1});
-    std::vector<uint64_t> got;
-    try {
-      std::shared_ptr<sim::LoadedModule> module = device.loadModule(text, form.name);
-      const uint64_t in = device.malloc(std::max<uint64_t>(8, s.inputs.slots.size() * 8));
-      if (!s.inputs.slots.empty()) device.write(in, s.inputs.slots);
-      const uint64_t out = device.malloc(bytes);
-      device.memset(out, 0, bytes);
-      sim::LaunchResult result = device.launch(*module, "k", {(records + kBlock - 1) / kBlock}, {kBlock}, 0,
-                                               KernelArgs().add(in).add(out).add(records));
-      if (result.error) std::cout << "# the launch failed on the simulator: " << result.error.message << "\n";
-      else got = device.read<uint64_t>(out, size_t{records} * outputCount);
-    } catch (const std::exception& e) {
-      std::cout << "# refused at load: " << firstLine(e.what()) << "\n";
-    }
+    const Simulated simulated = simulate(device, s);
+    if (!simulated.refused.empty()) std::cout << "# refused at load: " << simulated.refused << "\n";
+    if (!simulated.launchError.empty()) std::cout << "# the launch failed on the simulator: " << simulated.launchError << "\n";
+    const std::vector<uint64_t>& got = simulated.outputs;
     // One line a record: its inputs, then each result as GPU/ptxsim ('=' when equal).
     std::cout << "# record: inputs | results GPU/ptxsim\n";
     for (uint32_t r = 0; r < records; ++r) {
@@ -180,9 +196,33 @@ int dump(const std::string& formsPath, const std::string& outputsPath, const std
   return 1;
 }
 
+int simulateAll(const std::string& formsPath, const std::string& outputsPath) {
+  const Enumeration all = enumerateForms(setOfFormsFile(formsPath));  // the suite points into it
+  const std::vector<SuiteForm> suite = suiteOf(all, readLines(formsPath));
+  Device device(sim::GpuConfig{}, DeviceOptions{1});
+  std::string outputs;
+  size_t refused = 0, failed = 0;
+  for (const SuiteForm& s : suite) {
+    Simulated simulated = simulate(device, s);
+    refused += !simulated.refused.empty();
+    failed += !simulated.launchError.empty();
+    // A refused form or a failed launch leaves its results zero, as the runner clears them.
+    simulated.outputs.resize(size_t{s.inputs.records} * s.form->outputs(), 0);
+    outputs.append(reinterpret_cast<const char*>(simulated.outputs.data()), simulated.outputs.size() * 8);
+  }
+  std::string compressed(ZSTD_compressBound(outputs.size()), '\0');
+  const size_t size = ZSTD_compress(compressed.data(), compressed.size(), outputs.data(), outputs.size(), 3);
+  if (ZSTD_isError(size)) throw std::runtime_error(std::string("compressing: ") + ZSTD_getErrorName(size));
+  compressed.resize(size);
+  writeFile(outputsPath, compressed);
+  std::cout << suite.size() << " forms simulated (" << refused << " refused at load, " << failed
+            << " failed to launch) into " << outputsPath << "\n";
+  return 0;
+}
+
 int replay(const std::string& formsPath, const std::string& outputsPath, const std::string& reportPath,
            const std::string& onlyFormsContaining) {
-  const Enumeration all = enumerateForms();
+  const Enumeration all = enumerateForms(setOfFormsFile(formsPath));
   const std::vector<SuiteForm> suite = suiteOf(all, readLines(formsPath));
   const std::string outputs = decompress(readFile(outputsPath), outputsPath);
   size_t expectedBytes = 0;
@@ -203,17 +243,18 @@ int replay(const std::string& formsPath, const std::string& outputsPath, const s
     if (std::string difference = runForm(device, s, want.data(), outcome); !difference.empty())
       outcome.differences.push_back(difference);
   }
-  const std::filesystem::path dir = std::filesystem::path(formsPath).parent_path();
   std::string recordedOn = "(not recorded)";
-  if (std::filesystem::exists(dir / "recorded_on.txt")) recordedOn = firstLine(readFile((dir / "recorded_on.txt").string()));
-  writeReport(reportPath, all, suite, outcome, (dir / "ptxas_rejected.txt").string(), recordedOn);
+  const std::string recordedOnPath = companionPath(formsPath, "recorded_on.txt");
+  if (std::filesystem::exists(recordedOnPath)) recordedOn = firstLine(readFile(recordedOnPath));
+  writeReport(reportPath, formsPath, all, suite, outcome, companionPath(formsPath, "ptxas_rejected.txt"), recordedOn);
   size_t refused = 0;
   for (const auto& [why, forms] : outcome.refused) refused += forms.size();
   // Differences not fixed yet are listed (known_differences.txt, one form a line): the test
   // fails on a form that differs and is not listed, and on a listed one that matches now.
   std::set<std::string> known;
-  if (std::filesystem::exists(dir / "known_differences.txt") && onlyFormsContaining.empty()) {
-    for (const std::string& line : readLines((dir / "known_differences.txt").string())) known.insert(line);
+  const std::string knownPath = companionPath(formsPath, "known_differences.txt");
+  if (std::filesystem::exists(knownPath) && onlyFormsContaining.empty()) {
+    for (const std::string& line : readLines(knownPath)) known.insert(line);
   }
   size_t unexpected = 0;
   std::set<std::string> differing;
@@ -227,7 +268,7 @@ int replay(const std::string& formsPath, const std::string& outputsPath, const s
   for (const std::string& name : known) {
     if (differing.count(name) == 0) {
       ++unexpected;
-      std::cout << "FIXED " << name << ": it matches the GPU now; remove it from known_differences.txt\n";
+      std::cout << "FIXED " << name << ": it matches the GPU now; remove it from " << std::filesystem::path(knownPath).filename().string() << "\n";
     }
   }
   std::cout << "conformance: " << suite.size() << " forms recorded on the GPU; " << outcome.matched

@@ -20,4 +20,9 @@ int replay(const std::string& formsPath, const std::string& outputsPath, const s
 // the hardware's rule behind a difference. Returns 1 when FORM is not in FORMS.
 int dump(const std::string& formsPath, const std::string& outputsPath, const std::string& formName);
 
+// Writes what the simulator computes for every form of FORMS as a recording
+// (OUTPUTS, zstd-compressed; a refused form's results zero): a replay
+// against it checks that the kernels run and that the replay is exact.
+int simulateAll(const std::string& formsPath, const std::string& outputsPath);
+
 }  // namespace ptxsim::conformance

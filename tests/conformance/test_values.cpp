@@ -7,23 +7,6 @@ namespace {
 
 using isa::DataType;
 
-// SplitMix64: a small, well-mixed generator whose sequence is fixed forever.
-struct SplitMix {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-};
-
-uint64_t fnv1a(const std::string& text) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
-  return h;
-}
-
 std::vector<uint64_t> floatSpecials32() {
   return {0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00001,
           0x7f800001, 0x7fa5a5a5, 0x00000001, 0x807fffff, 0x00800000, 0x7f7fffff, 0x3f000000, 0x3fc00000,
@@ -77,6 +60,18 @@ uint64_t maskOf(uint32_t bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1;
 
 }  // namespace
 
+FormRandom::FormRandom(const std::string& formName) : state_(0xcbf29ce484222325ull) {
+  for (unsigned char c : formName) state_ = (state_ ^ c) * 0x100000001b3ull;  // FNV-1a
+}
+
+// SplitMix64: a small, well-mixed generator whose sequence is fixed forever.
+uint64_t FormRandom::next() {
+  uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
 std::vector<uint64_t> specialValues(DataType type) {
   switch (type) {
     case DataType::Pred: return {0, 1};
@@ -101,19 +96,63 @@ std::vector<uint64_t> specialValues(DataType type) {
   }
 }
 
+namespace {
+
+// One input of a record: a source operand or a memory word, of `lanes`
+// values of `laneBits` each, `strideBits` apart (a vector's registers, the
+// halves of a 128-bit register, the elements of a memory word), packed into
+// 8-byte slots; one lane for every register operand of the register set.
+struct Field {
+  std::vector<uint64_t> specials;
+  uint32_t laneBits = 64;
+  uint32_t lanes = 1;
+  uint32_t strideBits = 64;
+};
+
+uint32_t laneBitsOf(isa::DataType values) { return isa::typeBits(values) == 0 ? 32 : isa::typeBits(values); }
+
+Field fieldOf(isa::DataType values, uint32_t lanes, uint32_t strideBits, bool predicate) {
+  Field f;
+  f.specials = specialValues(values);
+  if (predicate) {
+    f.laneBits = 1;
+    return f;
+  }
+  f.laneBits = laneBitsOf(values);
+  f.lanes = lanes;
+  f.strideBits = strideBits;
+  return f;
+}
+
+// Appends the field's slots, each lane's value given by `laneValue(lane)`.
+template <typename LaneValue>
+void appendField(const Field& f, std::vector<uint64_t>& slots, LaneValue laneValue) {
+  const size_t first = slots.size();
+  slots.resize(first + (uint64_t{f.lanes - 1} * f.strideBits + f.laneBits + 63) / 64, 0);
+  for (uint32_t lane = 0; lane < f.lanes; ++lane) {
+    const uint64_t bit = uint64_t{lane} * f.strideBits;
+    slots[first + bit / 64] |= (laneValue(lane) & maskOf(f.laneBits)) << (bit % 64);
+  }
+}
+
+}  // namespace
+
 Inputs inputsFor(const Form& form) {
-  std::vector<std::vector<uint64_t>> choices;
-  std::vector<uint64_t> masks;
+  if (form.kind == FormKind::Warp) return warpInputs(form);
+  std::vector<Field> fields;
+  if (form.memory.bits != 0) {
+    const uint32_t laneBits = laneBitsOf(form.memory.values);
+    fields.push_back(fieldOf(form.memory.values, form.memory.bits / laneBits, laneBits, false));
+  }
   for (const Operand& o : form.operands) {
     if (o.role != OperandRole::Source && o.role != OperandRole::PredSource) continue;
-    choices.push_back(specialValues(o.values));
-    masks.push_back(o.role == OperandRole::PredSource ? 1 : maskOf(isa::typeBits(o.values) == 0 ? 32 : isa::typeBits(o.values)));
+    // A 128-bit register draws two 64-bit values; a narrower type widened to a register, one.
+    const uint32_t perRegister = o.bits > 64 ? o.bits / laneBitsOf(o.values) : 1;
+    fields.push_back(fieldOf(o.values, o.elements * perRegister, o.bits / perRegister,
+                             o.role == OperandRole::PredSource));
   }
-  if (form.carryIn) {
-    choices.push_back({0, 1});
-    masks.push_back(1);
-  }
-  const size_t sources = choices.size();
+  if (form.carryIn) fields.push_back(Field{{0, 1}, 1, 1});
+  const size_t sources = fields.size();
   // How many specials of each source are crossed: all of them for one
   // source, fewer the more sources there are, within about 256 records.
   static constexpr size_t kCrossed[] = {1, 64, 16, 6, 4, 3, 3};
@@ -122,20 +161,27 @@ Inputs inputsFor(const Form& form) {
   std::vector<size_t> index(sources, 0);
   if (sources > 0) {
     for (;;) {
-      for (size_t s = 0; s < sources; ++s) in.slots.push_back(choices[s][index[s] % choices[s].size()]);
+      // Lane k of a vector takes the special 7k further on, so the lanes differ.
+      for (size_t s = 0; s < sources; ++s) {
+        const std::vector<uint64_t>& choices = fields[s].specials;
+        appendField(fields[s], in.slots, [&](uint32_t lane) { return choices[(index[s] + 7 * lane) % choices.size()]; });
+      }
       ++in.records;
       size_t s = 0;
-      while (s < sources && ++index[s] >= std::min(crossed, choices[s].size())) index[s++] = 0;
+      while (s < sources && ++index[s] >= std::min(crossed, fields[s].specials.size())) index[s++] = 0;
       if (s == sources) break;
     }
   }
   // Then random records: half random bit patterns, half specials drawn at random.
-  SplitMix random{fnv1a(form.name)};
+  FormRandom random(form.name);
   const uint32_t target = sources == 0 ? 1 : std::max<uint32_t>(in.records + 32, 96);
   while (in.records < target) {
     for (size_t s = 0; s < sources; ++s) {
-      uint64_t r = random.next();
-      in.slots.push_back((r & 1) ? (random.next() & masks[s]) : choices[s][(r >> 1) % choices[s].size()]);
+      const std::vector<uint64_t>& choices = fields[s].specials;
+      appendField(fields[s], in.slots, [&](uint32_t) {
+        uint64_t r = random.next();
+        return (r & 1) ? random.next() : choices[(r >> 1) % choices.size()];
+      });
     }
     ++in.records;
   }

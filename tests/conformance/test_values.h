@@ -7,6 +7,7 @@
 // Deterministic: the same form always gets the same inputs.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "form.h"
@@ -24,5 +25,19 @@ struct Inputs {
 };
 
 Inputs inputsFor(const Form& form);
+
+// A warp collective's inputs (FormKind::Warp): whole warps, lane patterns
+// crossed with member masks; slot 0 of each lane is its warp's member mask.
+Inputs warpInputs(const Form& form);
+
+// SplitMix64 seeded by a form's name: the pseudo-random inputs of the form.
+class FormRandom {
+ public:
+  explicit FormRandom(const std::string& formName);
+  uint64_t next();
+
+ private:
+  uint64_t state_;
+};
 
 }  // namespace ptxsim::conformance
