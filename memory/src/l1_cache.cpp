@@ -32,6 +32,7 @@ L1Cache::L1Cache(const L1Config& config) : config_(config) {
   sets_ = config.capacityBytes / (config.lineBytes * config.ways);
   ways_.resize(uint64_t{sets_} * config.ways);
   arrival_.resize(ways_.size() * sectorsPerLine_);
+  storeHitsFrom_.resize(arrival_.size());
 }
 
 uint64_t L1Cache::reserveDataStage(uint64_t now, const CoalescedAccess& access) {
@@ -57,11 +58,13 @@ L1Cache::Way* L1Cache::allocate(uint64_t line, uint64_t now) {
   if (victim != nullptr) {
     *victim = Way{line, true, 0, 0};
     std::fill_n(arrivals(*victim), sectorsPerLine_, 0);
+    std::fill_n(storeHitsFrom(*victim), sectorsPerLine_, 0);
   }
   return victim;
 }
 
 uint64_t* L1Cache::arrivals(const Way& way) { return &arrival_[(&way - ways_.data()) * sectorsPerLine_]; }
+uint64_t* L1Cache::storeHitsFrom(const Way& way) { return &storeHitsFrom_[(&way - ways_.data()) * sectorsPerLine_]; }
 
 uint64_t L1Cache::acquireMshr(uint64_t at, uint64_t& stall) {
   while (!mshrFreeAt_.empty() && mshrFreeAt_.top() <= at) mshrFreeAt_.pop();
@@ -112,8 +115,12 @@ L1Access L1Cache::load(uint64_t now, const CoalescedAccess& access, MemoryBacken
       out.readyAt = std::max(out.readyAt, arrives);
       if (way != nullptr) {
         way->sectors |= misses;
-        for (uint32_t s = 0; s < sectorsPerLine_; ++s)
-          if ((misses >> s) & 1) arrival[s] = arrives;
+        uint64_t* storeHit = storeHitsFrom(*way);
+        for (uint32_t s = 0; s < sectorsPerLine_; ++s) {
+          if (((misses >> s) & 1) == 0) continue;
+          arrival[s] = arrives;
+          storeHit[s] = 0;
+        }
       }
     }
     if (way != nullptr) way->lastUse = ++useClock_;
@@ -146,13 +153,26 @@ L1Access L1Cache::store(uint64_t now, const CoalescedAccess& access, MemoryBacke
     const uint64_t at = (slot - 1) / config_.sectorsPerCycle;
     Way* way = find(line.address);
     if (way == nullptr && allocates) way = allocate(line.address, at);
-    const uint32_t hits = way != nullptr ? way->sectors & line.sectorMask : 0;
+    const uint32_t present = way != nullptr ? way->sectors & line.sectorMask : 0;
+    uint32_t hits = present;
+    if (present != 0) {
+      // The H100 counts a store to a sector another store wrote fewer than
+      // ~100-200 cycles before as a miss (tests/timing/kernels/probe/l1_store_probe.cu).
+      const uint64_t* storeHit = storeHitsFrom(*way);
+      for (uint32_t s = 0; s < sectorsPerLine_; ++s)
+        if (((present >> s) & 1) && storeHit[s] > at) hits &= ~(1u << s);
+    }
     if (way != nullptr && allocates) {
       // The written sectors are valid from now on (whole sectors: the
       // model keeps no byte masks).
       uint64_t* arrival = arrivals(*way);
-      for (uint32_t s = 0; s < sectorsPerLine_; ++s)
-        if (((line.sectorMask & ~hits) >> s) & 1) arrival[s] = at;
+      uint64_t* storeHit = storeHitsFrom(*way);
+      for (uint32_t s = 0; s < sectorsPerLine_; ++s) {
+        if (((line.sectorMask & ~present) >> s) & 1) {
+          arrival[s] = at;
+          storeHit[s] = at + config_.storeFillCycles;
+        }
+      }
       way->sectors |= line.sectorMask;
       way->lastUse = ++useClock_;
     }
@@ -179,6 +199,7 @@ void L1Cache::countRepeatedTextureLookups(uint64_t sectors) {
 void L1Cache::invalidate() {
   std::fill(ways_.begin(), ways_.end(), Way{});
   std::fill(arrival_.begin(), arrival_.end(), 0);
+  std::fill(storeHitsFrom_.begin(), storeHitsFrom_.end(), 0);
 }
 
 }  // namespace ptxsim::memory

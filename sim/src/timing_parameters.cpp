@@ -141,6 +141,8 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.l1.sectorsPerCycle; }, 1));
   p.push_back(onOff("l1.store_allocate", "a store's sectors become valid in the L1 (write-through either way)",
                     [](TimingConfig& t) -> bool& { return t.l1.storeAllocates; }));
+  p.push_back(number("l1.store_fill", "cycles", "a later store hits a sector a store wrote only this long after it",
+                     [](TimingConfig& t) -> uint32_t& { return t.l1.storeFillCycles; }, 0));
   p.push_back(number("noc.sm_bytes_per_cycle", "bytes/cycle",
                      "an SM's port into the crossbar to the L2 (its requests queue behind each other)",
                      [](TimingConfig& t) -> uint32_t& { return t.noc.smBytesPerCycle; }, 1));

@@ -184,6 +184,22 @@ TEST(L1Cache, StoresAllocateTheirSectorsAndWriteThrough) {
   EXPECT_EQ(l1.load(400, oneWord(0x6000), backend).sectorMisses, 1u);
 }
 
+// On the H100 a store to a sector another store wrote fewer than ~150
+// cycles before misses; 200 cycles later it hits (l1_store_probe.cu,
+// probe/h100/l1_store.ncu.csv). A sector a load brought in hits at once.
+TEST(L1Cache, AStoredSectorServesLaterStoresOnlyAfterTheFill) {
+  L1Config config;
+  config.storeFillCycles = 128;
+  L1Cache l1(config);
+  RecordingBackend backend(100);
+  EXPECT_EQ(l1.store(0, oneWord(0x3000), backend).sectorMisses, 1u);
+  EXPECT_EQ(l1.store(100, oneWord(0x3004), backend).sectorMisses, 1u);  // written 100 cycles before
+  EXPECT_EQ(l1.store(128, oneWord(0x3008), backend).sectorHits, 1u);    // the first store's fill is done
+  EXPECT_EQ(l1.load(300, oneWord(0x4000), backend).sectorMisses, 1u);
+  EXPECT_EQ(l1.store(400, oneWord(0x4004), backend).sectorHits, 1u);  // the load's data arrived at 400
+  EXPECT_EQ(backend.sent.size(), 5u);  // every store still writes through
+}
+
 TEST(L1Cache, WithoutStoreAllocationStoresWriteThroughOnly) {
   L1Config config;
   config.storeAllocates = false;  // the GTX 1080's L1 (configs/gtx1080.cfg)

@@ -29,6 +29,7 @@ memory::L1Config l1Config(const TimingConfig& timing, uint32_t capacityBytes) {
   c.sectorsPerCycle = timing.l1.sectorsPerCycle;
   c.mshrs = timing.l1.mshrs;
   c.storeAllocates = timing.l1.storeAllocates;
+  c.storeFillCycles = timing.l1.storeFillCycles;
   return c;
 }
 

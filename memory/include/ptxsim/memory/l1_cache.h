@@ -41,6 +41,9 @@ struct L1Config {
   uint32_t sectorsPerCycle = 4;    // data-stage width
   uint32_t mshrs = 256;            // missed lines with a fetch in flight
   bool storeAllocates = true;      // a store's sectors become valid (the H100's: its store hit rates)
+  // A later store hits a sector a store wrote only this many cycles after
+  // it (a statistic only: every store goes to the back end either way).
+  uint32_t storeFillCycles = 0;
 };
 
 // PTX cache operators on loads: .ca, .lu and the default allocate in L1;
@@ -104,7 +107,8 @@ class L1Cache {
   // last write has been accepted there. Present sectors stay valid (they
   // take the new data); absent ones are allocated when storeAllocates (the
   // H100 counts a store to a sector an earlier store wrote as a hit:
-  // transpose_naive's stores hit 72.5%), else not.
+  // transpose_naive's stores hit 72.5%), else not. A sector a store wrote
+  // fewer than storeFillCycles before counts as a miss again.
   // `traffic`: kGlobal or kSurface.
   // `policy` kBypass: a store that does not allocate (st.cg).
   L1Access store(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend,
@@ -137,6 +141,7 @@ class L1Cache {
   Way* find(uint64_t line);
   Way* allocate(uint64_t line, uint64_t now);
   uint64_t* arrivals(const Way& way);
+  uint64_t* storeHitsFrom(const Way& way);
   // The cycle a fetch ready at `at` may leave; raises `stall` to its wait.
   uint64_t acquireMshr(uint64_t at, uint64_t& stall);
 
@@ -145,6 +150,7 @@ class L1Cache {
   uint32_t sectorsPerLine_ = 0;
   std::vector<Way> ways_;          // set-major
   std::vector<uint64_t> arrival_;  // per way and sector: the cycle its data is there
+  std::vector<uint64_t> storeHitsFrom_;  // per way and sector a store wrote: when later stores hit it
   uint64_t useClock_ = 0;
   uint64_t nextDataSlot_ = 0;
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshrFreeAt_;
