@@ -311,6 +311,28 @@ TEST(FloatArith, FormsWithoutRequiredModifiersAreRejected) {
   }
 }
 
+// Modifiers ptxas for sm_90 accepts and ignores (each form compiles to the
+// SASS of the form without it): .acc::f16/.acc::f32 beside a rounding
+// modifier on div, rcp and sqrt, and .ftz on rcp.rnd.f64.
+TEST(FloatArith, IgnoredModifiersOfDivRcpSqrt) {
+  Inputs third = {{bits(1.0f), bits(3.0f), 0}};
+  EXPECT_EQ(runOp("div.acc::f16.rn.f32", false, 2, third)[0], 0x3eaaaaabu);
+  EXPECT_EQ(runOp("div.acc::f32.rz.ftz.f32", false, 2, third)[0], 0x3eaaaaaau);
+  EXPECT_EQ(runOp("rcp.acc::f32.rp.f32", false, 1, {{bits(3.0f), 0, 0}})[0], 0x3eaaaaabu);
+  EXPECT_EQ(runOp("rcp.acc::f16.rz.f64", true, 1, {{bits(3.0), 0, 0}})[0], 0x3fd5555555555555ull);
+  // sqrt(2) = 1.41421356237309504..., below its nearest double ...3bcd.
+  EXPECT_EQ(runOp("sqrt.acc::f32.rm.f64", true, 1, {{bits(2.0), 0, 0}})[0], 0x3ff6a09e667f3bccull);
+  EXPECT_EQ(runOp("sqrt.acc::f16.rn.f32", false, 1, {{bits(4.0f), 0, 0}})[0], bits(2.0f));
+  // 1/2^1023 is the subnormal 2^-1023; 1/2^-1074 overflows (a flushed
+  // operand would give infinity instead).
+  Inputs edges = {{0x7fe0000000000000ull, 0, 0}, {0x1, 0, 0}, {bits(3.0), 0, 0}};
+  EXPECT_EQ(runOp("rcp.rn.ftz.f64", true, 1, edges),
+            (std::vector<uint64_t>{0x0008000000000000ull, 0x7ff0000000000000ull, 0x3fd5555555555555ull}));
+  EXPECT_EQ(runOp("rcp.rz.ftz.f64", true, 1, edges),
+            (std::vector<uint64_t>{0x0008000000000000ull, 0x7fefffffffffffffull, 0x3fd5555555555555ull}));
+  EXPECT_EQ(runOp("rcp.rp.ftz.f64", true, 1, edges)[2], 0x3fd5555555555556ull);
+}
+
 // Approximations: the ISA's documented bounds against double-precision
 // references, on many inputs.
 double ulpOf(float x) {
