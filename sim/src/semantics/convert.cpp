@@ -258,6 +258,8 @@ bool selectCvt(const isa::Instruction& inst, PreparedInstruction& pi, SelectCont
       const sf::Format& sfmt = cvt::formatOf(src.elem);
       const sf::Format& dfmt = cvt::formatOf(dst.elem);
       bool narrowing = dfmt.manBits < sfmt.manBits || dfmt.expBits < sfmt.expBits;
+      bool halfToHalf = (src.elem == Elem::F16 && dst.elem == Elem::BF16) ||
+                        (src.elem == Elem::BF16 && dst.elem == Elem::F16);
       if (intRounding != Mod::None) {
         if (src.elem != dst.elem) {
           why = "integer rounding of a float needs the same source and destination type";
@@ -265,10 +267,13 @@ bool selectCvt(const isa::Instruction& inst, PreparedInstruction& pi, SelectCont
         }
         p.integral = true;
         p.mode = roundOf(intRounding);
-      } else if (narrowing && rounding == Mod::None) {
+      } else if (narrowing && rounding == Mod::None && !halfToHalf) {
         why = "a narrowing float conversion needs a rounding modifier";
         return false;
       } else {
+        // ptxas accepts cvt.bf16.f16 and cvt.f16.bf16 without a rounding
+        // modifier and compiles them as .rn (the SASS of cvt.rn.bf16.f16:
+        // F2F.BF16.F16).
         p.mode = roundOf(rounding);
       }
     }

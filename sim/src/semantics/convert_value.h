@@ -73,33 +73,74 @@ inline sf::Unpacked decodeSource(const Plan& p, uint64_t bits) {
   }
   const sf::Format& f = formatOf(p.src.elem);
   bits &= widthMask(f.width());
-  // The H100 does not flush f32 inputs of cvt.ftz to f16/bf16 (measured:
-  // cvt.rp.ftz.f16.f32 of the smallest subnormal gives 0x0001).
-  bool narrowDest = p.dst.elem == Elem::F16 || p.dst.elem == Elem::BF16;
-  if (p.ftz && p.src.elem == Elem::F32 && !narrowDest && sf::isSubnormalBits(bits, f)) bits &= f.signBit();
+  // The H100 does not flush f32 inputs of cvt.ftz to f16 (measured:
+  // cvt.rp.ftz.f16.f32 of the smallest subnormal gives 0x0001); to bf16,
+  // which sm_90 converts with F2F.FTZ.BF16.F32, it does (cvt.rp.ftz.bf16.f32
+  // of 0x00000001 is 0x0000).
+  if (p.ftz && p.src.elem == Elem::F32 && p.dst.elem != Elem::F16 && sf::isSubnormalBits(bits, f))
+    bits &= f.signBit();
   return sf::decode(bits, f);
 }
 
+// Conversions that sm_90 runs as a move or a shift, so that every bit
+// passes, a NaN's (signaling included) too: cvt.f32.f32 and cvt.f64.f64
+// without modifiers are a MOV, cvt.f32.bf16 without .ftz a shift left by
+// 16 (H100 conformance records).
+inline bool bitExact(const Plan& p, uint64_t bits, uint64_t& result) {
+  bool plain = !p.integral && !p.sat && !p.ftz;
+  if (plain && p.src.elem == p.dst.elem && (p.src.elem == Elem::F32 || p.src.elem == Elem::F64)) {
+    result = bits & widthMask(p.src.bits);
+    return true;
+  }
+  if (plain && p.src.elem == Elem::BF16 && p.dst.elem == Elem::F32) {
+    result = (bits & 0xffff) << 16;
+    return true;
+  }
+  return false;
+}
+
+// A NaN between two IEEE formats as F2F converts it: the sign kept, the
+// quiet bit set, the payload's upper bits kept (left-aligned).
+inline uint64_t convertedNaN(uint64_t bits, const sf::Format& from, const sf::Format& to) {
+  uint64_t payload = bits & ((uint64_t{1} << from.manBits) - 1);
+  payload = to.manBits >= from.manBits ? payload << (to.manBits - from.manBits)
+                                       : payload >> (from.manBits - to.manBits);
+  uint64_t exponent = ((uint64_t{1} << to.expBits) - 1) << to.manBits;
+  uint64_t quiet = uint64_t{1} << (to.manBits - 1);
+  return (((bits >> (from.width() - 1)) & 1) << (to.width() - 1)) | exponent | quiet | payload;
+}
+
 // NaN results the H100 writes that keep the source's sign and payload (as
-// IEEE conversions do), measured by tests/cuda/semantics/convert_*.cu:
-// f32 <-> f64 and f64 integral rounding set the quiet bit and keep the
-// payload's upper bits; cvt to tf32 rounds a NaN's bits like any other's.
+// IEEE conversions do), measured by tests/cuda/semantics/convert_*.cu and
+// the conformance records: conversions between f16, bf16, f32 and f64 on
+// F2F (f32 <-> f64, f16/bf16 -> f64, f64 -> f16/bf16) and f64 integral
+// rounding set the quiet bit and keep the payload's upper bits; with .ftz,
+// cvt.ftz.f64.f32 first runs FMUL.FTZ by 1, which makes any NaN the
+// canonical f32 NaN, widened to 0x7fffffffe0000000. To tf32: .rn and .rz
+// (F2FP.TF32.F32.PACK_B) write 0x7fffe000, the canonical f32 NaN's tf32
+// bits; .rna is an integer sequence that rounds only finite values, so a
+// NaN keeps its upper 19 bits, and .rna.satfinite then takes 0x2000 off
+// any non-finite result (turning infinity into the largest finite value).
 // Other conversions write the destination's canonical NaN.
 inline bool payloadNaN(const Plan& p, uint64_t bits, uint64_t& result) {
-  if (p.src.elem == Elem::F32 && !sf::decode(bits & 0xffffffff, sf::kF32).isNaN()) return false;
-  if (p.src.elem == Elem::F64 && !sf::decode(bits, sf::kF64).isNaN()) return false;
-  if (p.src.elem == Elem::F64 && p.dst.elem == Elem::F64) {
+  if (p.src.elem == Elem::Int || p.dst.elem == Elem::Int) return false;
+  const sf::Format& from = formatOf(p.src.elem);
+  if (!sf::decode(bits & widthMask(from.width()), from).isNaN()) return false;
+  if (p.src.elem == Elem::F32 && p.dst.elem == Elem::F64 && p.ftz) {
+    result = 0x7fffffffe0000000;
+  } else if (p.src.elem == Elem::F64 && p.dst.elem == Elem::F64) {
     result = bits | 0x0008000000000000;
-  } else if (p.src.elem == Elem::F64 && p.dst.elem == Elem::F32) {
-    result = ((bits >> 32) & 0x80000000) | 0x7fc00000 | ((bits & 0x000fffffffffffff) >> 29);
-  } else if (p.src.elem == Elem::F32 && p.dst.elem == Elem::F64) {
-    result = ((bits & 0x80000000) << 32) | 0x7ff8000000000000 | ((bits & 0x007fffff) << 29);
+  } else if ((p.src.elem == Elem::F64 && p.dst.elem != Elem::TF32) ||
+             (p.src.elem == Elem::F32 && p.dst.elem == Elem::F64) ||
+             ((p.src.elem == Elem::F16 || p.src.elem == Elem::BF16) && p.dst.elem == Elem::F64)) {
+    result = convertedNaN(bits, from, formatOf(p.dst.elem));
   } else if (p.src.elem == Elem::F32 && p.dst.elem == Elem::TF32) {
-    uint64_t b = bits & 0xffffffff;
-    uint64_t increment = p.mode == sf::Round::NearestAway ? 0x1000
-                         : p.mode == sf::Round::Nearest    ? 0xfff + ((b >> 13) & 1)
-                                                           : 0;
-    result = (b + increment) & 0xffffe000;
+    uint64_t truncated = bits & 0xffffe000;
+    if (p.mode != sf::Round::NearestAway) {
+      result = 0x7fffe000;
+    } else {
+      result = p.satfinite ? truncated - 0x2000 : truncated;
+    }
   } else {
     return false;
   }
@@ -134,8 +175,10 @@ inline uint64_t encodeFloat(const Plan& p, const sf::Unpacked& u) {
 // The destination element's bits for one source element's bits.
 inline uint64_t convert(const Plan& p, uint64_t bits) {
   if (p.src.elem == Elem::Int && p.dst.elem == Elem::Int) return intToInt(p, bits);
+  uint64_t exact = 0;
+  if (bitExact(p, bits, exact)) return exact;
   uint64_t nan = 0;
-  if (!p.sat && p.dst.elem != Elem::Int && payloadNaN(p, bits, nan)) return nan;
+  if (!p.sat && payloadNaN(p, bits, nan)) return nan;
   sf::Unpacked u = decodeSource(p, bits);
   if (p.dst.elem == Elem::Int) return floatToInt(p, u) & widthMask(p.dst.bits);
   if (p.integral) u = sf::roundToIntegral(u, p.mode);

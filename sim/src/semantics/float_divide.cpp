@@ -187,6 +187,11 @@ bool formOf(const isa::Instruction& inst, Form& form, FloatMode& m, std::string&
     why = ".noftz";
     return false;
   }
+  // ptxas for sm_90 accepts .acc::f16/.acc::f32 (multimem's accumulation
+  // precision) beside a rounding modifier on div, rcp and sqrt, and ignores
+  // it: div.acc::f16.rn.f32 compiles to exactly the SASS of div.rn.f32, and
+  // likewise for every such form (H100 conformance suite).
+  if (p == Mod::AccF16 || p == Mod::AccF32) p = r != Mod::None ? Mod::None : p;
   if (r != Mod::None && p != Mod::None) {
     why = "both a rounding modifier and .approx/.full";
     return false;
@@ -236,7 +241,14 @@ bool selectRcp(const isa::Instruction& inst, PreparedInstruction& pi, SelectCont
     if (form == Form::Rounded) pi.handler = &unaryMode<float, RcpExact>;
   } else if (isF64(inst)) {
     if (form == Form::Approx && m.ftz) pi.handler = &unaryMode<double, RcpApproxF64>;
-    if (form == Form::Rounded && !m.ftz) pi.handler = &unaryMode<double, RcpExact>;
+    if (form == Form::Rounded) {
+      // ptxas accepts rcp.rnd.ftz.f64 and ignores the .ftz: it compiles to
+      // the SASS of rcp.rnd.f64, so subnormals are neither read nor written
+      // as zero.
+      m.ftz = false;
+      pi.aux = m.pack();
+      pi.handler = &unaryMode<double, RcpExact>;
+    }
   }
   if (pi.handler == nullptr) why = "this form of rcp (f64 approximation only as rcp.approx.ftz.f64)";
   return pi.handler != nullptr;

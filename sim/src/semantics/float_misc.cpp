@@ -59,10 +59,11 @@ constexpr uint64_t kPropagateNaN = 16;
 constexpr uint64_t kXorSignAbs = 32;
 
 // Two values, NaN ignored unless both are (then the NaN the arithmetic
-// would write: f32 canonical, f64 one of the operands); -0 is below +0.
+// would write: f32 canonical, f64 the second, as DSETP.MIN/MAX and a select
+// on sm_90 give); -0 is below +0.
 template <bool kMax, typename T>
 T pick(T a, T b) {
-  if (std::isnan(a)) return std::isnan(b) ? fp::nanResult<T>({a, b}) : b;
+  if (std::isnan(a)) return std::isnan(b) ? fp::nanResult<T>({b, a}) : b;
   if (std::isnan(b)) return a;
   if (a == b) return (fp::signOf(a) != kMax) ? a : b;  // equal zeros: the one of the right sign
   return (a > b) == kMax ? a : b;

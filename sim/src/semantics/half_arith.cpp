@@ -1,11 +1,14 @@
 // f16/bf16 arithmetic: add, sub, mul, fma (.rn; .ftz and .sat for f16,
-// .relu and .oob for fma), neg, abs, min, max (.NaN, .xorsign.abs), and
-// ex2.approx / tanh.approx. Each result is the exact value rounded once,
-// but for ex2 and tanh, which are the H100's own.
+// .relu and .oob for fma; bf16 fma also .rz/.rm/.rp, as sm_90 compiles
+// them), neg, abs, min, max (.NaN, .xorsign.abs), and ex2.approx /
+// tanh.approx. Each result is the exact value rounded once, but for ex2
+// and tanh, which are the H100's own.
 
 #include <cmath>
 #include <cstring>
 
+#include "float_ieee.h"
+#include "float_mode.h"
 #include "half.h"
 #include "half_value.h"
 #include "lane_ops.h"
@@ -59,6 +62,21 @@ struct FmaOp {
   static uint64_t apply(const Mode& m, uint64_t a, uint64_t b, uint64_t c) {
     if (m.oob && (a == kOobNaN || b == kOobNaN || c == kOobNaN)) return 0;
     return half::finish(m, sf::exactSum(half::toDouble(a, m) * half::toDouble(b, m), half::toDouble(c, m)));
+  }
+};
+
+// fma.rz/.rm/.rp.bf16 (scalar) as ptxas 13.0 compiles it for sm_90: as f16
+// arithmetic. The operands are read as f16 (HADD2.F32), FFMA.RZ/RM/RP
+// forms a*b + c in f32 in the requested direction, and F2FP.F16.F32 rounds
+// that to f16 to nearest; .relu and .oob are dropped. fma.rm.bf16 of
+// 0x3f80, 0x3f80, 0 is 0x4308 (1.875^2 in f16) on an H100, and every
+// conformance record of the 12 forms agrees. The direction is in pi.aux2.
+struct FmaBf16DirectedOp {
+  static uint64_t apply(const Mode&, fp::Round round, uint64_t a, uint64_t b, uint64_t c) {
+    const Mode f16;
+    auto asF32 = [&](uint64_t bits) { return static_cast<float>(half::toDouble(bits, f16)); };
+    float r = fp::fma(asF32(a), asF32(b), asF32(c), round);
+    return sf::encode(sf::decode(fp::bitsOf(r), sf::kF32), sf::kF16, sf::EncodeOptions{});
   }
 };
 
@@ -160,10 +178,22 @@ void ternaryHalf(const PreparedInstruction& pi, ExecContext& ctx) {
   });
 }
 
+void fmaBf16Directed(const PreparedInstruction& pi, ExecContext& ctx) {
+  const Mode m = modeOf(pi);
+  const auto round = static_cast<fp::Round>(pi.aux2);
+  uint64_t* d = ctx.row(pi.ops[0].row);
+  const uint64_t* a = ctx.row(pi.ops[1].row);
+  const uint64_t* b = ctx.row(pi.ops[2].row);
+  const uint64_t* c = ctx.row(pi.ops[3].row);
+  forLanes(ctx.mask,
+           [&](unsigned l) { d[l] = FmaBf16DirectedOp::apply(m, round, a[l], b[l], c[l]) & 0xffff; });
+}
+
 // Which modifiers an instruction may carry beyond its type; the selector
 // refuses the rest so nothing is silently ignored.
 struct Allowed {
   bool ftz = false, sat = false, relu = false, oob = false, minmax = false, approx = false;
+  bool directed = false;  // .rz/.rm/.rp, which the caller handles
 };
 
 bool prepare(const isa::Instruction& inst, PreparedInstruction& pi, Allowed allowed, std::string& why) {
@@ -172,7 +202,7 @@ bool prepare(const isa::Instruction& inst, PreparedInstruction& pi, Allowed allo
   m.bf16 = t == DataType::BF16 || t == DataType::BF16x2;
   m.packed = t == DataType::F16x2 || t == DataType::BF16x2;
   Mod rounding = inst.modifiers.get(ModGroup::Rounding);
-  if (rounding != Mod::None && rounding != Mod::Rn) {
+  if (rounding != Mod::None && rounding != Mod::Rn && !allowed.directed) {
     why = "half-precision arithmetic rounds only .rn";
     return false;
   }
@@ -214,14 +244,27 @@ bool selectArith(const isa::Instruction& inst, PreparedInstruction& pi, SelectCo
   allowed.ftz = allowed.sat = !isBf16(inst);
   if (kSources == 3) {
     allowed.relu = allowed.oob = true;
-    if (inst.modifiers.has(Mod::Oob) && (inst.modifiers.has(Mod::Ftz) || inst.modifiers.has(Mod::Sat))) {
-      why = "fma.oob takes only .relu";
+    // fma.oob.sat.f16 runs as HFMA2.OOB.SAT: both apply.
+    if (inst.modifiers.has(Mod::Oob) && inst.modifiers.has(Mod::Ftz)) {
+      why = "fma.oob takes only .relu or .sat";
       return false;
     }
+    allowed.directed = isBf16(inst);
   }
   if (!prepare(inst, pi, allowed, why)) return false;
   if constexpr (kSources == 2) pi.handler = &binaryHalf<Op>;
-  if constexpr (kSources == 3) pi.handler = &ternaryHalf<Op>;
+  if constexpr (kSources == 3) {
+    pi.handler = &ternaryHalf<Op>;
+    fp::Round round = fp::Round::Nearest;
+    roundingOf(inst.modifiers.get(ModGroup::Rounding), round);
+    // fma.rz/rm/rp.bf16x2 compiles to the very SASS of fma.rn.bf16x2
+    // (HFMA2.BF16_V2 has no rounding field): the modifier is ignored. The
+    // scalar form is f16 arithmetic (FmaBf16DirectedOp).
+    if (round != fp::Round::Nearest && inst.types[0] == DataType::BF16) {
+      pi.aux2 = static_cast<uint64_t>(round);
+      pi.handler = &fmaBf16Directed;
+    }
+  }
   return true;
 }
 

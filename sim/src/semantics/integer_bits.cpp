@@ -4,6 +4,7 @@
 // and offsets were checked against an H100 (tests/cuda/semantics/integer_bits.cu).
 
 #include <bit>
+#include <limits>
 
 #include "integer_common.h"
 #include "lane_ops.h"
@@ -73,11 +74,24 @@ void brevHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   forLanes(ctx.mask, [&](unsigned l) { d[l] = toBits<T>(BrevOp::apply<T>(fromBits<T>(a[l]))); });
 }
 
+// sm_90 has no 64-bit bit-field instruction: ptxas emulates bfe/bfi .b64
+// with funnel shifts (SHF) by the full 32-bit position and length, where a
+// shift by 64 or more gives 0 (or all sign bits, shifting right
+// arithmetically). So unlike the ISA's pseudocode, which reads their low 8
+// bits, a position of 0x80000000 extracts nothing and a length of
+// 0x80000000 keeps every bit from the position up (H100 conformance records).
+uint64_t shiftLeft64(uint64_t x, uint32_t n) { return n >= 64 ? 0 : x << n; }
+uint64_t shiftRight64(uint64_t x, uint32_t n) { return n >= 64 ? 0 : x >> n; }
+int64_t shiftRightArithmetic64(int64_t x, uint32_t n) { return x >> std::min(n, 63u); }
+// The low len bits set: (1 << len) - 1 with a 64-bit shift.
+uint64_t lowMask64(uint32_t len) { return shiftLeft64(1, len) - 1; }
+
 // bfe d, a, pos, len: len bits of a from pos, zero- or sign-extended; the
 // sign is the highest extracted bit (bit msb when the field runs past it).
 struct BfeOp {
   template <typename T>
   static T apply(T a, uint32_t b, uint32_t c) {
+    if constexpr (sizeof(T) == 8) return apply64<T>(a, b, c);
     using U = Unsigned<T>;
     constexpr uint32_t msb = 8 * sizeof(T) - 1;
     uint32_t pos = b & 0xff;
@@ -91,6 +105,17 @@ struct BfeOp {
       d |= static_cast<U>(U{bit} << i);
     }
     return static_cast<T>(d);
+  }
+  // ptxas's sequence: the field is (a >> pos) & lowMask(len); .s64 then
+  // sets every bit above it when the field's bit len - 1 is set.
+  template <typename T>
+  static T apply64(T a, uint32_t pos, uint32_t len) {
+    uint64_t mask = lowMask64(len);
+    uint64_t field = std::is_signed_v<T>
+                         ? static_cast<uint64_t>(shiftRightArithmetic64(static_cast<int64_t>(a), pos)) & mask
+                         : shiftRight64(static_cast<uint64_t>(a), pos) & mask;
+    if (std::is_signed_v<T> && shiftRight64(field, len - 1) != 0) field |= ~mask;
+    return static_cast<T>(field);
   }
 };
 
@@ -106,7 +131,8 @@ void bfeHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   });
 }
 
-// bfi f, a, b, pos, len: b with len bits from pos replaced by a's low bits.
+// bfi f, a, b, pos, len: b with len bits from pos replaced by a's low bits
+// (.b64: ptxas's funnel-shift sequence, see shiftLeft64).
 template <typename T>
 void bfiHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   constexpr uint32_t msb = 8 * sizeof(T) - 1;
@@ -116,6 +142,12 @@ void bfiHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   const uint64_t* c = ctx.row(pi.ops[3].row);
   const uint64_t* dl = ctx.row(pi.ops[4].row);
   forLanes(ctx.mask, [&](unsigned l) {
+    if constexpr (sizeof(T) == 8) {
+      uint32_t pos = static_cast<uint32_t>(c[l]);
+      uint64_t mask = lowMask64(static_cast<uint32_t>(dl[l]));
+      f[l] = shiftLeft64(a[l] & mask, pos) | (b[l] & ~shiftLeft64(mask, pos));
+      return;
+    }
     uint32_t pos = static_cast<uint32_t>(c[l]) & 0xff;
     uint32_t len = static_cast<uint32_t>(dl[l]) & 0xff;
     T value = fromBits<T>(b[l]);
@@ -129,8 +161,16 @@ void bfiHandler(const PreparedInstruction& pi, ExecContext& ctx) {
 }
 
 // fns d, mask, base, offset: the |offset|-th set bit of mask from base,
-// upwards for a positive offset and downwards for a negative one.
+// upwards for a positive offset and downwards for a negative one. The ISA
+// leaves a base above 31 undefined; sm_90 runs fns as a ptxas sequence
+// (SHF, POPC and a binary search), which gives, matching every H100
+// conformance record: "not found" for a base above 31 (the bits from the
+// base are masked by a shift that clamps to nothing), and bit 0 for the
+// offset 0x80000000, whose negation overflows so that the search runs to
+// its end (the top bit of the reversed mask, i.e. bit 0).
 uint32_t findNthSet(uint32_t mask, uint32_t base, int32_t offset) {
+  if (offset == std::numeric_limits<int32_t>::min()) return 0;
+  if (base > 31) return kNotFound;
   if (offset == 0) return ((mask >> base) & 1) != 0 ? base : kNotFound;
   int64_t count = offset > 0 ? int64_t{offset} - 1 : -int64_t{offset} - 1;
   int inc = offset > 0 ? 1 : -1;
@@ -148,14 +188,8 @@ void fnsHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   const uint64_t* base = ctx.row(pi.ops[2].row);
   const uint64_t* offset = ctx.row(pi.ops[3].row);
   forLanes(ctx.mask, [&](unsigned l) {
-    uint32_t b = static_cast<uint32_t>(base[l]);
-    if (ctx.aborted) return;
-    if (b > 31) {
-      // The ISA leaves a base past bit 31 undefined: report it rather than guess.
-      ctx.fail(LaunchErrorKind::Unsupported, "fns with a base above 31 (undefined in the PTX ISA)", l);
-      return;
-    }
-    d[l] = findNthSet(static_cast<uint32_t>(mask[l]), b, fromBits<int32_t>(offset[l]));
+    d[l] = findNthSet(static_cast<uint32_t>(mask[l]), static_cast<uint32_t>(base[l]),
+                      fromBits<int32_t>(offset[l]));
   });
 }
 

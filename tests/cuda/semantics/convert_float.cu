@@ -6,6 +6,15 @@
 
 __device__ unsigned int case_count = 264;
 
+// Zero, but only known at run time.
+__device__ uint32_t opaque_zero = 0;
+__device__ uint16_t opaque16(uint16_t bits) {
+  return static_cast<uint16_t>(bits ^ *reinterpret_cast<volatile uint32_t*>(&opaque_zero));
+}
+__device__ uint32_t opaque32(uint32_t bits) {
+  return bits ^ *reinterpret_cast<volatile uint32_t*>(&opaque_zero);
+}
+
 // f32 inputs: +0, -0, 1+2^-11 (f16 tie), 65504, 65520 (f16 overflow tie),
 // 1e10, -inf, -NaN with payload, sNaN, f32 min subnormal, 2^-25 (half the
 // smallest f16 subnormal), -1e-10, 1+2^-8+2^-20 (bf16), 448+16 (e4m3 tie),
@@ -60,20 +69,23 @@ extern "C" __global__ void cases(unsigned long long* out) {
     asm("cvt.rpi.f32.f32 %0, %1;" : "=r"(t) : "r"(g));
     out[k++] = t;
   }  // 40 cases
-  // NaN and subnormal patterns widening to f32 and f64.
+  // NaN and subnormal patterns widening to f32 and f64, read through
+  // opaque(): ptxas folds a conversion of a literal at compile time, and its
+  // folding of cvt.f32.bf16 gives the canonical NaN where the hardware's
+  // shift by 16 keeps a NaN's bits.
   uint32_t w;
-  asm("cvt.f32.f16 %0, %1;" : "=r"(w) : "h"(uint16_t(0x7d01)));
+  asm("cvt.f32.f16 %0, %1;" : "=r"(w) : "h"(opaque16(0x7d01)));
   out[k++] = w;
-  asm("cvt.f32.f16 %0, %1;" : "=r"(w) : "h"(uint16_t(0xfe01)));
+  asm("cvt.f32.f16 %0, %1;" : "=r"(w) : "h"(opaque16(0xfe01)));
   out[k++] = w;
-  asm("cvt.f32.bf16 %0, %1;" : "=r"(w) : "h"(uint16_t(0x7f81)));
+  asm("cvt.f32.bf16 %0, %1;" : "=r"(w) : "h"(opaque16(0x7f81)));
   out[k++] = w;
-  asm("cvt.ftz.f32.bf16 %0, %1;" : "=r"(w) : "h"(uint16_t(0x8001)));
+  asm("cvt.ftz.f32.bf16 %0, %1;" : "=r"(w) : "h"(opaque16(0x8001)));
   out[k++] = w;
   unsigned long long dd;
-  asm("cvt.f64.f32 %0, %1;" : "=l"(dd) : "r"(0x7f800001u));
+  asm("cvt.f64.f32 %0, %1;" : "=l"(dd) : "r"(opaque32(0x7f800001u)));
   out[k++] = dd;
-  asm("cvt.f64.f16 %0, %1;" : "=l"(dd) : "h"(uint16_t(0x0001)));
+  asm("cvt.f64.f16 %0, %1;" : "=l"(dd) : "h"(opaque16(0x0001)));
   out[k++] = dd;
   // f64 to f32: a tie, a value between subnormals, overflow, NaN.
   const unsigned long long kF64[4] = {0x3ff0000010000000ull, 0x36a8000000000000ull, 0x47f0000000000000ull,

@@ -1,6 +1,17 @@
 // Which NaN f32/f64 arithmetic writes: invalid operations, NaN operands in
 // each position (payload and sign), min/max of two NaNs.
+//
+// The f64 operands pass through opaque(): with literal operands ptxas folds
+// most of these instructions at compile time, and its folding prefers NaNs
+// differently from the hardware (the larger payload, and sub negating a
+// NaN b), so the recording would not show what DADD/DMUL/DFMA do.
 #include <cstdint>
+
+// Zero, but only known at run time.
+__device__ long long opaque_zero = 0;
+__device__ double opaque(long long bits) {
+  return __longlong_as_double(bits ^ *reinterpret_cast<volatile long long*>(&opaque_zero));
+}
 
 // A 32-bit result into its zeroed 64-bit slot (low half: little-endian),
 // stored as 32 bits so the program needs no cvt.
@@ -8,19 +19,17 @@ __device__ void put32(unsigned long long* out, int k, uint32_t v) { reinterpret_
 
 __device__ unsigned int case_count = 43;
 
-#define D2(inst, a, b)                                                                            \
-  {                                                                                               \
-    double r;                                                                                     \
-    asm volatile(inst " %0, %1, %2;" : "=d"(r) : "d"(__longlong_as_double(a)), "d"(__longlong_as_double(b))); \
-    out[k++] = __double_as_longlong(r);                                                           \
+#define D2(inst, a, b)                                                            \
+  {                                                                               \
+    double r;                                                                     \
+    asm volatile(inst " %0, %1, %2;" : "=d"(r) : "d"(opaque(a)), "d"(opaque(b))); \
+    out[k++] = __double_as_longlong(r);                                           \
   }
-#define D3(inst, a, b, c)                                                                         \
-  {                                                                                               \
-    double r;                                                                                     \
-    asm volatile(inst " %0, %1, %2, %3;"                                                          \
-                 : "=d"(r)                                                                        \
-                 : "d"(__longlong_as_double(a)), "d"(__longlong_as_double(b)), "d"(__longlong_as_double(c))); \
-    out[k++] = __double_as_longlong(r);                                                           \
+#define D3(inst, a, b, c)                                                                             \
+  {                                                                                                   \
+    double r;                                                                                         \
+    asm volatile(inst " %0, %1, %2, %3;" : "=d"(r) : "d"(opaque(a)), "d"(opaque(b)), "d"(opaque(c))); \
+    out[k++] = __double_as_longlong(r);                                                               \
   }
 #define F2(inst, a, b)                                                                            \
   {                                                                                               \

@@ -95,6 +95,9 @@ TEST(Convert, F32ToTf32RoundsAwayOnTies) {
 std::vector<uint64_t> f64To(const std::string& inst, const std::vector<uint64_t>& in) {
   return runPerInput(".reg .b32 %y;", inst + " %y, %a;\ncvt.u64.u32 %r, %y;", in);
 }
+std::vector<uint64_t> f64ToB16(const std::string& inst, const std::vector<uint64_t>& in) {
+  return runPerInput(".reg .b16 %y;", inst + " %y, %a;\ncvt.u64.u16 %r, %y;", in);
+}
 
 TEST(Convert, F64ToF32MatchesHostAndDirectedModes) {
   std::vector<uint64_t> in;
@@ -244,6 +247,75 @@ TEST(Convert, EightBitFloatPairs) {
   EXPECT_EQ(runPerInput(down, "cvt.u32.u64 %x, %a;\ncvt.rn.satfinite.e4m3x2.f16x2 %y, %x;\ncvt.u64.u16 %r, %y;",
                         {0x5f003c00})[0],
             0x7e38u);
+}
+
+// cvt.<...> with a .b16 source (the low 16 bits of each input).
+std::vector<uint64_t> fromB16(const std::string& inst, const std::vector<uint64_t>& in, const char* dstReg) {
+  std::string decls = std::string(".reg .b16 %h;\n.reg .") + dstReg + " %y;";
+  std::string body = "cvt.u16.u64 %h, %a;\n" + inst + " %y, %h;\n";
+  body += std::string(dstReg) == "b16"   ? "cvt.u64.u16 %r, %y;"
+          : std::string(dstReg) == "b32" ? "cvt.u64.u32 %r, %y;"
+                                         : "mov.b64 %r, %y;";
+  return runPerInput(decls, body, in);
+}
+
+// NaNs and plain moves as sm_90's instructions for each form give them
+// (H100 conformance records; values derived by hand from the rules).
+TEST(Convert, NaNsFollowTheSm90Instructions) {
+  // A MOV: every bit kept, a signaling NaN's too.
+  EXPECT_EQ(fromF32("cvt.f32.f32", {0x7fa5a5a5, 0xffc00001, 0x00000001}, "b32"),
+            (std::vector<uint64_t>{0x7fa5a5a5, 0xffc00001, 0x00000001}));
+  EXPECT_EQ(runPerInput(".reg .f64 %y;", "cvt.f64.f64 %y, %a;\nmov.b64 %r, %y;",
+                        {0x7ff0000000000001, 0xfff4a5a5a5a5a5a5}),
+            (std::vector<uint64_t>{0x7ff0000000000001, 0xfff4a5a5a5a5a5a5}));
+  // bf16 to f32 is a shift by 16; with .ftz the canonical NaN.
+  EXPECT_EQ(fromB16("cvt.f32.bf16", {0x7f81, 0xffc1}, "b32"),
+            (std::vector<uint64_t>{0x7f810000, 0xffc10000}));
+  EXPECT_EQ(fromB16("cvt.rz.f32.bf16", {0x7f81, 0xffc1}, "b32"),
+            (std::vector<uint64_t>{0x7f810000, 0xffc10000}));
+  // F2F widening to f64: sign, quiet bit, payload moved to the top.
+  EXPECT_EQ(fromB16("cvt.f64.f16", {0x7d55, 0xfe01, 0x7c01}, "b64"),
+            (std::vector<uint64_t>{0x7ffd540000000000, 0xfff8040000000000, 0x7ff8040000000000}));
+  EXPECT_EQ(fromB16("cvt.rm.f64.bf16", {0x7fa5, 0xffc1}, "b64"),
+            (std::vector<uint64_t>{0x7ffca00000000000, 0xfff8200000000000}));
+  // .ftz first multiplies by 1 with FMUL.FTZ: the canonical f32 NaN, widened.
+  EXPECT_EQ(fromF32("cvt.ftz.f64.f32", {0x7fa5a5a5, 0xffc00001, 0x3f800000}, "b64"),
+            (std::vector<uint64_t>{0x7fffffffe0000000, 0x7fffffffe0000000, 0x3ff0000000000000}));
+  EXPECT_EQ(fromF32("cvt.f64.f32", {0x7fa5a5a5}, "b64"), (std::vector<uint64_t>{0x7ffcb4b4a0000000}));
+  // F2F narrowing from f64: sign, quiet bit, the payload's top bits.
+  std::vector<uint64_t> nans = {0x7ff4a5a5a5a5a5a5, 0xfff8000000000001, 0x7ff0000000000001};
+  for (const char* mode : {"rn", "rz", "rm", "rp"}) {
+    EXPECT_EQ(f64ToB16(std::string("cvt.") + mode + ".f16.f64", nans),
+              (std::vector<uint64_t>{0x7f29, 0xfe00, 0x7e00}));
+    EXPECT_EQ(f64ToB16(std::string("cvt.") + mode + ".bf16.f64", nans),
+              (std::vector<uint64_t>{0x7fe5, 0xffc0, 0x7fc0}));
+  }
+  // tf32: F2FP writes the canonical NaN's tf32 bits; .rna is an integer
+  // sequence that leaves a NaN unrounded (0x7fc01000 would round to
+  // 0x7fc02000) and .satfinite then takes 0x2000 off.
+  std::vector<uint64_t> f32Nans = {0xffc00001, 0x7fc01000};
+  EXPECT_EQ(fromF32("cvt.rn.tf32.f32", f32Nans, "b32"), (std::vector<uint64_t>{0x7fffe000, 0x7fffe000}));
+  EXPECT_EQ(fromF32("cvt.rz.relu.tf32.f32", f32Nans, "b32"), (std::vector<uint64_t>{0x7fffe000, 0x7fffe000}));
+  EXPECT_EQ(fromF32("cvt.rna.tf32.f32", f32Nans, "b32"), (std::vector<uint64_t>{0xffc00000, 0x7fc00000}));
+  EXPECT_EQ(fromF32("cvt.rna.satfinite.tf32.f32", f32Nans, "b32"),
+            (std::vector<uint64_t>{0xffbfe000, 0x7fbfe000}));
+}
+
+// F2F.FTZ.BF16.F32 flushes f32 subnormal inputs (F2F.F16.F32 does not).
+TEST(Convert, FtzToBf16FlushesSubnormalInputs) {
+  std::vector<uint64_t> in = {0x00000001, 0x807fffff, 0x00400000, 0x00800000};
+  EXPECT_EQ(fromF32("cvt.rp.ftz.bf16.f32", in), (std::vector<uint64_t>{0x0000, 0x8000, 0x0000, 0x0080}));
+  EXPECT_EQ(fromF32("cvt.rm.ftz.bf16.f32", in), (std::vector<uint64_t>{0x0000, 0x8000, 0x0000, 0x0080}));
+  EXPECT_EQ(fromF32("cvt.rp.bf16.f32", in), (std::vector<uint64_t>{0x0001, 0x807f, 0x0040, 0x0080}));
+}
+
+// ptxas compiles cvt.bf16.f16 and cvt.f16.bf16 without a rounding modifier
+// as .rn: 1 + 3.5 * 2^-7 ties to even (1 + 4 * 2^-7), 65536 overflows f16.
+TEST(Convert, HalfToHalfWithoutRoundingIsRn) {
+  EXPECT_EQ(fromB16("cvt.bf16.f16", {0x3c1c, 0x3c00}, "b16"), (std::vector<uint64_t>{0x3f84, 0x3f80}));
+  EXPECT_EQ(fromB16("cvt.rz.bf16.f16", {0x3c1c}, "b16"), (std::vector<uint64_t>{0x3f83}));
+  EXPECT_EQ(fromB16("cvt.f16.bf16", {0x4780, 0x3f80}, "b16"), (std::vector<uint64_t>{0x7c00, 0x3c00}));
+  EXPECT_EQ(fromB16("cvt.rz.f16.bf16", {0x4780}, "b16"), (std::vector<uint64_t>{0x7bff}));
 }
 
 TEST(Convert, UnsupportedFormsAreRejectedWithAReason) {

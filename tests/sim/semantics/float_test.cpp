@@ -120,27 +120,20 @@ Inputs randomInputs(unsigned count, unsigned seed) {
 }
 
 // What the simulator must write for a host result: the GPU's NaN (f32: the
-// canonical 0x7fffffff; f64, as measured on an H100: of the NaN operands
-// among the first two (the product's, for fma), the larger bit pattern once
-// quieted and compared by payload, then sign (negative wins), else the third;
-// 0xfff8000000000000 for an invalid operation),
-// otherwise the same bits.
+// canonical 0x7fffffff; f64, as the H100 conformance recording shows: the
+// first NaN of `byPriority`, quieted, where the caller lists the operands
+// in the order the hardware prefers them; 0xfff8000000000000 for an invalid
+// operation), otherwise the same bits.
 template <typename T>
-uint64_t expectedBits(T r, std::vector<T> operands) {
+uint64_t expectedBits(T r, std::vector<T> byPriority) {
   if (!std::isnan(r)) return bits(r);
   if constexpr (sizeof(T) == 4) {
     return 0x7fffffffu;
   } else {
-    uint64_t best = 0;
-    bool found = false;
-    for (size_t i = 0; i < operands.size(); ++i) {
-      if (i == 2 && found) break;
-      if (!std::isnan(operands[i])) continue;
-      uint64_t q = bits(operands[i]) | (uint64_t{1} << 51);
-      if (!found || std::rotl(q, 1) > std::rotl(best, 1)) best = q;  // payload, then sign
-      found = true;
+    for (T x : byPriority) {
+      if (std::isnan(x)) return bits(x) | (uint64_t{1} << 51);
     }
-    return found ? best : 0xfff8000000000000ull;
+    return 0xfff8000000000000ull;
   }
 }
 
@@ -185,7 +178,9 @@ void checkRounded(const std::string& op, unsigned sources, const std::string& su
       }
       if (ftz) r = flushed(r);
       if (sat) r = std::isnan(r) || r <= 0 ? T(0) : r > 1 ? T(1) : r;
-      std::vector<T> used = {a, op == "sub" ? -b : b, c};
+      // div prefers a's NaN, the others b's (then a's, then c's); sub keeps
+      // the sign of a NaN b.
+      std::vector<T> used = op == "div" ? std::vector<T>{a, b} : std::vector<T>{b, a, c};
       if (op == "rcp" || op == "sqrt") used = {a};
       if (sources == 2) used.resize(2);
       uint64_t want = expectedBits<T>(r, used);
@@ -276,24 +271,36 @@ TEST(FloatArith, NaNBits) {
   const uint64_t q1 = 0x7ff8000000000001ull, q2 = 0xfff8000000000002ull, s3 = 0x7ff0000000000003ull;
   Inputs d = {
       {q1, bits(1.0), 0}, {bits(1.0), q2, 0}, {s3, q1, 0}, {0x7ff0000000000000ull, 0xfff0000000000000ull, 0}};
-  EXPECT_EQ(runOp("add.rn.f64", true, 2, d),
-            (std::vector<uint64_t>{q1, q2, 0x7ff8000000000003ull, 0xfff8000000000000ull}));
-  EXPECT_EQ(runOp("add.rz.f64", true, 2, d),
-            (std::vector<uint64_t>{q1, q2, 0x7ff8000000000003ull, 0xfff8000000000000ull}));
+  // A NaN operand, quieted; of a signaling a and a quiet b, b.
+  EXPECT_EQ(runOp("add.rn.f64", true, 2, d), (std::vector<uint64_t>{q1, q2, q1, 0xfff8000000000000ull}));
+  EXPECT_EQ(runOp("add.rz.f64", true, 2, d), (std::vector<uint64_t>{q1, q2, q1, 0xfff8000000000000ull}));
   Inputs f = {{0x7fc00001u, bits(1.0f), 0}, {bits(1.0f), 0xffc00002u, 0}, {0x7f800000u, 0xff800000u, 0}};
   EXPECT_EQ(runOp("add.rn.f32", false, 2, f), (std::vector<uint64_t>(3, 0x7fffffffu)));
   EXPECT_EQ(runOp("mul.rp.f32", false, 2, f), (std::vector<uint64_t>{0x7fffffffu, 0x7fffffffu, 0xff800000u}));
-  // Two quiet NaNs: the larger payload in either order; sub negates its b.
+  // Two NaNs (H100 conformance records): add, sub, mul, min, max and fma
+  // return the second source's, div the first's, whatever the payloads and
+  // signs; sub keeps a NaN b's sign.
   d = {{q1, q2, 0}, {q2, q1, 0}};
-  EXPECT_EQ(runOp("add.rn.f64", true, 2, d), (std::vector<uint64_t>{q2, q2}));
-  EXPECT_EQ(runOp("sub.rn.f64", true, 2, d), (std::vector<uint64_t>{0x7ff8000000000002ull, q2}));
+  EXPECT_EQ(runOp("add.rn.f64", true, 2, d), (std::vector<uint64_t>{q2, q1}));
+  EXPECT_EQ(runOp("sub.rn.f64", true, 2, d), (std::vector<uint64_t>{q2, q1}));
+  EXPECT_EQ(runOp("sub.rm.f64", true, 2, d), (std::vector<uint64_t>{q2, q1}));
+  EXPECT_EQ(runOp("div.rn.f64", true, 2, d), (std::vector<uint64_t>{q1, q2}));
+  EXPECT_EQ(runOp("div.rp.f64", true, 2, d), (std::vector<uint64_t>{q1, q2}));
   const uint64_t q5 = 0x7ff8000000000005ull;
-  d = {{q5, q2, 0}, {q2, q5, 0}};
-  EXPECT_EQ(runOp("mul.rn.f64", true, 2, d), (std::vector<uint64_t>{q5, q5}));
-  EXPECT_EQ(runOp("max.f64", true, 2, d), (std::vector<uint64_t>{q5, q5}));
-  // fma: a NaN in the product wins over one in c.
-  d = {{bits(1.0), q1, q2}};
-  EXPECT_EQ(runOp("fma.rn.f64", true, 3, d)[0], q1);
+  d = {{q5, q2, 0}, {q2, q5, 0}, {s3, q1, 0}};
+  EXPECT_EQ(runOp("mul.rn.f64", true, 2, d), (std::vector<uint64_t>{q2, q5, q1}));
+  EXPECT_EQ(runOp("mul.rz.f64", true, 2, d), (std::vector<uint64_t>{q2, q5, q1}));
+  EXPECT_EQ(runOp("max.f64", true, 2, d), (std::vector<uint64_t>{q2, q5, q1}));
+  EXPECT_EQ(runOp("min.f64", true, 2, d), (std::vector<uint64_t>{q2, q5, q1}));
+  // sub of a number and a NaN: the NaN, sign kept.
+  d = {{bits(1.0), q1, 0}, {bits(1.0), q2, 0}};
+  EXPECT_EQ(runOp("sub.f64", true, 2, d), (std::vector<uint64_t>{q1, q2}));
+  EXPECT_EQ(runOp("sub.rp.f64", true, 2, d), (std::vector<uint64_t>{q1, q2}));
+  // fma: b's NaN before a's (fma.rm.f64 of 0x7ff4a5a5a5a5a5a5 and
+  // 0xfff8000000000001 gives the latter), the product's before c's.
+  d = {{0x7ff4a5a5a5a5a5a5ull, q2, bits(1.0)}, {bits(1.0), q1, q2}, {q1, bits(1.0), q2}};
+  EXPECT_EQ(runOp("fma.rm.f64", true, 3, d), (std::vector<uint64_t>{q2, q1, q1}));
+  EXPECT_EQ(runOp("fma.rn.f64", true, 3, d), (std::vector<uint64_t>{q2, q1, q1}));
 }
 
 TEST(FloatArith, FormsWithoutRequiredModifiersAreRejected) {
@@ -302,6 +309,28 @@ TEST(FloatArith, FormsWithoutRequiredModifiersAreRejected) {
     unsigned sources = std::string(inst).starts_with("div") ? 2 : 3;
     EXPECT_ANY_THROW(runOp(inst, f64, sources, Inputs(1))) << inst;
   }
+}
+
+// Modifiers ptxas for sm_90 accepts and ignores (each form compiles to the
+// SASS of the form without it): .acc::f16/.acc::f32 beside a rounding
+// modifier on div, rcp and sqrt, and .ftz on rcp.rnd.f64.
+TEST(FloatArith, IgnoredModifiersOfDivRcpSqrt) {
+  Inputs third = {{bits(1.0f), bits(3.0f), 0}};
+  EXPECT_EQ(runOp("div.acc::f16.rn.f32", false, 2, third)[0], 0x3eaaaaabu);
+  EXPECT_EQ(runOp("div.acc::f32.rz.ftz.f32", false, 2, third)[0], 0x3eaaaaaau);
+  EXPECT_EQ(runOp("rcp.acc::f32.rp.f32", false, 1, {{bits(3.0f), 0, 0}})[0], 0x3eaaaaabu);
+  EXPECT_EQ(runOp("rcp.acc::f16.rz.f64", true, 1, {{bits(3.0), 0, 0}})[0], 0x3fd5555555555555ull);
+  // sqrt(2) = 1.41421356237309504..., below its nearest double ...3bcd.
+  EXPECT_EQ(runOp("sqrt.acc::f32.rm.f64", true, 1, {{bits(2.0), 0, 0}})[0], 0x3ff6a09e667f3bccull);
+  EXPECT_EQ(runOp("sqrt.acc::f16.rn.f32", false, 1, {{bits(4.0f), 0, 0}})[0], bits(2.0f));
+  // 1/2^1023 is the subnormal 2^-1023; 1/2^-1074 overflows (a flushed
+  // operand would give infinity instead).
+  Inputs edges = {{0x7fe0000000000000ull, 0, 0}, {0x1, 0, 0}, {bits(3.0), 0, 0}};
+  EXPECT_EQ(runOp("rcp.rn.ftz.f64", true, 1, edges),
+            (std::vector<uint64_t>{0x0008000000000000ull, 0x7ff0000000000000ull, 0x3fd5555555555555ull}));
+  EXPECT_EQ(runOp("rcp.rz.ftz.f64", true, 1, edges),
+            (std::vector<uint64_t>{0x0008000000000000ull, 0x7fefffffffffffffull, 0x3fd5555555555555ull}));
+  EXPECT_EQ(runOp("rcp.rp.ftz.f64", true, 1, edges)[2], 0x3fd5555555555556ull);
 }
 
 // Approximations: the ISA's documented bounds against double-precision

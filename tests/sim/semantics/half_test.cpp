@@ -106,6 +106,54 @@ TEST(Half, FmaRoundsOnceWithReluSatAndOob) {
   EXPECT_EQ(fma("fma.rn.bf16", 0x3f81, 0x3f81, 0xbf80), 0x3c80u);  // 2^-6 + 2^-14 ties to 2^-6
 }
 
+// fma.oob.sat.f16 is HFMA2.OOB.SAT: an OOB NaN operand gives +0, and the
+// result is clamped to [0, 1].
+TEST(Half, FmaOobSat) {
+  std::vector<uint64_t> in = {0x7fffull | (0x3c00ull << 16) | (0x3c00ull << 32),
+                              0x4000ull | (0x4000ull << 16), 0xbc00ull | (0x3c00ull << 16),
+                              0x3800ull | (0x3c00ull << 16)};
+  std::string body =
+      "ld.global.b16 %x, [%pin];\nld.global.b16 %y, [%pin+2];\nld.global.b16 %w, [%pin+4];\n"
+      "fma.rn.oob.sat.f16 %z, %x, %y, %w;\ncvt.u64.u16 %r, %z;";
+  EXPECT_EQ(runPerInput(".reg .b16 %x, %y, %w, %z;", body, in),
+            (std::vector<uint64_t>{0, 0x3c00, 0, 0x3800}));
+}
+
+// fma.rz/rm/rp on bf16 as ptxas 13.0 compiles them for sm_90. The packed
+// form is HFMA2.BF16_V2, the SASS of .rn: (1+2^-7)(1+3*2^-7) = 1 + 2^-5 +
+// 3*2^-14 gives 1 + 2^-5 (0x3f84) in each half even with .rp. The scalar
+// form is f16 arithmetic: FFMA.RZ/RM/RP of the operands read as f16, then
+// F2FP.F16.F32 to nearest, .relu and .oob dropped.
+TEST(Half, Bf16DirectedFmaFollowsPtxas) {
+  auto fma2 = [](const std::string& inst, uint64_t a, uint64_t b, uint64_t c) {
+    return runPerInput(".reg .b32 %x, %y, %w, %z;",
+                       "ld.global.b32 %x, [%pin];\nmov.b32 %y, " + std::to_string(b) + ";\nmov.b32 %w, " +
+                           std::to_string(c) + ";\n" + inst + " %z, %x, %y, %w;\ncvt.u64.u32 %r, %z;",
+                       {a})[0];
+  };
+  for (const char* inst : {"fma.rp.bf16x2", "fma.rz.bf16x2", "fma.rm.relu.bf16x2", "fma.rp.oob.bf16x2"}) {
+    EXPECT_EQ(fma2(inst, 0x3f813f81, 0x3f833f83, 0), 0x3f843f84u) << inst;
+  }
+  auto fma = [](const std::string& inst, uint64_t a, uint64_t b, uint64_t c) {
+    return runPerInput(
+        ".reg .b16 %x, %y, %w, %z;",
+        "ld.global.b16 %x, [%pin];\nld.global.b16 %y, [%pin+2];\nld.global.b16 %w, [%pin+4];\n" + inst +
+            " %z, %x, %y, %w;\ncvt.u64.u16 %r, %z;",
+        {a | (b << 16) | (c << 32)})[0];
+  };
+  // An H100 record: 0x3f80 read as f16 is 1.875, and 1.875^2 = 0x4308.
+  EXPECT_EQ(fma("fma.rm.bf16", 0x3f80, 0x3f80, 0), 0x4308u);
+  EXPECT_EQ(fma("fma.rz.relu.bf16", 0xbf80, 0x3f80, 0), 0xc308u);  // .relu dropped
+  // 2^-11(1+2^-10) * (1-2^-10) + (1+2^-10) = 1 + 2^-10 + 2^-11 - 2^-31, just
+  // below an f16 tie: FFMA.RZ/RM keep it below (0x3c01), FFMA.RP reaches the
+  // tie, which F2FP rounds to even (0x3c02).
+  EXPECT_EQ(fma("fma.rz.bf16", 0x1001, 0x3bfe, 0x3c01), 0x3c01u);
+  EXPECT_EQ(fma("fma.rm.oob.bf16", 0x1001, 0x3bfe, 0x3c01), 0x3c01u);
+  EXPECT_EQ(fma("fma.rp.bf16", 0x1001, 0x3bfe, 0x3c01), 0x3c02u);
+  // A NaN (0x7f80 read as f16) gives the canonical f16 NaN.
+  EXPECT_EQ(fma("fma.rp.oob.relu.bf16", 0x7f80, 0x3f80, 0), 0x7fffu);
+}
+
 TEST(Half, MinMaxNaNSignedZeroAndXorsign) {
   std::vector<uint64_t> in = {0x3c007e00, 0x80000000, 0x00008000, 0x7e017e00, 0xc0003c00};
   EXPECT_EQ(binary16("min.f16", in), (std::vector<uint64_t>{0x3c00, 0x8000, 0x8000, 0x7fff, 0xc000}));
