@@ -10,8 +10,11 @@
 #                              with ptxas's message in the set's ptxas_rejected.txt), writes their
 #                              modules and inputs, compiles the modules with ptxas and builds the
 #                              driver-API runner, all in build/conformance (build/conformance_memory)
+#                              (the inputs gzipped and the .ptx removed, so the directory fits
+#                              what the device tool carries: 37 MB for the register set)
 #   record.sh run OUT [SET]    on the GPU machine (the device tool, carrying that directory): runs
-#                              every form, writes OUT/outputs.bin.gz and OUT/recorded_on.txt
+#                              every form, writes OUT/outputs.bin.gz.part_* (15 MB pieces, what
+#                              the device tool returns) and OUT/recorded_on.txt
 #   record.sh store DIR [SET]  here: compresses DIR/outputs.bin(.gz) into the set's outputs.bin.zst
 #                              and keeps DIR/recorded_on.txt
 # The tests isa_conformance_h100 and isa_conformance_h100_memory then replay h100/ without a GPU.
@@ -33,7 +36,8 @@ case "${1:-}" in
       "$here/h100/${prefix}ptxas_rejected.txt"
     rm -rf "$work"
     "$root/build/bin/ptxsim_conformance" generate "$here/h100/${prefix}forms.txt" "$work"
-    for ptx in "$work"/*.ptx; do "$cuda/ptxas" -arch=sm_90 -o "${ptx%.ptx}.cubin" "$ptx"; done
+    for ptx in "$work"/*.ptx; do "$cuda/ptxas" -arch=sm_90 -o "${ptx%.ptx}.cubin" "$ptx" && rm "$ptx"; done
+    gzip -f "$work/inputs.bin"
     "$cuda/nvcc" -O2 -o "$work/gpu_runner" "$here/gpu_runner.cpp" -lcuda -L/usr/local/cuda/lib64/stubs
     echo "prepared $(wc -l <"$work/manifest.txt") forms in $work"
     ;;
@@ -41,10 +45,12 @@ case "${1:-}" in
     out="${2:?usage: record.sh run OUT [SET]}"
     set_of "${3:-}"
     mkdir -p "$out"
+    [ -f "$work/inputs.bin" ] || gzip -dc "$work/inputs.bin.gz" >"$work/inputs.bin"
     "$work/gpu_runner" "$work" "$out/outputs.bin"
     { nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | head -1 | tr -d '\n'
       echo ", $(date -u +%Y-%m-%d)"; } >"$out/recorded_on.txt"
-    gzip -9 -f "$out/outputs.bin"
+    gzip -6 -f "$out/outputs.bin"
+    (cd "$out" && split -b 15000000 outputs.bin.gz outputs.bin.gz.part_ && rm outputs.bin.gz)
     ;;
   store)
     dir="${2:?usage: record.sh store DIR [SET]}"
@@ -52,7 +58,9 @@ case "${1:-}" in
     # The device returns it gzipped (it may lack zstd).
     raw="$(mktemp)"
     trap 'rm -f "$raw"' EXIT
-    if [ -f "$dir/outputs.bin" ]; then cp "$dir/outputs.bin" "$raw"; else gzip -dc "$dir/outputs.bin.gz" >"$raw"; fi
+    if [ -f "$dir/outputs.bin" ]; then cp "$dir/outputs.bin" "$raw"
+    elif [ -f "$dir/outputs.bin.gz" ]; then gzip -dc "$dir/outputs.bin.gz" >"$raw"
+    else cat "$dir"/outputs.bin.gz.part_* | gzip -dc >"$raw"; fi
     zstd -q -19 -f "$raw" -o "$here/h100/${prefix}outputs.bin.zst"
     cp "$dir/recorded_on.txt" "$here/h100/${prefix}recorded_on.txt"
     echo "stored $(stat -c %s "$here/h100/${prefix}outputs.bin.zst") bytes in $here/h100/${prefix}outputs.bin.zst"

@@ -103,6 +103,7 @@ namespace {
 // halves of a 128-bit register, the elements of a memory word), packed into
 // 8-byte slots; one lane for every register operand of the register set.
 struct Field {
+  isa::DataType values = isa::DataType::B32;
   std::vector<uint64_t> specials;
   uint32_t laneBits = 64;
   uint32_t lanes = 1;
@@ -113,6 +114,7 @@ uint32_t laneBitsOf(isa::DataType values) { return isa::typeBits(values) == 0 ? 
 
 Field fieldOf(isa::DataType values, uint32_t lanes, uint32_t strideBits, bool predicate) {
   Field f;
+  f.values = values;
   f.specials = specialValues(values);
   if (predicate) {
     f.laneBits = 1;
@@ -135,6 +137,52 @@ void appendField(const Field& f, std::vector<uint64_t>& slots, LaneValue laneVal
   }
 }
 
+// Which NaN a float operation returns depends on where its NaNs are: 1,
+// two quiet NaNs of different payload and sign, and a signaling NaN, for
+// crossing over every float source (the specials above cross fewer values
+// the more sources there are). Empty for other types.
+std::vector<uint64_t> nanPositionValues(isa::DataType type) {
+  switch (type) {
+    case isa::DataType::F16:
+    case isa::DataType::F16x2: return {0x3c00, 0x7e01, 0xfe02, 0x7c03};
+    case isa::DataType::BF16:
+    case isa::DataType::BF16x2: return {0x3f80, 0x7fc1, 0xffc2, 0x7f83};
+    case isa::DataType::F32: return {0x3f800000, 0x7fc00001, 0xffc00002, 0x7f800003};
+    case isa::DataType::F64: return {0x3ff0000000000000, 0x7ff8000000000001, 0xfff8000000000002, 0x7ff0000000000003};
+    default: return {};
+  }
+}
+
+// Every combination of nanPositionValues over the float sources (others
+// keep their first special), when a form has two to four float sources.
+void appendNanPositions(const std::vector<Field>& fields, Inputs& in) {
+  std::vector<std::vector<uint64_t>> choices;
+  size_t floats = 0;
+  for (const Field& f : fields) {
+    choices.push_back(nanPositionValues(f.values));
+    if (!choices.back().empty()) ++floats;
+  }
+  if (floats < 2 || floats > 4) return;
+  std::vector<size_t> index(fields.size(), 0);
+  for (;;) {
+    for (size_t s = 0; s < fields.size(); ++s) {
+      const std::vector<uint64_t>& c = choices[s];
+      appendField(fields[s], in.slots, [&](uint32_t lane) {
+        return c.empty() ? fields[s].specials[0] : c[(index[s] + lane) % c.size()];
+      });
+    }
+    ++in.records;
+    size_t s = 0;
+    while (s < fields.size() && (choices[s].empty() || ++index[s] >= choices[s].size())) index[s++] = 0;
+    if (s == fields.size()) break;
+  }
+}
+
+// A form of one scalar 16-bit source is cheap to hold against every input.
+bool exhaustive16(const std::vector<Field>& fields) {
+  return fields.size() == 1 && fields[0].laneBits == 16 && fields[0].lanes == 1;
+}
+
 }  // namespace
 
 Inputs inputsFor(const Form& form) {
@@ -151,13 +199,22 @@ Inputs inputsFor(const Form& form) {
     fields.push_back(fieldOf(o.values, o.elements * perRegister, o.bits / perRegister,
                              o.role == OperandRole::PredSource));
   }
-  if (form.carryIn) fields.push_back(Field{{0, 1}, 1, 1});
+  if (form.carryIn) fields.push_back(Field{isa::DataType::Pred, {0, 1}, 1, 1});
   const size_t sources = fields.size();
+  Inputs in;
+  // The memory set keeps its recorded inputs: these two are register forms' only.
+  const bool registerForm = form.kind == FormKind::Register;
+  if (registerForm && exhaustive16(fields)) {
+    for (uint32_t v = 0; v < 0x10000; ++v) {
+      appendField(fields[0], in.slots, [&](uint32_t) { return v; });
+      ++in.records;
+    }
+    return in;
+  }
   // How many specials of each source are crossed: all of them for one
   // source, fewer the more sources there are, within about 256 records.
   static constexpr size_t kCrossed[] = {1, 64, 16, 6, 4, 3, 3};
   const size_t crossed = kCrossed[std::min<size_t>(sources, 6)];
-  Inputs in;
   std::vector<size_t> index(sources, 0);
   if (sources > 0) {
     for (;;) {
@@ -172,6 +229,7 @@ Inputs inputsFor(const Form& form) {
       if (s == sources) break;
     }
   }
+  if (registerForm) appendNanPositions(fields, in);
   // Then random records: half random bit patterns, half specials drawn at random.
   FormRandom random(form.name);
   const uint32_t target = sources == 0 ? 1 : std::max<uint32_t>(in.records + 32, 96);

@@ -4,6 +4,10 @@
 // textbooks part (signed zeros, denormals, infinities, NaNs with payloads and
 // either sign, integer extremes, shift counts past the width, halfway cases
 // of every rounding), combined across the sources, then pseudo-random ones.
+// A register form of one scalar 16-bit source gets every one of the 65536
+// inputs instead; one of two to four float sources also gets every
+// placement of 1, two quiet NaNs and a signaling NaN over its sources
+// (which NaN comes out depends on where each is).
 // Deterministic: the same form always gets the same inputs.
 
 #include <cstdint>

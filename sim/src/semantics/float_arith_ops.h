@@ -42,7 +42,7 @@ struct MulOp {
 struct FmaOp {
   template <typename T>
   static T apply(T a, T b, T c, fp::Round r) {
-    return r == fp::Round::Nearest ? withGpuNaN<T>(std::fma(a, b, c), {b, a, c}) : fp::fma(a, b, c, r);
+    return r == fp::Round::Nearest ? withGpuNaN<T>(std::fma(a, b, c), {b, c, a}) : fp::fma(a, b, c, r);
   }
 };
 struct DivOp {

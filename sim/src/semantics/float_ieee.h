@@ -293,7 +293,9 @@ T mul(T a, T b, Round r) {
 // a*b + c with one rounding.
 template <typename T>
 T fma(T a, T b, T c, Round r) {
-  if (std::isnan(a) || std::isnan(b) || std::isnan(c)) return nanResult<T>({b, a, c});
+  // DFMA returns b's NaN, then c's, then a's (the conformance suite's NaN
+  // positions); f32 NaNs are canonical whatever the order.
+  if (std::isnan(a) || std::isnan(b) || std::isnan(c)) return nanResult<T>({b, c, a});
   bool productNegative = signOf(a) != signOf(b);
   if (std::isinf(a) || std::isinf(b)) {
     if (a == 0 || b == 0) return nanResult<T>({});

@@ -178,11 +178,10 @@ void checkRounded(const std::string& op, unsigned sources, const std::string& su
       }
       if (ftz) r = flushed(r);
       if (sat) r = std::isnan(r) || r <= 0 ? T(0) : r > 1 ? T(1) : r;
-      // div prefers a's NaN, the others b's (then a's, then c's); sub keeps
-      // the sign of a NaN b.
-      std::vector<T> used = op == "div" ? std::vector<T>{a, b} : std::vector<T>{b, a, c};
+      // div prefers a's NaN, the others b's (fma then c's, then a's); sub
+      // keeps the sign of a NaN b.
+      std::vector<T> used = op == "div" ? std::vector<T>{a, b} : sources == 3 ? std::vector<T>{b, c, a} : std::vector<T>{b, a};
       if (op == "rcp" || op == "sqrt") used = {a};
-      if (sources == 2) used.resize(2);
       uint64_t want = expectedBits<T>(r, used);
       if (got[i] != want) {
         ++failures;
@@ -296,11 +295,12 @@ TEST(FloatArith, NaNBits) {
   d = {{bits(1.0), q1, 0}, {bits(1.0), q2, 0}};
   EXPECT_EQ(runOp("sub.f64", true, 2, d), (std::vector<uint64_t>{q1, q2}));
   EXPECT_EQ(runOp("sub.rp.f64", true, 2, d), (std::vector<uint64_t>{q1, q2}));
-  // fma: b's NaN before a's (fma.rm.f64 of 0x7ff4a5a5a5a5a5a5 and
-  // 0xfff8000000000001 gives the latter), the product's before c's.
+  // fma: b's NaN first (fma.rm.f64 of 0x7ff4a5a5a5a5a5a5 and
+  // 0xfff8000000000001 gives the latter), then c's before a's (the H100:
+  // fma.rn.f64 of q1, 1, q2 gives q2).
   d = {{0x7ff4a5a5a5a5a5a5ull, q2, bits(1.0)}, {bits(1.0), q1, q2}, {q1, bits(1.0), q2}};
-  EXPECT_EQ(runOp("fma.rm.f64", true, 3, d), (std::vector<uint64_t>{q2, q1, q1}));
-  EXPECT_EQ(runOp("fma.rn.f64", true, 3, d), (std::vector<uint64_t>{q2, q1, q1}));
+  EXPECT_EQ(runOp("fma.rm.f64", true, 3, d), (std::vector<uint64_t>{q2, q1, q2}));
+  EXPECT_EQ(runOp("fma.rn.f64", true, 3, d), (std::vector<uint64_t>{q2, q1, q2}));
 }
 
 TEST(FloatArith, FormsWithoutRequiredModifiersAreRejected) {
