@@ -26,7 +26,8 @@ std::vector<SuiteForm> suiteOf(const Enumeration& all, const std::vector<std::st
     SuiteForm s;
     s.form = it->second;
     s.module = name.substr(0, name.find_first_of(". "));
-    s.kernel = "k" + std::to_string(suite.size());
+    s.kernel = "k";  // appended, not "k" + ...: GCC 12 warns falsely (-Wrestrict) on the latter
+    s.kernel += std::to_string(suite.size());
     s.inputs = inputsFor(*s.form);
     suite.push_back(std::move(s));
   }

@@ -30,14 +30,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                                    \
-  do {                                                                                 \
-    cudaError_t e = (call);                                                            \
-    if (e != cudaSuccess) {                                                            \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
-  } while (0)
+#include "exit_on_error.h"
 
 __device__ float ex2(float x) { float r; asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }
 __device__ float lg2(float x) { float r; asm volatile("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x)); return r; }

@@ -19,14 +19,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                                    \
-  do {                                                                                 \
-    cudaError_t e = (call);                                                            \
-    if (e != cudaSuccess) {                                                            \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
-  } while (0)
+#include "exit_on_error.h"
 
 typedef unsigned long long u64;
 constexpr int kFractionBits = 25;

@@ -11,16 +11,8 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
-#include <cstdlib>
 
-#define CHECK(call)                                                                    \
-  do {                                                                                 \
-    cudaError_t e = (call);                                                            \
-    if (e != cudaSuccess) {                                                            \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      std::exit(1);                                                                    \
-    }                                                                                  \
-  } while (0)
+#include "../../../cuda/programs/check.h"
 
 constexpr int kLineWords = 32;  // 128-byte lines
 
