@@ -17,7 +17,6 @@
 namespace ptxsim::sim::semantics::mufu {
 
 inline float canonicalNaN() { return fp::fromBitsOf<float>(0x7fffffffu); }
-inline float rn(double x) { return fp::flush(static_cast<float>(x)); }
 
 // The unit's own value for a positive normal f32: the table of the
 // mantissa, scaled exactly (sim/data/mufu/README.md gives each rule and how
