@@ -146,11 +146,19 @@ double nearestRsqrt(double a) {
 }
 
 // rsqrt.approx.ftz.f64 is MUFU.RSQ64H alone; rsqrt.approx.f64 refines it
-// with double-precision Newton steps, modelled as the correctly rounded
-// 1/sqrt (what an H100 gave on the cases of float_approx2.cu).
+// with one double-precision step, as sm_90 compiles it: e = 1 - a y0^2,
+// y0 + (3/8 e + 1/2) (y0 e). Operands whose upper word is out of the normal
+// positive range take a called routine instead, modelled as the correctly
+// rounded 1/sqrt (what an H100 gave on the cases of float_approx2.cu).
 struct RsqrtApproxF64 {
   static double apply(const FloatMode& m, double a) {
     if (m.ftz) return mufu::rsq64h(a);
+    const uint32_t upper = static_cast<uint32_t>(fp::bitsOf(a) >> 32);
+    if (upper - 0x00100000u < 0x7fe00000u) {  // ISETP.GE.U32 of upper - 2^20 against 0x7fe00000
+      const double y0 = mufu::rsq64h(a);
+      const double e = std::fma(a, -(y0 * y0), 1.0);
+      return std::fma(std::fma(e, 0.375, 0.5), y0 * e, y0);
+    }
     if (std::isnan(a) || a < 0) return fp::nanResult<double>({a});
     if (a == 0) return fp::infinity<double>(fp::signOf(a));
     if (std::isinf(a)) return 0.0;
