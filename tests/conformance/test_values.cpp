@@ -153,18 +153,32 @@ std::vector<uint64_t> nanPositionValues(isa::DataType type) {
   }
 }
 
+// Calls visit(index) for every index with index[s] < counts[s], the first
+// source changing fastest (counts of 1 hold a source still).
+template <typename Visit>
+void forEachCombination(const std::vector<size_t>& counts, Visit visit) {
+  std::vector<size_t> index(counts.size(), 0);
+  for (;;) {
+    visit(index);
+    size_t s = 0;
+    while (s < counts.size() && ++index[s] >= counts[s]) index[s++] = 0;
+    if (s == counts.size()) return;
+  }
+}
+
 // Every combination of nanPositionValues over the float sources (others
 // keep their first special), when a form has two to four float sources.
 void appendNanPositions(const std::vector<Field>& fields, Inputs& in) {
   std::vector<std::vector<uint64_t>> choices;
+  std::vector<size_t> counts;
   size_t floats = 0;
   for (const Field& f : fields) {
     choices.push_back(nanPositionValues(f.values));
+    counts.push_back(std::max<size_t>(choices.back().size(), 1));
     if (!choices.back().empty()) ++floats;
   }
   if (floats < 2 || floats > 4) return;
-  std::vector<size_t> index(fields.size(), 0);
-  for (;;) {
+  forEachCombination(counts, [&](const std::vector<size_t>& index) {
     for (size_t s = 0; s < fields.size(); ++s) {
       const std::vector<uint64_t>& c = choices[s];
       appendField(fields[s], in.slots, [&](uint32_t lane) {
@@ -172,10 +186,7 @@ void appendNanPositions(const std::vector<Field>& fields, Inputs& in) {
       });
     }
     ++in.records;
-    size_t s = 0;
-    while (s < fields.size() && (choices[s].empty() || ++index[s] >= choices[s].size())) index[s++] = 0;
-    if (s == fields.size()) break;
-  }
+  });
 }
 
 // A form of one scalar 16-bit source is cheap to hold against every input.
@@ -215,19 +226,17 @@ Inputs inputsFor(const Form& form) {
   // source, fewer the more sources there are, within about 256 records.
   static constexpr size_t kCrossed[] = {1, 64, 16, 6, 4, 3, 3};
   const size_t crossed = kCrossed[std::min<size_t>(sources, 6)];
-  std::vector<size_t> index(sources, 0);
   if (sources > 0) {
-    for (;;) {
+    std::vector<size_t> counts;
+    for (const Field& f : fields) counts.push_back(std::min(crossed, f.specials.size()));
+    forEachCombination(counts, [&](const std::vector<size_t>& index) {
       // Lane k of a vector takes the special 7k further on, so the lanes differ.
       for (size_t s = 0; s < sources; ++s) {
         const std::vector<uint64_t>& choices = fields[s].specials;
         appendField(fields[s], in.slots, [&](uint32_t lane) { return choices[(index[s] + 7 * lane) % choices.size()]; });
       }
       ++in.records;
-      size_t s = 0;
-      while (s < sources && ++index[s] >= std::min(crossed, fields[s].specials.size())) index[s++] = 0;
-      if (s == sources) break;
-    }
+    });
   }
   if (registerForm) appendNanPositions(fields, in);
   // Then random records: half random bit patterns, half specials drawn at random.
