@@ -33,6 +33,7 @@ L1Cache::L1Cache(const L1Config& config) : config_(config) {
   ways_.resize(uint64_t{sets_} * config.ways);
   arrival_.resize(ways_.size() * sectorsPerLine_);
   storeHitsFrom_.resize(arrival_.size());
+  fillTicket_.assign(arrival_.size(), MemoryBackend::kFinalAnswer);
 }
 
 uint64_t L1Cache::reserveDataStage(uint64_t now, const CoalescedAccess& access) {
@@ -54,17 +55,22 @@ L1Cache::Way* L1Cache::find(uint64_t line) {
 L1Cache::Way* L1Cache::allocate(uint64_t line, uint64_t now) {
   if (sets_ == 0) return nullptr;
   Way* set = &ways_[line / config_.lineBytes % sets_ * config_.ways];
-  Way* victim = victimWay(set, config_.ways, sectorsPerLine_, now, [&](const Way& way) { return arrivals(way); });
+  Way* victim =
+      victimWay(set, config_.ways, sectorsPerLine_, now, [&](const Way& way) { return arrivals(way); });
   if (victim != nullptr) {
     *victim = Way{line, true, 0, 0};
     std::fill_n(arrivals(*victim), sectorsPerLine_, 0);
     std::fill_n(storeHitsFrom(*victim), sectorsPerLine_, 0);
+    std::fill_n(&fillTicket_[(victim - ways_.data()) * sectorsPerLine_], sectorsPerLine_,
+                MemoryBackend::kFinalAnswer);
   }
   return victim;
 }
 
 uint64_t* L1Cache::arrivals(const Way& way) { return &arrival_[(&way - ways_.data()) * sectorsPerLine_]; }
-uint64_t* L1Cache::storeHitsFrom(const Way& way) { return &storeHitsFrom_[(&way - ways_.data()) * sectorsPerLine_]; }
+uint64_t* L1Cache::storeHitsFrom(const Way& way) {
+  return &storeHitsFrom_[(&way - ways_.data()) * sectorsPerLine_];
+}
 
 uint64_t L1Cache::acquireMshr(uint64_t at, uint64_t& stall) {
   while (!mshrFreeAt_.empty() && mshrFreeAt_.top() <= at) mshrFreeAt_.pop();
@@ -90,6 +96,7 @@ L1Access L1Cache::load(uint64_t now, const CoalescedAccess& access, MemoryBacken
   L1Access out;
   out.readyAt = now;
   out.lines = static_cast<uint32_t>(access.lines.size());
+  lastTickets_.clear();
   uint64_t slot = reserveDataStage(now, access);
   for (const CoalescedLine& line : access.lines) {
     slot += std::popcount(line.sectorMask);
@@ -103,7 +110,13 @@ L1Access L1Cache::load(uint64_t now, const CoalescedAccess& access, MemoryBacken
     const uint32_t hits = way != nullptr ? way->sectors & line.sectorMask : 0;
     for (uint32_t s = 0; s < sectorsPerLine_; ++s) {
       if (((hits >> s) & 1) == 0) continue;
-      if (arrival[s] > at) ++stats_.inFlightSectorHits;
+      if (arrival[s] > at) {
+        ++stats_.inFlightSectorHits;
+        const uint64_t ticket = fillTicket_[(way - ways_.data()) * sectorsPerLine_ + s];
+        // One ticket per fetch: a line's sectors in flight share theirs.
+        if (ticket != MemoryBackend::kFinalAnswer && (lastTickets_.empty() || lastTickets_.back() != ticket))
+          lastTickets_.push_back(ticket);
+      }
       out.readyAt = std::max(out.readyAt, std::max(at + config_.hitLatencyCycles, arrival[s]));
     }
     const uint32_t misses = line.sectorMask & ~hits;
@@ -111,16 +124,22 @@ L1Access L1Cache::load(uint64_t now, const CoalescedAccess& access, MemoryBacken
       const uint64_t sendAt = acquireMshr(at, out.mshrStallCycles);
       const uint32_t bytes = std::popcount(misses) * config_.sectorBytes;
       const uint64_t arrives = backend.request(sendAt, {line.address, misses, bytes, false});
+      const uint64_t ticket = backend.lastTicket();
+      if (ticket != MemoryBackend::kFinalAnswer) lastTickets_.push_back(ticket);
       mshrFreeAt_.push(arrives);
       out.readyAt = std::max(out.readyAt, arrives);
       if (way != nullptr) {
         way->sectors |= misses;
         uint64_t* storeHit = storeHitsFrom(*way);
+        const uint64_t first = static_cast<uint64_t>(way - ways_.data()) * sectorsPerLine_;
         for (uint32_t s = 0; s < sectorsPerLine_; ++s) {
           if (((misses >> s) & 1) == 0) continue;
           arrival[s] = arrives;
           storeHit[s] = 0;
+          fillTicket_[first + s] = ticket;
         }
+        if (ticket != MemoryBackend::kFinalAnswer)
+          pendingFills_.push_back({ticket, static_cast<uint64_t>(way - ways_.data()), line.address, misses});
       }
     }
     if (way != nullptr) way->lastUse = ++useClock_;
@@ -141,12 +160,13 @@ L1Access L1Cache::load(uint64_t now, const CoalescedAccess& access, MemoryBacken
   return out;
 }
 
-L1Access L1Cache::store(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend, L1Traffic traffic,
-                        L1Policy policy) {
+L1Access L1Cache::store(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend,
+                        L1Traffic traffic, L1Policy policy) {
   const bool allocates = config_.storeAllocates && policy == L1Policy::kAllocate;
   L1Access out;
   out.readyAt = now;
   out.lines = static_cast<uint32_t>(access.lines.size());
+  lastTickets_.clear();
   uint64_t slot = reserveDataStage(now, access);
   for (const CoalescedLine& line : access.lines) {
     slot += std::popcount(line.sectorMask);
@@ -178,6 +198,7 @@ L1Access L1Cache::store(uint64_t now, const CoalescedAccess& access, MemoryBacke
     }
     const uint32_t bytes = std::popcount(line.sectorMask) * config_.sectorBytes;
     out.readyAt = std::max(out.readyAt, backend.request(at, {line.address, line.sectorMask, bytes, true}));
+    if (backend.lastTicket() != MemoryBackend::kFinalAnswer) lastTickets_.push_back(backend.lastTicket());
     out.sectorHits += std::popcount(hits);
     out.sectorMisses += std::popcount(line.sectorMask & ~hits);
   }
@@ -200,6 +221,31 @@ void L1Cache::invalidate() {
   std::fill(ways_.begin(), ways_.end(), Way{});
   std::fill(arrival_.begin(), arrival_.end(), 0);
   std::fill(storeHitsFrom_.begin(), storeHitsFrom_.end(), 0);
+  settleFills();
+}
+
+void L1Cache::reviseFill(uint64_t ticket, uint64_t answer) {
+  auto fill = std::lower_bound(pendingFills_.begin(), pendingFills_.end(), ticket,
+                               [](const PendingFill& f, uint64_t t) { return f.ticket < t; });
+  if (fill == pendingFills_.end() || fill->ticket != ticket) return;  // a bypassing fetch: nothing allocated
+  const Way& way = ways_[fill->way];
+  if (!way.valid || way.line != fill->line) return;  // evicted since
+  uint64_t* arrival = arrivals(way);
+  const uint64_t first = fill->way * sectorsPerLine_;
+  for (uint32_t s = 0; s < sectorsPerLine_; ++s) {
+    if (((fill->sectors >> s) & 1) && fillTicket_[first + s] == ticket)
+      arrival[s] = std::max(arrival[s], answer);
+  }
+}
+
+void L1Cache::settleFills() {
+  for (const PendingFill& fill : pendingFills_) {
+    const uint64_t first = fill.way * sectorsPerLine_;
+    for (uint32_t s = 0; s < sectorsPerLine_; ++s) {
+      if (fillTicket_[first + s] == fill.ticket) fillTicket_[first + s] = MemoryBackend::kFinalAnswer;
+    }
+  }
+  pendingFills_.clear();
 }
 
 }  // namespace ptxsim::memory

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <stdexcept>
+#include <vector>
 
 #include "ptxsim/memory/coalescer.h"
 #include "recording_backend.h"
@@ -171,7 +172,7 @@ TEST(L1Cache, StoresAllocateTheirSectorsAndWriteThrough) {
   RecordingBackend backend(100);
   L1Access store = l1.store(0, oneWord(0x5000), backend);
   EXPECT_EQ(store.sectorMisses, 1u);
-  EXPECT_EQ(store.readyAt, 100u);  // written through all the same
+  EXPECT_EQ(store.readyAt, 100u);                                    // written through all the same
   EXPECT_EQ(l1.store(10, oneWord(0x5004), backend).sectorHits, 1u);  // the sector an earlier store wrote
   L1Access load = l1.load(200, wholeLine(0x5000), backend);
   EXPECT_EQ(load.sectorHits, 1u);  // the stored sector
@@ -197,7 +198,7 @@ TEST(L1Cache, AStoredSectorServesLaterStoresOnlyAfterTheFill) {
   EXPECT_EQ(l1.store(128, oneWord(0x3008), backend).sectorHits, 1u);    // the first store's fill is done
   EXPECT_EQ(l1.load(300, oneWord(0x4000), backend).sectorMisses, 1u);
   EXPECT_EQ(l1.store(400, oneWord(0x4004), backend).sectorHits, 1u);  // the load's data arrived at 400
-  EXPECT_EQ(backend.sent.size(), 5u);  // every store still writes through
+  EXPECT_EQ(backend.sent.size(), 5u);                                 // every store still writes through
 }
 
 TEST(L1Cache, WithoutStoreAllocationStoresWriteThroughOnly) {
@@ -318,6 +319,68 @@ TEST(L1Cache, RejectsImpossibleGeometry) {
   EXPECT_THROW(L1Cache(with([](L1Config& c) { c.sectorsPerCycle = 0; })), std::invalid_argument);
   EXPECT_THROW(L1Cache(with([](L1Config& c) { c.lineBytes = 100; })), std::invalid_argument);
   EXPECT_THROW(L1Cache(with([](L1Config& c) { c.sectorBytes = 0; })), std::invalid_argument);
+}
+
+// A back end whose answers are provisional (as an SM's L2 port): each
+// request gets the next ticket.
+class TicketingBackend final : public MemoryBackend {
+ public:
+  explicit TicketingBackend(uint64_t latencyCycles) : latencyCycles_(latencyCycles) {}
+  uint64_t request(uint64_t now, const MemoryRequest&) override {
+    ++requests_;
+    return now + latencyCycles_;
+  }
+  uint64_t estimateAfter(std::span<const TimedRequest>, uint64_t now, const MemoryRequest&) const override {
+    return now + latencyCycles_;
+  }
+  uint64_t lastTicket() const override { return 100 + requests_ - 1; }
+
+ private:
+  uint64_t latencyCycles_;
+  uint64_t requests_ = 0;
+};
+
+TEST(L1Cache, NamesTheProvisionalAnswersAnAccessDependsOn) {
+  L1Cache l1(L1Config{});
+  TicketingBackend backend(100);
+  l1.load(10, wholeLine(0x1000), backend);
+  EXPECT_EQ(l1.lastTickets(), (std::vector<uint64_t>{100}));
+  // Another warp hits the sectors in flight: it waits on the same fetch.
+  l1.load(20, wholeLine(0x1000), backend);
+  EXPECT_EQ(l1.lastTickets(), (std::vector<uint64_t>{100}));
+  // A store's write-throughs are answers too.
+  l1.store(30, oneWord(0x2000), backend);
+  EXPECT_EQ(l1.lastTickets(), (std::vector<uint64_t>{101}));
+  // A back end whose answers stand names none.
+  RecordingBackend final(100);
+  l1.load(40, wholeLine(0x3000), final);
+  EXPECT_TRUE(l1.lastTickets().empty());
+}
+
+TEST(L1Cache, ALateAnswerMovesTheSectorsItFills) {
+  L1Cache l1(L1Config{});
+  TicketingBackend backend(100);
+  l1.load(10, wholeLine(0x1000), backend);  // ticket 100, said to arrive at 110
+  l1.load(12, wholeLine(0x2000), backend);  // ticket 101, at 112
+  l1.reviseFill(100, 250);
+  l1.settleFills();
+  // Hits on the revised line wait for the real answer; the other stands.
+  EXPECT_EQ(l1.load(120, wholeLine(0x1000), backend).readyAt, 250u);
+  EXPECT_TRUE(l1.lastTickets().empty());  // settled: the fill's answer is final
+  EXPECT_EQ(l1.load(300, wholeLine(0x2000), backend).readyAt, 300u + 32u);
+}
+
+TEST(L1Cache, ALateAnswerDoesNotMoveALineRefilledSince) {
+  L1Config config;
+  config.capacityBytes = 128;  // one line
+  config.ways = 1;
+  L1Cache l1(config);
+  TicketingBackend backend(100);
+  l1.load(10, wholeLine(0x1000), backend);   // ticket 100
+  l1.load(200, wholeLine(0x2000), backend);  // ticket 101 evicts it
+  l1.reviseFill(100, 900);
+  l1.settleFills();
+  EXPECT_EQ(l1.load(400, wholeLine(0x2000), backend).readyAt, 400u + 32u);
 }
 
 }  // namespace

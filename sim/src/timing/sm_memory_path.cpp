@@ -32,6 +32,8 @@ uint32_t SmModel::resultLatency(Pipeline pipe, AddressSpace space, uint64_t now)
   const StepReport& r = ctx_.report;
   lastWavefronts_ = 0;
   lgWait_ = 0;
+  accessTickets_.clear();
+  accessAnswerOffset_ = 0;
   if (r.unit == isa::UnitClass::Texture) {
     // Queries (txq, suq, istypep) read only the descriptor: an L1 hit.
     if (r.access == AccessKind::None) return timing_.l1.hitLatencyCycles;
@@ -136,6 +138,7 @@ uint64_t SmModel::atomicsAtL2(uint64_t now, const memory::CoalescedAccess& acces
     request.atomic = true;
     request.opsPerWord = opsPerWord;
     ready = std::max(ready, l2_.request(now, request));
+    accessTickets_.push_back(l2_.lastTicket());
   }
   return ready;
 }
@@ -148,12 +151,16 @@ uint64_t SmModel::texturePathLatency(uint64_t now) {
   memory::CoalescedAccess access = memory::coalesce(r.texels, bytes, timing_.l1.lineBytes, timing_.l1.sectorBytes);
   uint64_t ready = now;
   switch (r.access) {
-    case AccessKind::Store: ready = l1_.store(now, access, l2_, memory::L1Traffic::kSurface).readyAt; break;
+    case AccessKind::Store:
+      ready = l1_.store(now, access, l2_, memory::L1Traffic::kSurface).readyAt;
+      accessTickets_ = l1_.lastTickets();
+      break;
     case AccessKind::Atomic: ready = atomicsAtL2(now, access, r.addresses, r.executed); break;
     default: {
       memory::L1Access done =
           l1_.load(now, access, l2_, memory::L1Policy::kAllocate,
                    r.space == AddressSpace::Texture ? memory::L1Traffic::kTexture : memory::L1Traffic::kSurface);
+      accessTickets_ = l1_.lastTickets();
       lgWait_ = done.mshrStallCycles;
       ready = done.readyAt;
       if (r.space == AddressSpace::Texture) {
@@ -172,6 +179,7 @@ uint64_t SmModel::texturePathLatency(uint64_t now) {
     textureUnitFree_ = start + std::popcount(r.executed) / timing_.texture.lookupsPerCycle;
     queued = static_cast<uint64_t>(std::ceil(start)) - now;
   }
+  accessAnswerOffset_ = queued + timing_.texture.latencyCycles;
   return ready + queued + timing_.texture.latencyCycles - now;
 }
 
@@ -191,6 +199,7 @@ uint64_t SmModel::l1Latency(uint64_t now) {
     case AccessKind::Store:
       done = l1_.store(now, access, l2_, memory::L1Traffic::kGlobal,
                        bypassesL1(*r.instruction) ? memory::L1Policy::kBypass : memory::L1Policy::kAllocate);
+      accessTickets_ = l1_.lastTickets();
       break;
     case AccessKind::Atomic: done.readyAt = atomicsAtL2(now, access, addresses, r.executed); break;
     default:
@@ -199,6 +208,7 @@ uint64_t SmModel::l1Latency(uint64_t now) {
                       bypassesL1(*r.instruction) ? memory::L1Policy::kBypass : memory::L1Policy::kAllocate,
                       r.instruction->opcode == isa::Opcode::CpAsync ? memory::L1Traffic::kLdgsts
                                                                     : memory::L1Traffic::kGlobal);
+      accessTickets_ = l1_.lastTickets();
   }
   lgWait_ = done.mshrStallCycles;
   return done.readyAt > now ? done.readyAt - now : 1;

@@ -261,6 +261,48 @@ void SmModel::runDeferred(size_t i) {
   clock_ = clock;
 }
 
+void SmModel::reviseLateAnswers() {
+  if (!late_.anyLate()) {
+    late_.revise([](uint64_t, uint64_t) {}, [](const LateAnswers::Waiter&, uint64_t) {});
+    l1_.settleFills();
+    return;
+  }
+  // The warps by their executor's warp (those of CTAs that finished since
+  // are gone: only the SM's memory drain still waits on their accesses).
+  std::vector<std::pair<const exec::Warp*, TimedWarp*>> byWarp;
+  byWarp.reserve(warps_.size());
+  for (TimedWarp& w : warps_) byWarp.emplace_back(w.warp, &w);
+  std::sort(byWarp.begin(), byWarp.end());
+  auto moveWaiter = [&](const LateAnswers::Waiter& waiter, uint64_t moved) {
+    memoryDrained_ = std::max(memoryDrained_, moved);
+    auto found = std::lower_bound(byWarp.begin(), byWarp.end(), waiter.warp,
+                                  [](const auto& entry, const exec::Warp* warp) { return entry.first < warp; });
+    if (found == byWarp.end() || found->first != waiter.warp) return;
+    TimedWarp& w = *found->second;
+    // A register a later instruction wrote since has that one's cycle.
+    for (uint32_t row : waiter.rows) {
+      if (row < w.readyAt.size() && w.readyAt[row] == waiter.ready) w.readyAt[row] = moved;
+    }
+    if (!waiter.isAsyncCopy) {
+      w.lastResult = std::max(w.lastResult, moved);
+      w.memoryDone = std::max(w.memoryDone, moved);
+      return;
+    }
+    // cp.async: its group, open, committed or already waited for.
+    if (waiter.asyncGroup == w.asyncGroupsCommitted) {
+      w.asyncCopiesDone = std::max(w.asyncCopiesDone, moved);
+    } else if (waiter.asyncGroup >= w.asyncGroupsWaited) {
+      uint64_t& group = w.asyncGroupsDone[waiter.asyncGroup - w.asyncGroupsWaited];
+      group = std::max(group, moved);
+    } else if (moved > w.notBefore) {
+      w.notBefore = moved;  // the wait_group that waited for it holds the warp still
+      w.notBeforeReason = StallReason::LongScoreboard;
+    }
+  };
+  late_.revise([&](uint64_t ticket, uint64_t answer) { l1_.reviseFill(ticket, answer); }, moveWaiter);
+  l1_.settleFills();
+}
+
 void SmModel::failLaunch(LaunchErrorKind kind, const std::string& what) {
   startPlacedCtas();  // the error names the first resident CTA, started or not
   ctx_.cta = ctas_.empty() ? nullptr : ctas_.front().get();
@@ -331,6 +373,8 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
     w.path[row] = path;
   }
   if (ctx_.report.access != AccessKind::None) memoryDrained_ = std::max(memoryDrained_, ready);
+  late_.noteAccess(accessTickets_, {w.warp, fn.writesOf(pi), ready, accessAnswerOffset_,
+                                    pi.source->opcode == isa::Opcode::CpAsync, w.asyncGroupsCommitted});
   if (pi.source->opcode == isa::Opcode::CpAsync) {
     // No register waits for the copy, nor does a fence: only
     // cp.async.wait_group/wait_all (trackAsyncCopies).
@@ -391,6 +435,7 @@ void SmModel::trackAsyncCopies(TimedWarp& w, const exec::PreparedInstruction& pi
     // An empty group is complete at once (its cycle 0 waits for nothing).
     w.asyncGroupsDone.push_back(w.asyncCopiesDone);
     w.asyncCopiesDone = 0;
+    ++w.asyncGroupsCommitted;
   }
   if (op != isa::Opcode::CpAsyncWaitGroup && op != isa::Opcode::CpAsyncWaitAll) return;
   // wait_group N: all but the N most recent groups (the semantics keep N
@@ -400,6 +445,7 @@ void SmModel::trackAsyncCopies(TimedWarp& w, const exec::PreparedInstruction& pi
   while (w.asyncGroupsDone.size() > keep) {
     landed = std::max(landed, w.asyncGroupsDone.front());
     w.asyncGroupsDone.pop_front();
+    ++w.asyncGroupsWaited;
   }
   // ptxas makes the wait a DEPBAR on the scoreboard that the copies'
   // LDGSTS instructions count down, an L1TEX scoreboard: Nsight Compute

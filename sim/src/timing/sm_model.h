@@ -26,6 +26,7 @@
 #include "../exec/store_overlay.h"
 #include "code_layout.h"
 #include "instruction_fetch.h"
+#include "late_answers.h"
 #include "ptxsim/memory/backend.h"
 #include "ptxsim/memory/interconnect.h"
 #include "ptxsim/memory/l1_cache.h"
@@ -95,13 +96,21 @@ class alignas(64) SmModel {
   // A request the SM made of the L2, in the order made.
   struct LoggedRequest {
     uint64_t now = 0;
-    uint64_t sequence = 0;
+    uint64_t sequence = 0;  // the request's ticket (MemoryBackend::lastTicket)
+    uint64_t estimate = 0;  // the answer the SM got
     memory::MemoryRequest request;
   };
   const std::vector<LoggedRequest>& l2Requests() const { return l2_.log; }
   // After the driver applied l2Requests() to the L2: forgets them, and
   // `doneAt`, the latest of the L2's answers to them, counts towards
   // memoryDrainedAt() (the estimates did not see other SMs' requests).
+  // The driver: request `sequence` was really answered at `answer`, later
+  // than its estimate (late_answers.h). Kept until reviseLateAnswers().
+  void lateAnswer(uint64_t sequence, uint64_t answer) { late_.lateAnswer(sequence, answer); }
+  // Moves what waited on the late answers (registers, memory drains, L1
+  // fills); after the driver gave them all, before the SM runs again. Only
+  // the SM's own state: safe on any host thread, one per SM.
+  void reviseLateAnswers();
   void appliedL2Requests(uint64_t doneAt) {
     l2_.log.clear();  // the shadows are forgotten when the SM next runs (runWindow)
     memoryDrained_ = std::max(memoryDrained_, doneAt);
@@ -191,6 +200,8 @@ class alignas(64) SmModel {
     // all landed in shared memory, and each committed group's, oldest first.
     uint64_t asyncCopiesDone = 0;
     std::deque<uint64_t> asyncGroupsDone;
+    uint64_t asyncGroupsCommitted = 0;  // groups closed so far (the open one's number)
+    uint64_t asyncGroupsWaited = 0;     // of those, waited for (left asyncGroupsDone)
     // The operands its previous instruction read (the reuse cache).
     OperandSources lastSources;
     // Its next instruction (null: blocked), known until it steps or wakes.
@@ -311,9 +322,12 @@ class alignas(64) SmModel {
     uint64_t request(uint64_t now, const memory::MemoryRequest& request) override {
       memory::MemoryRequest tagged = request;
       tagged.sm = sm_;
-      log.push_back({now, nextSequence_++, tagged});
-      return l2_.estimateInto(l2Shadow_, noc_.arrivalInto(nocShadow_, now, tagged), tagged);
+      const uint64_t estimate = l2_.estimateInto(l2Shadow_, noc_.arrivalInto(nocShadow_, now, tagged), tagged);
+      log.push_back({now, nextSequence_++, estimate, tagged});
+      return estimate;
     }
+    // Every answer is an estimate the driver may revise (late_answers.h).
+    uint64_t lastTicket() const override { return nextSequence_ - 1; }
     uint64_t estimateAfter(std::span<const memory::TimedRequest> before, uint64_t now,
                            const memory::MemoryRequest& request) const override {
       memory::MemoryRequest tagged = request;
@@ -340,6 +354,11 @@ class alignas(64) SmModel {
   memory::L1Cache constantCache_;
   InstructionFetch& fetch_;
   uint64_t lgWait_ = 0;          // MSHR wait of the access just executed
+  // The provisional L2 answers the access just executed depends on, and
+  // the cycles its result comes after the back end's answer.
+  std::vector<uint64_t> accessTickets_;
+  uint64_t accessAnswerOffset_ = 0;
+  LateAnswers late_;
   uint32_t lastWavefronts_ = 0;
   // When the SM's texture units can start the next fetch's lookups.
   double textureUnitFree_ = 0;  // of the instruction just executed, if a shared access

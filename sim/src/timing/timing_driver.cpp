@@ -27,8 +27,9 @@
 // written to memory in SM order; the deferred instructions run in (t, SM,
 // sub-partition) order, each timed as issued at its t; the logged L2
 // requests, theirs included, are applied to the real crossbar and L2 in
-// (cycle, SM, sequence) order (the statistics come from here; the answers
-// only move the SM's memory drain, the grid's end, later);
+// (cycle, SM, sequence) order (the statistics come from here; an answer
+// later than the SM's estimate moves what waited on it, late_answers.h,
+// each SM's on its own host thread, and the SM's memory drain);
 // finished CTAs are retired in (cycle, SM) order, the next ones placed
 // sm.cta_launch cycles after (more than a window), each told to --trace in
 // that order (a placed CTA's state is built, reusing a finished one's, by
@@ -163,6 +164,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     uint64_t now;
     uint32_t sm;
     uint64_t sequence;
+    uint64_t estimate;
     memory::MemoryRequest request;
   };
   struct FinishedRef {
@@ -206,16 +208,30 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     for (uint32_t s : running) sms[s]->clearDeferred();
     requests.clear();
     for (uint32_t s : running) {
-      for (const SmModel::LoggedRequest& r : sms[s]->l2Requests()) requests.push_back({r.now, s, r.sequence, r.request});
+      for (const SmModel::LoggedRequest& r : sms[s]->l2Requests()) requests.push_back({r.now, s, r.sequence, r.estimate, r.request});
     }
     std::sort(requests.begin(), requests.end(), [](const AppliedRequest& x, const AppliedRequest& y) {
       return std::tie(x.now, x.sm, x.sequence) < std::tie(y.now, y.sm, y.sequence);
     });
     for (uint32_t s : running) doneAt[s] = 0;
     memory::MemoryBackend& crossbar = kept.memory.fromSms();
-    for (const AppliedRequest& r : requests)
-      doneAt[r.sm] = std::max(doneAt[r.sm], crossbar.request(r.now, r.request));
+    bool anyLate = false;
+    for (const AppliedRequest& r : requests) {
+      const uint64_t answer = crossbar.request(r.now, r.request);
+      if (answer > r.estimate) {
+        sms[r.sm]->lateAnswer(r.sequence, answer);
+        anyLate = true;
+      }
+      doneAt[r.sm] = std::max(doneAt[r.sm], answer);
+    }
     for (uint32_t s : running) sms[s]->appliedL2Requests(doneAt[s]);
+    // What waited on answers that came later than estimated moves, each
+    // SM's on its own (late_answers.h), before finished CTAs leave.
+    if (anyLate) {
+      kept.pool->run(running.size(), [&](size_t i) { sms[running[i]]->reviseLateAnswers(); });
+    } else {
+      for (uint32_t s : running) sms[s]->reviseLateAnswers();
+    }
     // CTAs that finished, in the order they did.
     finishedCtas.clear();
     for (uint32_t s : running) {

@@ -48,6 +48,12 @@ class MemoryBackend {
   virtual uint64_t estimateAfter(std::span<const TimedRequest> before, uint64_t now,
                                  const MemoryRequest& request) const = 0;
   uint64_t estimate(uint64_t now, const MemoryRequest& request) const { return estimateAfter({}, now, request); }
+  // Names the request() just answered when its answer is provisional: the
+  // timing driver's SMs get estimates while they run in parallel, and the
+  // driver revises those that the real L2 answers later (an SM's L2 port,
+  // sim/src/timing/sm_model.h). kFinalAnswer for a back end whose answers stand.
+  static constexpr uint64_t kFinalAnswer = UINT64_MAX;
+  virtual uint64_t lastTicket() const { return kFinalAnswer; }
 };
 
 // Counts `request` as read or written traffic in `stats` (BackendStats,

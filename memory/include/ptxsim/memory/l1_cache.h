@@ -124,6 +124,16 @@ class L1Cache {
   // Drops every line, as a kernel launch does (the L1 is not coherent).
   void invalidate();
 
+  // Provisional answers (MemoryBackend::lastTicket): the tickets the last
+  // load() or store() depends on, its own requests' and those of the
+  // fetches in flight whose sectors it hit; empty when every answer stood.
+  const std::vector<uint64_t>& lastTickets() const { return lastTickets_; }
+  // The back end's answer to `ticket` came later than it said: the sectors
+  // that fetch fills arrive at `answer` (tickets in increasing order).
+  void reviseFill(uint64_t ticket, uint64_t answer);
+  // Every provisional answer so far has been revised or stands.
+  void settleFills();
+
   const L1Stats& stats() const { return stats_; }
   const L1Config& config() const { return config_; }
 
@@ -151,6 +161,15 @@ class L1Cache {
   std::vector<Way> ways_;          // set-major
   std::vector<uint64_t> arrival_;  // per way and sector: the cycle its data is there
   std::vector<uint64_t> storeHitsFrom_;  // per way and sector a store wrote: when later stores hit it
+  std::vector<uint64_t> fillTicket_;     // per way and sector: its fetch's provisional answer, if any
+  struct PendingFill {
+    uint64_t ticket = 0;
+    uint64_t way = 0;  // index into ways_
+    uint64_t line = 0;
+    uint32_t sectors = 0;
+  };
+  std::vector<PendingFill> pendingFills_;  // in ticket order
+  std::vector<uint64_t> lastTickets_;
   uint64_t useClock_ = 0;
   uint64_t nextDataSlot_ = 0;
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshrFreeAt_;
