@@ -23,7 +23,8 @@ Pipeline pipelineOf(const isa::Instruction& inst) {
       // A float-to-integer cvt runs on the multi-function unit (F2I: 17
       // cycles, tests/timing/calibration/h100/alu_latency.out); the rest
       // (I2F, F2F) on the conversion pipeline.
-      if (inst.opcode == isa::Opcode::Cvt && inst.typeCount >= 2 && !isFloat(inst.types[0]) && isFloat(inst.types[1])) {
+      if (inst.opcode == isa::Opcode::Cvt && inst.typeCount >= 2 && !isFloat(inst.types[0]) &&
+          isFloat(inst.types[1])) {
         return Pipeline::Mufu;
       }
       return Pipeline::Conversion;
@@ -50,13 +51,36 @@ bool vanishesInSass(const isa::Function& fn, const isa::Instruction& inst) {
   const isa::Operand& source = fn.operands[inst.firstOperand + 1];
   switch (inst.opcode) {
     case isa::Opcode::Mov: {
+      if (source.kind == isa::OperandKind::Special) {
+        // The block and grid sizes are constant-bank operands in SASS
+        // (c[0x0][0x0..0x14]); the thread's and block's indices need S2R.
+        const auto which = static_cast<isa::SpecialRegister>(source.index);
+        return which == isa::SpecialRegister::Ntid || which == isa::SpecialRegister::Nctaid;
+      }
       return source.kind == isa::OperandKind::Register || source.kind == isa::OperandKind::Immediate ||
              source.kind == isa::OperandKind::FloatImmediate;
     }
+    case isa::Opcode::Cvta:
+      // Generic addresses of global memory are the global ones on sm_90:
+      // ptxas emits nothing for cvta.to.global.
+      return inst.modifiers.has(isa::Mod::To) &&
+             inst.modifiers.get(isa::ModGroup::Space) == isa::Mod::Global &&
+             source.kind == isa::OperandKind::Register;
+    case isa::Opcode::Ld:
+      // A kernel's parameters are constant-bank operands of the
+      // instructions that use them, a device function's are registers of
+      // its calling convention: no instruction of their own.
+      switch (inst.modifiers.get(isa::ModGroup::Space)) {
+        case isa::Mod::Param:
+        case isa::Mod::ParamEntry:
+        case isa::Mod::ParamFunc: break;
+        default: return false;
+      }
+      return source.kind == isa::OperandKind::Address && source.scope != isa::SymbolScope::Register;
     case isa::Opcode::Cvt:
       return inst.typeCount >= 2 && !isFloat(inst.types[0]) && !isFloat(inst.types[1]) &&
-             isa::typeBits(inst.types[0]) == isa::typeBits(inst.types[1]) && !inst.modifiers.has(isa::Mod::Sat) &&
-             source.kind == isa::OperandKind::Register;
+             isa::typeBits(inst.types[0]) == isa::typeBits(inst.types[1]) &&
+             !inst.modifiers.has(isa::Mod::Sat) && source.kind == isa::OperandKind::Register;
     default: return false;
   }
 }
