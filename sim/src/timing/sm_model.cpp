@@ -316,6 +316,7 @@ uint64_t SmModel::runWindow(uint64_t from, uint64_t end) {
   windowEnd_ = end;
   // The driver applied the last window's requests to the L2 since.
   l2_.clearShadows();
+  reviseLateAnswers();
   startPlacedCtas();
   ctx_.overlay = &overlay_;
   uint64_t next = from;

@@ -105,12 +105,9 @@ class alignas(64) SmModel {
   // `doneAt`, the latest of the L2's answers to them, counts towards
   // memoryDrainedAt() (the estimates did not see other SMs' requests).
   // The driver: request `sequence` was really answered at `answer`, later
-  // than its estimate (late_answers.h). Kept until reviseLateAnswers().
+  // than its estimate (late_answers.h). What waited on it moves when the
+  // SM next runs (runWindow, before it places new CTAs).
   void lateAnswer(uint64_t sequence, uint64_t answer) { late_.lateAnswer(sequence, answer); }
-  // Moves what waited on the late answers (registers, memory drains, L1
-  // fills); after the driver gave them all, before the SM runs again. Only
-  // the SM's own state: safe on any host thread, one per SM.
-  void reviseLateAnswers();
   void appliedL2Requests(uint64_t doneAt) {
     l2_.log.clear();  // the shadows are forgotten when the SM next runs (runWindow)
     memoryDrained_ = std::max(memoryDrained_, doneAt);
@@ -270,6 +267,11 @@ class alignas(64) SmModel {
   // asks the resident CTAs' livelock watches.
   void watchForLivelock(uint64_t writes);
   void retireFinished(std::vector<std::unique_ptr<exec::CtaState>>& finished);
+  // Moves what waited on the late answers (registers, fences, cp.async
+  // groups, L1 fills), among the warps resident now: a finished CTA's
+  // warps are gone, and the placed CTAs, which may reuse their states, not
+  // started yet.
+  void reviseLateAnswers();
   // Builds the state of the CTAs placeCta placed, in the order placed.
   void startPlacedCtas();
   void startCta(uint64_t linearId, uint64_t startCycle);

@@ -29,7 +29,7 @@
 // requests, theirs included, are applied to the real crossbar and L2 in
 // (cycle, SM, sequence) order (the statistics come from here; an answer
 // later than the SM's estimate moves what waited on it, late_answers.h,
-// each SM's on its own host thread, and the SM's memory drain);
+// when the SM next runs, on its host thread, before it places new CTAs);
 // finished CTAs are retired in (cycle, SM) order, the next ones placed
 // sm.cta_launch cycles after (more than a window), each told to --trace in
 // that order (a placed CTA's state is built, reusing a finished one's, by
@@ -215,23 +215,13 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     });
     for (uint32_t s : running) doneAt[s] = 0;
     memory::MemoryBackend& crossbar = kept.memory.fromSms();
-    bool anyLate = false;
     for (const AppliedRequest& r : requests) {
       const uint64_t answer = crossbar.request(r.now, r.request);
-      if (answer > r.estimate) {
-        sms[r.sm]->lateAnswer(r.sequence, answer);
-        anyLate = true;
-      }
+      // What waited on it moves when the SM next runs (late_answers.h).
+      if (answer > r.estimate) sms[r.sm]->lateAnswer(r.sequence, answer);
       doneAt[r.sm] = std::max(doneAt[r.sm], answer);
     }
     for (uint32_t s : running) sms[s]->appliedL2Requests(doneAt[s]);
-    // What waited on answers that came later than estimated moves, each
-    // SM's on its own (late_answers.h), before finished CTAs leave.
-    if (anyLate) {
-      kept.pool->run(running.size(), [&](size_t i) { sms[running[i]]->reviseLateAnswers(); });
-    } else {
-      for (uint32_t s : running) sms[s]->reviseLateAnswers();
-    }
     // CTAs that finished, in the order they did.
     finishedCtas.clear();
     for (uint32_t s : running) {
