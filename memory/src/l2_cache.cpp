@@ -211,7 +211,8 @@ uint64_t L2Cache::serve(State& state, uint64_t now, const MemoryRequest& request
   MemoryRequest rest = request;
   rest.sectorMask &= ~merged;
   rest.bytes = static_cast<uint32_t>(std::popcount(rest.sectorMask)) * self.config_.sectorBytes;
-  const uint64_t lookedUpAt = std::max(now, slice.portFreeAt);
+  const uint64_t bytesPerCycle = self.config_.sliceBytesPerCycle;
+  const uint64_t lookedUpAt = std::max(now, (slice.portFreeAtByte + bytesPerCycle - 1) / bytesPerCycle);
   const uint64_t ready = lookup(state, now, rest);
   if (read) {
     slice.recent[slice.nextRecent] = {rest.lineAddress, rest.sectorMask, lookedUpAt, ready};
@@ -234,11 +235,12 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
   const uint64_t latency = near ? config.nearLatencyCycles : config.farLatencyCycles;
 
   const uint32_t sectorCount = static_cast<uint32_t>(std::popcount(request.sectorMask));
-  const uint64_t portStart = std::max(now, slice.portFreeAt);
-  const uint64_t portEnd =
-      portStart + (uint64_t{sectorCount} * config.sectorBytes + config.sliceBytesPerCycle - 1) /
-                      config.sliceBytesPerCycle;
-  slice.portFreeAt = portEnd;
+  // The port's byte clock, unrounded; the data is ready from the cycle its
+  // last byte has passed in.
+  const uint64_t bytesPerCycle = config.sliceBytesPerCycle;
+  slice.portFreeAtByte =
+      std::max(now * bytesPerCycle, slice.portFreeAtByte) + uint64_t{sectorCount} * config.sectorBytes;
+  const uint64_t portEnd = (slice.portFreeAtByte + bytesPerCycle - 1) / bytesPerCycle;
 
   Way* set = state.set(request.lineAddress);
   Way* way = findIn(set, config.ways, request.lineAddress);

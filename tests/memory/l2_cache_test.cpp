@@ -206,6 +206,19 @@ TEST(L2Cache, ALineStillFillingIsNotEvicted) {
   EXPECT_EQ(l2.stats().evictions, 0u);
 }
 
+TEST(L2Cache, PortTransfersThatAreNotWholeCyclesAddUp) {
+  L2Config config = small();
+  config.sliceBytesPerCycle = 80;  // a line in 1.6 cycles
+  RecordingBackend backend(50);
+  L2Cache l2(config, backend);
+  l2.request(0, read(kLine0, 0xf));
+  // Lines back to back leave the port at 1001.6, 1003.2 and 1004.8, each
+  // ready from the cycle it has passed in: 1002, 1004, 1005 (not 1006).
+  EXPECT_EQ(l2.request(1000, read(kLine0, 0xf)), 1002u + 100u);
+  EXPECT_EQ(l2.request(1000, read(kLine0, 0xf)), 1004u + 100u);
+  EXPECT_EQ(l2.request(1000, read(kLine0, 0xf)), 1005u + 100u);
+}
+
 TEST(L2Cache, AtomicsToOneAddressSerialiseInTheirSlice) {
   RecordingBackend backend(50);
   L2Cache l2(small(), backend);

@@ -222,10 +222,11 @@ uint32_t SmModel::occupancy(Pipeline pipe) const {
   isa::Opcode op = r.instruction->opcode;
   if (op == isa::Opcode::Bar || op == isa::Opcode::Barrier) return 1;
   if (r.access == AccessKind::None) return interval;
-  // A 64- or 128-bit access is 2 or 4 requests of the pipeline; a shared
-  // access keeps it for every wavefront (shared_memory.out:
-  // throughput.smem.conflict_N is 2N cycles, ld64 8, ld128 17.5).
-  uint32_t requests = requestsOf(r.accessBytes);
+  // A 64- or 128-bit access is up to 2 or 4 requests of the pipeline, one
+  // for each group of lanes that executes it; a shared access keeps it for
+  // every wavefront (shared_memory.out: throughput.smem.conflict_N is 2N
+  // cycles, ld64 8, ld128 17.5).
+  uint32_t requests = requestsOf(r.accessBytes, r.executed);
   return std::max(interval * requests, timing_.shared.cyclesPerWavefront * lastWavefronts_);
 }
 

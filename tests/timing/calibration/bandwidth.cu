@@ -18,13 +18,23 @@
 //   checked; atomic.one_address_one_lane: the one-address case with only
 //   lane 0 of each warp (one operation per request); atomic.uniform_address:
 //   to the kernel parameter's address, which ptxas can see is uniform.
+// - *.steady (bw.l2.read, bw.dram.read, atomic.many_addresses): the same
+//   kernel at two sizes, the rate of the difference (the larger size's
+//   amount less the smaller's over its time less the smaller's): a launch's
+//   fixed costs (its launch, the grid's start and end, the memset timed with
+//   it) cancel, on the GPU and in a simulator alike. The L2 read with half
+//   the passes, the DRAM read over the first half of the array (timed right
+//   after the whole: its lines are not in the L2), the many-address atomics
+//   with half the iterations.
 // CALIB_QUICK=1 shrinks the sizes for a simulator, each still long enough
 // to reach its steady state (the replay gates these figures): the L2 read
 // an 8 MiB array 16 times; the DRAM copy
 // and read 96 MiB, twice the L2, filled and checked from the host; shared
 // memory in 4 CTAs for 32 iterations; the one-address atomics
 // 132 x 256 x 4 (the atomic unit's drain dominates), the many-address ones
-// at full size.
+// at full size. The single-size rates of quick runs carry the launch's
+// fixed costs over a shorter time than full-size ones: compare the steady
+// figures.
 // Output: METRIC VALUE UNIT, then ok or FAILED.
 #include "calib_common.h"
 
@@ -128,13 +138,13 @@ __global__ void atomicMany(unsigned* p, unsigned words, int iters) {
   for (int k = 0; k < iters; ++k) atomicAdd(p + (t + k * 7919u * 32u) % words, 1u);
 }
 
-// Best time in ms of `runs` launches after one warm-up.
+// Best time in ms of `runs` launches, after one warm-up unless told not to.
 template <typename F>
-static float bestMs(int runs, F launch) {
+static float bestMs(int runs, F launch, bool warmUp = true) {
   cudaEvent_t e0, e1;
   CUDA_CHECK(cudaEventCreate(&e0));
   CUDA_CHECK(cudaEventCreate(&e1));
-  launch();
+  if (warmUp) launch();
   float best = 1e30f;
   for (int i = 0; i < runs; ++i) {
     CUDA_CHECK(cudaEventRecord(e0));
@@ -158,6 +168,18 @@ static void reportRate(const std::string& name, double amount, float ms, double 
   if (mhz > 0) report(name + ".per_cycle", amount / (seconds * mhz * 1e6), perCycle);
 }
 
+// The rate of the difference of two sizes of one kernel: its fixed costs cancel.
+static void reportSteadyRate(const std::string& name, double amount, float ms, double smallerAmount,
+                             float smallerMs, double mhz, const char* perSecond, double perSecondScale,
+                             const char* perCycle) {
+  if (ms <= smallerMs || amount <= smallerAmount) {
+    fail("%s: %.0f in %.4f ms is not more than %.0f in %.4f ms", name.c_str(), amount, ms, smallerAmount,
+         smallerMs);
+    return;
+  }
+  reportRate(name, amount - smallerAmount, ms - smallerMs, mhz, perSecond, perSecondScale, perCycle);
+}
+
 int main() {
   double mhz = reportClock();
   bool quick = quickMode();
@@ -176,13 +198,23 @@ int main() {
     CUDA_CHECK(cudaMalloc(&p, bytes));
     fillWords<<<256, 256>>>((unsigned*)p, bytes / 4, 0);
     int grid = 4 * sms;
-    float ms = bestMs(runs, [&] {
-      CUDA_CHECK(cudaMemset(dSum, 0, 8));
-      l2Read<<<grid, 512>>>(p, n, passes, dSum);
-    });
-    CUDA_CHECK(cudaMemcpy(&sum, dSum, 8, cudaMemcpyDeviceToHost));
-    if (sum != 4ull * n * passes) fail("l2 read: sum %llu, expected %llu", sum, 4ull * n * passes);
+    auto timePasses = [&](int k, bool warmUp) {
+      float best = bestMs(
+          runs,
+          [&] {
+            CUDA_CHECK(cudaMemset(dSum, 0, 8));
+            l2Read<<<grid, 512>>>(p, n, k, dSum);
+          },
+          warmUp);
+      CUDA_CHECK(cudaMemcpy(&sum, dSum, 8, cudaMemcpyDeviceToHost));
+      if (sum != 4ull * n * k) fail("l2 read: sum %llu, expected %llu", sum, 4ull * n * k);
+      return best;
+    };
+    float ms = timePasses(passes, true);
     reportRate("bw.l2.read", double(bytes) * passes, ms, mhz, "GB/s", 1e9, "bytes/cycle");
+    float halfMs = timePasses(passes / 2, false);  // the larger run warmed it up
+    reportSteadyRate("bw.l2.read.steady", double(bytes) * passes, ms, double(bytes) * (passes / 2), halfMs, mhz,
+                     "GB/s", 1e9, "bytes/cycle");
     CUDA_CHECK(cudaFree(p));
   }
 
@@ -215,11 +247,23 @@ int main() {
     }
     if (sum != 0) fail("dram copy: %llu words differ", sum);
     reportRate("bw.dram.copy", 2.0 * double(bytes), ms, mhz, "GB/s", 1e9, "bytes/cycle");
-    ms = bestMs(runs, [&] {
-      CUDA_CHECK(cudaMemset(dSum, 0, 8));
-      readSum<<<4 * sms, 512>>>(src, n, dSum);
-    });
+    auto timeRead = [&](size_t words, bool warmUp) {
+      float best = bestMs(
+          runs,
+          [&] {
+            CUDA_CHECK(cudaMemset(dSum, 0, 8));
+            readSum<<<4 * sms, 512>>>(src, words, dSum);
+          },
+          warmUp);
+      return best;
+    };
+    ms = timeRead(n, true);
     reportRate("bw.dram.read", double(bytes), ms, mhz, "GB/s", 1e9, "bytes/cycle");
+    // The first half, with no warm-up: the whole read left the array's end
+    // in the L2, not its start (in quick mode the half would fit in it).
+    float halfMs = timeRead(n / 2, false);
+    reportSteadyRate("bw.dram.read.steady", double(bytes), ms, double(bytes / 2), halfMs, mhz, "GB/s", 1e9,
+                     "bytes/cycle");
     CUDA_CHECK(cudaFree(src));
     CUDA_CHECK(cudaFree(dst));
   }
@@ -283,17 +327,28 @@ int main() {
     CUDA_CHECK(cudaMemcpy(&one, p, 4, cudaMemcpyDeviceToHost));
     if (one != unsigned(uniformOps)) fail("atomic uniform address: %u, expected %.0f", one, uniformOps);
     reportRate("atomic.uniform_address", uniformOps, ms, mhz, "Gop/s", 1e9, "op/cycle");
+    auto timeMany = [&](int iters, bool warmUp) {
+      float best = bestMs(
+          runs,
+          [&] {
+            CUDA_CHECK(cudaMemset(p, 0, words * 4));
+            atomicMany<<<manyGrid, block>>>(p, words, iters);
+          },
+          warmUp);
+      std::vector<unsigned> h(words);
+      CUDA_CHECK(cudaMemcpy(h.data(), p, words * 4, cudaMemcpyDeviceToHost));
+      unsigned long long total = 0;
+      for (unsigned v : h) total += v;
+      double want = double(manyGrid) * block * iters;
+      if (total != (unsigned long long)want) fail("atomic many addresses: total %llu, expected %.0f", total, want);
+      return best;
+    };
     ops = double(manyGrid) * block * manyIters;
-    ms = bestMs(runs, [&] {
-      CUDA_CHECK(cudaMemset(p, 0, words * 4));
-      atomicMany<<<manyGrid, block>>>(p, words, manyIters);
-    });
-    std::vector<unsigned> h(words);
-    CUDA_CHECK(cudaMemcpy(h.data(), p, words * 4, cudaMemcpyDeviceToHost));
-    unsigned long long total = 0;
-    for (unsigned v : h) total += v;
-    if (total != (unsigned long long)ops) fail("atomic many addresses: total %llu, expected %.0f", total, ops);
+    ms = timeMany(manyIters, true);
     reportRate("atomic.many_addresses", ops, ms, mhz, "Gop/s", 1e9, "op/cycle");
+    float halfMs = timeMany(manyIters / 2, false);
+    reportSteadyRate("atomic.many_addresses.steady", ops, ms, double(manyGrid) * block * (manyIters / 2), halfMs, mhz,
+                     "Gop/s", 1e9, "op/cycle");
     CUDA_CHECK(cudaFree(p));
     CUDA_CHECK(cudaFree(zeros));
   }

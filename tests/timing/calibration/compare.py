@@ -39,10 +39,24 @@ GATED = [
     ("instruction_fetch", r"fetch\.n([0-9]{3,4}|8192)\.w[14]\.launch1\.pass0", "10%"),
     ("register_banks", r"regbank\..*", "10%"),
     ("bandwidth", r"bw\.dram\.copy\.per_cycle", "10%"),
+    ("bandwidth", r"bw\.(l2|dram)\.read\.steady\.per_cycle", "10%"),
     ("bandwidth", r"atomic\.(one_address|one_address_one_lane|uniform_address)\.per_cycle", "10%"),
     ("texture_cp_async", r"latency\.tex\.(l1_chase|l2_chase|over_l1)", "10%"),
-    ("texture_cp_async", r"latency\.cp_async\.inflight_1", "10%"),
+    ("texture_cp_async", r"latency\.cp_async\.inflight_(1|8)", "10%"),
 ]
+
+# A gated metric the H100 recording does not hold yet, held against one it
+# does that measures nearly the same, and why (the recording of 2026-11-24
+# predates the steady figures: bandwidth.cu). The recording's own figure
+# replaces the stand-in once it is there.
+STAND_INS = {
+    ("bandwidth", "bw.l2.read.steady.per_cycle"): (
+        "bw.l2.read.per_cycle",
+        "the full-size run: 116 us, of which a launch's fixed costs are a few us"),
+    ("bandwidth", "bw.dram.read.steady.per_cycle"): (
+        "bw.dram.read.per_cycle",
+        "the full-size run: 693 us, of which a launch's fixed costs are under 1%"),
+}
 
 # Measured but not claimed yet, and why (README: timing model).
 NOT_YET = [
@@ -64,9 +78,8 @@ NOT_YET = [
     (r"clock\.", "the clock itself"),
     (r"latency\.(tex|cp_async)\..*reference", "the plain loads the texture and cp.async figures are held against"),
     (r"bw\.smem", "shared-memory bandwidth of 32 warps: the loop's issue as ptxas schedules it"),
-    (r"bw\.(l2|dram)\.read\.per_cycle", "not yet (issue 15): the quick runs are short against a launch's fixed costs, and the L2 falls short of its sustained rate"),
-    (r"atomic\.many_addresses\.per_cycle", "not yet (issue 15): the slices' atomic units with many addresses, 202 of 251 op/cycle"),
-    (r"cp_async\.inflight_8", "not yet (issue 15): eight copies in flight queue longer than on the H100"),
+    (r"bw\.(l2|dram)\.read\.per_cycle", "one size: a quick run's launch costs weigh more than a full-size one's (the .steady figure is gated)"),
+    (r"atomic\.many_addresses\.(steady\.)?per_cycle", "not yet (issue 15): the slices' atomic units pass distinct words faster than one word's chain, which the hot bins of histogram_global contradict (README)"),
     (r"(bw|atomic)\.[a-z0-9_.]+$(?<!per_cycle)", "per second, at the run's clock; the per-cycle figure is gated"),
 ]
 
@@ -88,6 +101,11 @@ def main(argv):
         print(__doc__)
         return 2
     h100, sim = read(argv[1]), read(argv[2])
+    stood_in = {}
+    for (program, metric), (stand_in, why) in STAND_INS.items():
+        if (program, metric) not in h100 and (program, stand_in) in h100:
+            h100[(program, metric)] = h100[(program, stand_in)]
+            stood_in[(program, metric)] = f"H100 figure: {stand_in} ({why})"
     markdown = argv[argv.index("--markdown") + 1] if "--markdown" in argv else None
     rows, failures = [], []
     for (program, metric), (hw, unit) in sorted(h100.items()):
@@ -105,10 +123,12 @@ def main(argv):
         ok = value == hw if rule == "exact" else abs(error) <= TOLERANCE
         if rule and not ok:
             failures.append(f"{program} {metric}: H100 {hw:g}, ptxsim {value:g} ({100 * error:+.1f}%)")
+        if rule:
+            reason = stood_in.get((program, metric), "")
         rows.append((program, metric, hw, value, unit, error, rule, ok, reason))
     lines = ["| program | metric | H100 | ptxsim | unit | error | gate |", "|---|---|---|---|---|---|---|"]
     for program, metric, hw, value, unit, error, rule, ok, reason in rows:
-        gate = (rule + (" ok" if ok else " FAILED")) if rule else "not gated: " + reason
+        gate = (rule + (" ok" if ok else " FAILED") + (f"; {reason}" if reason else "")) if rule else "not gated: " + reason
         lines.append(f"| {program} | {metric} | {hw:g} | {value:g} | {unit} | {100 * error:+.1f}% | {gate} |")
     gated = [r for r in rows if r[6]]
     mean = sum(abs(r[5]) for r in gated) / len(gated) if gated else 0.0

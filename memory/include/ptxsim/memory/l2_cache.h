@@ -14,7 +14,9 @@
 // are near for one SM, latency.l2.near_fraction 0.5964).
 //
 // Timing of a request of k sectors: its slice's port moves k x sectorBytes
-// at sliceBytesPerCycle, in call order, from max(now, port free); its data
+// at sliceBytesPerCycle, in call order, from max(now, port free), keeping
+// fractions of a cycle (the port is ready from the cycle its last byte has
+// passed, so whole lines at 80 bytes a cycle go 1.6 cycles apart); its data
 // is back at the SM near or far latency (round trip included) after both the
 // transfer and its sectors' data in the slice: hit sectors at once or when
 // their fetch lands (a sector in flight is waited for, never fetched again),
@@ -53,12 +55,12 @@
 // summary.txt). 50 MiB; 16 ways is an estimate. Latency: a hit measured from
 // the SM's issue takes 263 cycles near and 293 far (latency.l2.near/far);
 // the L1's own lookup on the way (counted by the L1 model) leaves 260 and
-// 290. Bandwidth: 48 slices (an estimate) of one 32-byte sector a cycle give
-// 1536 bytes a cycle, against 1451 measured (bw.l2.read, an achieved figure
-// below the peak; a port narrower than a sector would round each one-sector
-// request up to two cycles). Atomics: all lanes of all SMs adding to one
-// word run at 0.6893 operations a cycle (atomic.one_address: one slice, one
-// word, so one round each): 1 / 0.6893 = 1.45 cycles a round. The same
+// 290. Bandwidth: 48 slices (an estimate) of 80 bytes a cycle give 3840
+// bytes a cycle, against 3651 measured (bw.l2.read at full size, its
+// launch's costs included; rounding each line's 1.6 cycles up to 2 would
+// cap the slices at 3072). Atomics: all lanes of all SMs adding to one
+// word run at 0.6893 operations a cycle (atomic.one_address: one slice,
+// one word, so one round each): 1 / 0.6893 = 1.45 cycles a round. The same
 // kernel on consecutive words (whole lines, 4 rounds of 8 words per warp)
 // then gives 48 x 32 / (4 x 1.45) = 265 a cycle against 259.6 measured
 // (atomic.many_addresses). 128 MSHRs a slice (an estimate) are above the
@@ -180,7 +182,10 @@ class L2Cache final : public MemoryBackend {
   };
   static constexpr uint32_t kRecentReads = 8;
   struct Slice {
-    uint64_t portFreeAt = 0;
+    // The port's byte clock: it passes a byte in 1 / sliceBytesPerCycle of a
+    // cycle and is free from portFreeAtByte / sliceBytesPerCycle on, so a
+    // line takes 1.6 cycles at 80 bytes a cycle, not 2 (bw.l2.read).
+    uint64_t portFreeAtByte = 0;
     uint64_t atomicFreeAtTick = 0;  // in kAtomicTicksPerCycle units
     // When each busy MSHR frees: a min-heap (std::push_heap with greater).
     std::vector<uint64_t> mshrFreeAt;

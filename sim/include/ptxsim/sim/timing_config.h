@@ -125,9 +125,9 @@ struct L1Timing {
 // misses go to the HBM's channels. Defaults are the H100's (derivations in
 // those headers): L2 hits 260 / 290 cycles after the L1 (measured
 // latency.l2.near 263, far 293), DRAM 401 / 413 beyond the L2 (measured
-// latency.dram.page_local 679, page_stride 691), 48 slices x 32 bytes a
-// cycle (measured bw.l2.read 1451 bytes a cycle), 80 channels x 16 bytes a
-// cycle (measured bw.dram.read 1236).
+// latency.dram.page_local 679, page_stride 691), 48 slices x 80 bytes a
+// cycle (measured bw.l2.read 3651 bytes a cycle), 80 channels x 21 bytes a
+// cycle (measured bw.dram.read 1565).
 // The constant cache that ld.const reads through (LDC; kernel parameters
 // are operands of the instructions that use them, at the ALU's latency).
 struct ConstantCacheTiming {
