@@ -45,19 +45,6 @@ GATED = [
     ("texture_cp_async", r"latency\.cp_async\.inflight_(1|8)", "10%"),
 ]
 
-# A gated metric the H100 recording does not hold yet, held against one it
-# does that measures nearly the same, and why (the recording of 2026-11-24
-# predates the steady figures: bandwidth.cu). The recording's own figure
-# replaces the stand-in once it is there.
-STAND_INS = {
-    ("bandwidth", "bw.l2.read.steady.per_cycle"): (
-        "bw.l2.read.per_cycle",
-        "the full-size run: 116 us, of which a launch's fixed costs are a few us"),
-    ("bandwidth", "bw.dram.read.steady.per_cycle"): (
-        "bw.dram.read.per_cycle",
-        "the full-size run: 693 us, of which a launch's fixed costs are under 1%"),
-}
-
 # Measured but not claimed yet, and why (README: timing model).
 NOT_YET = [
     (r"latency\.int\.iadd$", "ptxas fuses the PTX pair into one IADD3"),
@@ -101,11 +88,6 @@ def main(argv):
         print(__doc__)
         return 2
     h100, sim = read(argv[1]), read(argv[2])
-    stood_in = {}
-    for (program, metric), (stand_in, why) in STAND_INS.items():
-        if (program, metric) not in h100 and (program, stand_in) in h100:
-            h100[(program, metric)] = h100[(program, stand_in)]
-            stood_in[(program, metric)] = f"H100 figure: {stand_in} ({why})"
     markdown = argv[argv.index("--markdown") + 1] if "--markdown" in argv else None
     rows, failures = [], []
     for (program, metric), (hw, unit) in sorted(h100.items()):
@@ -124,7 +106,7 @@ def main(argv):
         if rule and not ok:
             failures.append(f"{program} {metric}: H100 {hw:g}, ptxsim {value:g} ({100 * error:+.1f}%)")
         if rule:
-            reason = stood_in.get((program, metric), "")
+            reason = ""
         rows.append((program, metric, hw, value, unit, error, rule, ok, reason))
     lines = ["| program | metric | H100 | ptxsim | unit | error | gate |", "|---|---|---|---|---|---|---|"]
     for program, metric, hw, value, unit, error, rule, ok, reason in rows:
