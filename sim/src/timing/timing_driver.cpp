@@ -45,6 +45,7 @@
 #include "timing_driver.h"
 
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <tuple>
@@ -52,6 +53,7 @@
 
 #include "../exec/cta_runner.h"
 #include "ptxsim/memory/l1_carveout.h"
+#include "phase_timer.h"
 #include "sm_model.h"
 #include "trace_hooks.h"
 
@@ -104,6 +106,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   const TimingConfig& timing = grid.config.timing;
   const uint64_t ctaCount = grid.launch.grid.count();
   const uint64_t window = timing.syncWindowCycles;
+  PhaseTimer timer(grid.options.hostProfile);
+  if (timer.on()) ++timer.profile().launches;
   std::vector<std::unique_ptr<SmModel>> sms;
   // The L1 gets what the resident CTAs' shared memory (and the 1 KiB the
   // driver reserves for each) leaves of the unified array.
@@ -119,7 +123,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   if (!kept.pool || kept.pool->threads() != threads) kept.pool = std::make_unique<WindowPool>(threads);
   // On the host threads: each SM's caches are megabytes to clear in all.
   sms.resize(grid.config.smCount);
-  kept.pool->run(sms.size(), [&](size_t s) {
+  auto onPool = [&](size_t count, const std::function<void(size_t)>& work) { kept.pool->run(count, work); };
+  timer.parallel(onPool, sms.size(), &HostProfile::smBuilds, nullptr, [&](size_t s) {
     sms[s] = std::make_unique<SmModel>(static_cast<uint32_t>(s), grid, timing, code, fetch[s],
                                        kept.memory.interconnect(), l2, l1Bytes);
   });
@@ -152,6 +157,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       place(*sm, startCycle);
     }
   }
+  timer.mark(&HostProfile::placeSeconds);
   // Phase B's orders (the scheme at the top).
   struct DeferredRef {
     uint64_t cycle;
@@ -184,13 +190,15 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     running.clear();
     for (uint32_t s = 0; s < sms.size(); ++s)
       if (nextEvent[s] < windowEnd) running.push_back(s);
+    timer.mark(&HostProfile::scheduleSeconds);
     // Phase A.
-    kept.pool->run(running.size(), [&](size_t i) {
+    timer.parallel(onPool, running.size(), &HostProfile::smWindows, &HostProfile::phaseASeconds, [&](size_t i) {
       const uint32_t s = running[i];
       nextEvent[s] = sms[s]->runWindow(nextEvent[s], windowEnd);
     });
     // Phase B. Stores first, in SM order.
     for (uint32_t s : running) sms[s]->overlay().commit(grid.store);
+    timer.mark(&HostProfile::overlaySeconds);
     deferred.clear();
     for (uint32_t s : running) {
       const auto& list = sms[s]->deferred();
@@ -204,6 +212,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       if (sms[d.sm]->context().aborted) failed = true;
     }
     for (uint32_t s : running) sms[s]->clearDeferred();
+    timer.mark(&HostProfile::deferredSeconds);
     requests.clear();
     for (uint32_t s : running) {
       for (const SmModel::LoggedRequest& r : sms[s]->l2Requests()) requests.push_back({r.now, s, r.sequence, r.request});
@@ -216,6 +225,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     for (const AppliedRequest& r : requests)
       doneAt[r.sm] = std::max(doneAt[r.sm], crossbar.request(r.now, r.request));
     for (uint32_t s : running) sms[s]->appliedL2Requests(doneAt[s]);
+    timer.mark(&HostProfile::l2Seconds);
     // CTAs that finished, in the order they did.
     finishedCtas.clear();
     for (uint32_t s : running) {
@@ -236,6 +246,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       if (nextCta < ctaCount && !failed) place(sm, f.cycle + timing.sm.ctaLaunchCycles);
     }
     for (uint32_t s : running) sms[s]->recycleFinished();
+    timer.mark(&HostProfile::retireSeconds);
     // The launch's shared counts.
     for (uint32_t s : running) {
       launchWrites += sms[s]->windowWrites();
@@ -272,6 +283,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
         break;
       }
     }
+    timer.mark(&HostProfile::checkSeconds);
   }
   uint64_t lastActive = startCycle;
   for (auto& sm : sms) {
@@ -323,6 +335,11 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   }
   progress.finish({out.stats.timing.cyclesElapsed, out.stats.warpInstructions, out.stats.threadInstructions});
   grid.clock = &grid.instructionClock;
+  timer.mark(&HostProfile::finishSeconds);
+  auto inOrder = [](size_t count, const std::function<void(size_t)>& work) {
+    for (size_t i = 0; i < count; ++i) work(i);
+  };
+  timer.parallel(inOrder, sms.size(), &HostProfile::smEnds, nullptr, [&](size_t s) { sms[s].reset(); });
   return out;
 }
 
