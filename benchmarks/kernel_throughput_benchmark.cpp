@@ -186,7 +186,8 @@ void reportHostProfile(benchmark::State& state, const HostProfile& p) {
   perIteration("hp_phase_a_s", p.phaseASeconds);
   perIteration("hp_place_s", p.placeSeconds);
   perIteration("hp_schedule_s", p.scheduleSeconds);
-  perIteration("hp_overlay_s", p.overlaySeconds);
+  perIteration("hp_overlay_s", p.overlaySeconds + p.overlaySharedSeconds);
+  perIteration("hp_overlay_shared_s", p.overlaySharedSeconds);
   perIteration("hp_deferred_s", p.deferredSeconds);
   perIteration("hp_l2_s", p.l2Seconds);
   perIteration("hp_retire_s", p.retireSeconds);
@@ -197,6 +198,9 @@ void reportHostProfile(benchmark::State& state, const HostProfile& p) {
   for (size_t i = 0; i < HostProfile::kPredictedThreads.size(); ++i) {
     const std::string threads = std::to_string(HostProfile::kPredictedThreads[i]);
     perIteration("hp_predicted_s@" + threads, p.predictedSeconds(i));
+    perIteration("hp_window_dealt_s@" + threads, p.smWindows.dealtSeconds[i]);
+    perIteration("hp_window_longest_first_s@" + threads, p.smWindows.longestFirstSeconds[i]);
+    perIteration("hp_window_bound_s@" + threads, p.smWindows.boundSeconds[i]);
     state.counters["hp_eff@" + threads] = p.predictedEfficiency(i);
   }
 }

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 namespace ptxsim::sim {
@@ -18,6 +19,8 @@ void ParallelTime::add(std::span<const double> itemSeconds) {
   seconds += sum;
   longestSeconds += longest;
   std::vector<double> threadFreeAt;
+  std::vector<double> longestFirst(itemSeconds.begin(), itemSeconds.end());
+  std::sort(longestFirst.begin(), longestFirst.end(), std::greater<>());
   for (size_t i = 0; i < kPredictedThreads.size(); ++i) {
     const unsigned threads = kPredictedThreads[i];
     boundSeconds[i] += std::max(longest, sum / threads);
@@ -25,6 +28,9 @@ void ParallelTime::add(std::span<const double> itemSeconds) {
     threadFreeAt.assign(threads, 0.0);
     for (double s : itemSeconds) *std::min_element(threadFreeAt.begin(), threadFreeAt.end()) += s;
     dealtSeconds[i] += *std::max_element(threadFreeAt.begin(), threadFreeAt.end());
+    threadFreeAt.assign(threads, 0.0);
+    for (double s : longestFirst) *std::min_element(threadFreeAt.begin(), threadFreeAt.end()) += s;
+    longestFirstSeconds[i] += *std::max_element(threadFreeAt.begin(), threadFreeAt.end());
   }
 }
 

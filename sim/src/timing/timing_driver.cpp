@@ -5,8 +5,9 @@
 // starts at the window holding the soonest event of any SM; windows in
 // which nothing happens are skipped.
 //
-// Phase A, in parallel (window_pool.h: the SMs are dealt to host threads in
-// any order): every SM with an event before T1 runs its cycles up to T1 on
+// Phase A, in parallel (window_pool.h: the SMs are dealt to host threads,
+// those whose last window took longest first, an order that changes
+// nothing but the wall time): every SM with an event before T1 runs its cycles up to T1 on
 // its own (SmModel::runWindow). Nothing it does there is seen by another
 // SM in the same window:
 //  - global stores go to the SM's store overlay (exec/store_overlay.h);
@@ -24,11 +25,14 @@
 //  - counts the launch shares (instructions for the timeout, writes for the
 //    livelock watch) are the SM's own.
 // Phase B, on the calling thread, in a fixed order: the overlays are
-// written to memory in SM order; the deferred instructions run in (t, SM,
+// written to memory in SM order (on the host threads when there are many
+// sectors, each thread a share of the addresses, its SMs in order, so the
+// bytes are the same; StoreOverlay::commitShare); the deferred instructions run in (t, SM,
 // sub-partition) order, each timed as issued at its t; the logged L2
 // requests, theirs included, are applied to the real crossbar and L2 in
 // (cycle, SM, sequence) order (the statistics come from here; the answers
-// only move the SM's memory drain, the grid's end, later);
+// only move the SM's memory drain, the grid's end, later; the host
+// fetches each request's L2 set a few requests ahead);
 // finished CTAs are retired in (cycle, SM) order, the next ones placed
 // sm.cta_launch cycles after (more than a window), each told to --trace in
 // that order (a placed CTA's state is built, reusing a finished one's, by
@@ -41,10 +45,14 @@
 // the L2's round trip keeps close to a serial model, and the results depend
 // on nothing but the program, the preset and W: one host thread runs the
 // same windows.
+//
+// LaunchOptions::hostProfile (phase_timer.h) gets the host time of each
+// phase, to see what limits the speed-up over host threads.
 
 #include "timing_driver.h"
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -97,6 +105,13 @@ std::pair<SmModel*, exec::CtaState*> livelocked(const std::vector<std::unique_pt
   }
   return first;
 }
+
+// Fewer stored sectors than this in a window are written to memory on the
+// calling thread: sharing them out would cost more than it saves.
+constexpr size_t kSectorsToShare = 512;
+// How many logged L2 requests ahead of the one applied the driver has the
+// host fetch the L2's state for.
+constexpr size_t kPrefetchRequests = 8;
 
 }  // namespace
 
@@ -180,6 +195,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   std::vector<AppliedRequest> requests;
   std::vector<FinishedRef> finishedCtas;
   std::vector<uint32_t> running;  // the SMs with an event in this window
+  std::vector<uint32_t> dealing;  // ... in the order the pool deals them
+  std::vector<uint64_t> lastRunNs(sms.size(), 0);  // per SM, its last window's wall time (more than one thread)
   std::vector<uint64_t> doneAt(sms.size(), 0);  // per SM, the L2's latest answer to its requests
   bool failed = false;
   while (!failed) {
@@ -190,14 +207,41 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     running.clear();
     for (uint32_t s = 0; s < sms.size(); ++s)
       if (nextEvent[s] < windowEnd) running.push_back(s);
+    // Longest expected first, so that no thread starts a long SM when the
+    // others are nearly done (the order changes nothing else).
+    dealing.assign(running.begin(), running.end());
+    if (threads > 1) {
+      std::sort(dealing.begin(), dealing.end(), [&](uint32_t x, uint32_t y) {
+        return std::tie(lastRunNs[y], x) < std::tie(lastRunNs[x], y);
+      });
+    }
     timer.mark(&HostProfile::scheduleSeconds);
     // Phase A.
-    timer.parallel(onPool, running.size(), &HostProfile::smWindows, &HostProfile::phaseASeconds, [&](size_t i) {
-      const uint32_t s = running[i];
+    timer.parallel(onPool, dealing.size(), &HostProfile::smWindows, &HostProfile::phaseASeconds, [&](size_t i) {
+      const uint32_t s = dealing[i];
+      if (threads == 1) {
+        nextEvent[s] = sms[s]->runWindow(nextEvent[s], windowEnd);
+        return;
+      }
+      const auto started = std::chrono::steady_clock::now();
       nextEvent[s] = sms[s]->runWindow(nextEvent[s], windowEnd);
+      lastRunNs[s] = static_cast<uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count());
     });
     // Phase B. Stores first, in SM order.
-    for (uint32_t s : running) sms[s]->overlay().commit(grid.store);
+    size_t storedSectors = 0;
+    for (uint32_t s : running) storedSectors += sms[s]->overlay().sectors();
+    if (threads == 1 || storedSectors < kSectorsToShare) {
+      for (uint32_t s : running) sms[s]->overlay().commit(grid.store);
+      if (storedSectors >= kSectorsToShare) timer.mark(&HostProfile::overlaySharedSeconds);
+    } else {
+      // In shares of the address space, one a thread, each in SM order.
+      kept.pool->run(threads, [&](size_t share) {
+        for (uint32_t s : running)
+          sms[s]->overlay().commitShare(grid.store, static_cast<unsigned>(share), threads);
+      });
+      kept.pool->run(running.size(), [&](size_t i) { sms[running[i]]->overlay().clear(); });
+    }
     timer.mark(&HostProfile::overlaySeconds);
     deferred.clear();
     for (uint32_t s : running) {
@@ -222,8 +266,13 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     });
     for (uint32_t s : running) doneAt[s] = 0;
     memory::MemoryBackend& crossbar = kept.memory.fromSms();
-    for (const AppliedRequest& r : requests)
+    for (size_t i = 0; i < requests.size(); ++i) {
+      // The L2's sets are megabytes of host memory, each request in a set
+      // of its own, most of them: fetched ahead they cost no wait.
+      if (i + kPrefetchRequests < requests.size()) kept.memory.prefetch(requests[i + kPrefetchRequests].request.lineAddress);
+      const AppliedRequest& r = requests[i];
       doneAt[r.sm] = std::max(doneAt[r.sm], crossbar.request(r.now, r.request));
+    }
     for (uint32_t s : running) sms[s]->appliedL2Requests(doneAt[s]);
     timer.mark(&HostProfile::l2Seconds);
     // CTAs that finished, in the order they did.
@@ -336,10 +385,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   progress.finish({out.stats.timing.cyclesElapsed, out.stats.warpInstructions, out.stats.threadInstructions});
   grid.clock = &grid.instructionClock;
   timer.mark(&HostProfile::finishSeconds);
-  auto inOrder = [](size_t count, const std::function<void(size_t)>& work) {
-    for (size_t i = 0; i < count; ++i) work(i);
-  };
-  timer.parallel(inOrder, sms.size(), &HostProfile::smEnds, nullptr, [&](size_t s) { sms[s].reset(); });
+  // On the host threads: freeing an SM's caches and CTAs takes a while.
+  timer.parallel(onPool, sms.size(), &HostProfile::smEnds, nullptr, [&](size_t s) { sms[s].reset(); });
   return out;
 }
 

@@ -32,6 +32,8 @@ struct ParallelTime {
   double longestSeconds = 0;
   std::array<double, kPredictedThreads.size()> dealtSeconds{};
   std::array<double, kPredictedThreads.size()> boundSeconds{};
+  // ... dealt longest first (knowing each item's time beforehand).
+  std::array<double, kPredictedThreads.size()> longestFirstSeconds{};
 
   // Adds one run, its items' times in the order the pool was given them.
   void add(std::span<const double> itemSeconds);
@@ -50,7 +52,8 @@ struct HostProfile {
   // Serial, on the calling thread.
   double placeSeconds = 0;     // the first CTAs placed
   double scheduleSeconds = 0;  // choosing each window and its SMs
-  double overlaySeconds = 0;   // phase B: the store overlays written to memory
+  double overlaySeconds = 0;   // phase B: the store overlays written to memory, by the calling thread
+  double overlaySharedSeconds = 0;  // ... in windows where more threads would share them (so / threads)
   double deferredSeconds = 0;  // ... the deferred instructions gathered, ordered and run
   double l2Seconds = 0;        // ... the logged L2 requests gathered, ordered and applied
   double retireSeconds = 0;    // ... finished CTAs retired and their successors placed
@@ -58,7 +61,7 @@ struct HostProfile {
   double finishSeconds = 0;    // the SMs' counters gathered after the last window
 
   double serialSeconds() const {
-    return placeSeconds + scheduleSeconds + overlaySeconds + deferredSeconds + l2Seconds + retireSeconds +
+    return placeSeconds + scheduleSeconds + overlaySeconds + overlaySharedSeconds + deferredSeconds + l2Seconds + retireSeconds +
            checkSeconds + finishSeconds;
   }
   double parallelSeconds() const { return smBuilds.seconds + smWindows.seconds + smEnds.seconds; }
@@ -66,7 +69,8 @@ struct HostProfile {
   // efficiency against the time on one (both from the times measured, with
   // no cost to deal the items).
   double predictedSeconds(size_t i) const {
-    return smBuilds.dealtSeconds[i] + smWindows.dealtSeconds[i] + smEnds.dealtSeconds[i] + serialSeconds();
+    return smBuilds.dealtSeconds[i] + smWindows.dealtSeconds[i] + smEnds.dealtSeconds[i] + serialSeconds() -
+           overlaySharedSeconds * (1 - 1.0 / kPredictedThreads[i]);
   }
   double predictedEfficiency(size_t i) const {
     const double parallel = predictedSeconds(i) * kPredictedThreads[i];
