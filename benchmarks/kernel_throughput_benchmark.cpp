@@ -184,6 +184,8 @@ void reportHostProfile(benchmark::State& state, const HostProfile& p) {
   perIteration("hp_longest_sm_s", p.smWindows.longestSeconds);
   perIteration("hp_end_s", p.smEnds.seconds);
   perIteration("hp_phase_a_s", p.phaseASeconds);
+  perIteration("hp_build_wall_s", p.buildWallSeconds);
+  perIteration("hp_end_wall_s", p.endWallSeconds);
   perIteration("hp_place_s", p.placeSeconds);
   perIteration("hp_schedule_s", p.scheduleSeconds);
   perIteration("hp_overlay_s", p.overlaySeconds + p.overlaySharedSeconds);

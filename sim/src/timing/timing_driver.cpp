@@ -139,7 +139,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   // On the host threads: each SM's caches are megabytes to clear in all.
   sms.resize(grid.config.smCount);
   auto onPool = [&](size_t count, const std::function<void(size_t)>& work) { kept.pool->run(count, work); };
-  timer.parallel(onPool, sms.size(), &HostProfile::smBuilds, nullptr, [&](size_t s) {
+  timer.parallel(onPool, sms.size(), &HostProfile::smBuilds, &HostProfile::buildWallSeconds, [&](size_t s) {
     sms[s] = std::make_unique<SmModel>(static_cast<uint32_t>(s), grid, timing, code, fetch[s],
                                        kept.memory.interconnect(), l2, l1Bytes);
   });
@@ -386,7 +386,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   grid.clock = &grid.instructionClock;
   timer.mark(&HostProfile::finishSeconds);
   // On the host threads: freeing an SM's caches and CTAs takes a while.
-  timer.parallel(onPool, sms.size(), &HostProfile::smEnds, nullptr, [&](size_t s) { sms[s].reset(); });
+  timer.parallel(onPool, sms.size(), &HostProfile::smEnds, &HostProfile::endWallSeconds, [&](size_t s) { sms[s].reset(); });
   return out;
 }
 

@@ -40,7 +40,7 @@ struct ParallelTime {
 };
 
 // Seconds are the thread's CPU time (so that a host busy with other work
-// does not make one SM look long), except phaseASeconds, wall time.
+// does not make one SM look long), except the *Wall* ones and phaseASeconds.
 struct HostProfile {
   static constexpr auto kPredictedThreads = ParallelTime::kPredictedThreads;
 
@@ -49,6 +49,8 @@ struct HostProfile {
   ParallelTime smWindows;  // phase A: the SMs run through the windows (runs = windows)
   ParallelTime smEnds;     // the SMs freed at the launch's end
   double phaseASeconds = 0;  // phase A on the pool as run, wall time (dispatch and waits included)
+  double buildWallSeconds = 0;  // ... smBuilds's runs as run, wall time
+  double endWallSeconds = 0;    // ... smEnds's
   // Serial, on the calling thread.
   double placeSeconds = 0;     // the first CTAs placed
   double scheduleSeconds = 0;  // choosing each window and its SMs
