@@ -6,6 +6,13 @@
 // SMs advance on the host threads in windows, timing_driver.cpp). Module loading and
 // input setup happen once, outside the timed loop; each iteration is one
 // complete kernel run (three launches for the whole-array scan).
+//
+// With PTXSIM_BENCH_HOST_PROFILE=1 in the environment, timed runs also
+// report where the host time goes by phase of the timing driver's windows
+// (ptxsim/sim/host_profile.h: the hp_* counters, seconds per iteration, and
+// the efficiency predicted for 2 to 16 host threads from the run measured);
+// the profiling's clock reads slow the run a little, so the throughput
+// figures of a profiled run are not the ones to quote.
 
 #include <benchmark/benchmark.h>
 
@@ -18,12 +25,14 @@
 #include <vector>
 
 #include "ptxsim/runtime/device.h"
+#include "ptxsim/sim/host_profile.h"
 
 namespace {
 
 using ptxsim::Device;
 using ptxsim::DeviceOptions;
 using ptxsim::KernelArgs;
+using ptxsim::sim::HostProfile;
 using ptxsim::sim::Dim3;
 using ptxsim::sim::LaunchResult;
 using ptxsim::sim::LoadedModule;
@@ -162,6 +171,42 @@ Run halfAxpy(Device& device, LoadedModule& module) {
                 KernelArgs().add(a).add(x).add(y).add(n));
 }
 
+void reportHostProfile(benchmark::State& state, const HostProfile& p) {
+  using benchmark::Counter;
+  auto perIteration = [&](const std::string& name, double value) {
+    state.counters[name] = Counter(value, Counter::kAvgIterations);
+  };
+  perIteration("hp_windows", static_cast<double>(p.smWindows.runs));
+  state.counters["hp_sms_per_window"] =
+      p.smWindows.runs != 0 ? static_cast<double>(p.smWindows.items) / static_cast<double>(p.smWindows.runs) : 0;
+  perIteration("hp_build_s", p.smBuilds.seconds);
+  perIteration("hp_sm_s", p.smWindows.seconds);
+  perIteration("hp_longest_sm_s", p.smWindows.longestSeconds);
+  perIteration("hp_end_s", p.smEnds.seconds);
+  perIteration("hp_phase_a_s", p.phaseASeconds);
+  perIteration("hp_build_wall_s", p.buildWallSeconds);
+  perIteration("hp_end_wall_s", p.endWallSeconds);
+  perIteration("hp_place_s", p.placeSeconds);
+  perIteration("hp_schedule_s", p.scheduleSeconds);
+  perIteration("hp_overlay_s", p.overlaySeconds + p.overlaySharedSeconds);
+  perIteration("hp_overlay_shared_s", p.overlaySharedSeconds);
+  perIteration("hp_deferred_s", p.deferredSeconds);
+  perIteration("hp_l2_s", p.l2Seconds);
+  perIteration("hp_retire_s", p.retireSeconds);
+  perIteration("hp_check_s", p.checkSeconds);
+  perIteration("hp_finish_s", p.finishSeconds);
+  perIteration("hp_serial_s", p.serialSeconds());
+  perIteration("hp_parallel_s", p.parallelSeconds());
+  for (size_t i = 0; i < HostProfile::kPredictedThreads.size(); ++i) {
+    const std::string threads = std::to_string(HostProfile::kPredictedThreads[i]);
+    perIteration("hp_predicted_s@" + threads, p.predictedSeconds(i));
+    perIteration("hp_window_dealt_s@" + threads, p.smWindows.dealtSeconds[i]);
+    perIteration("hp_window_longest_first_s@" + threads, p.smWindows.longestFirstSeconds[i]);
+    perIteration("hp_window_bound_s@" + threads, p.smWindows.boundSeconds[i]);
+    state.counters["hp_eff@" + threads] = p.predictedEfficiency(i);
+  }
+}
+
 void kernelThroughput(benchmark::State& state, const char* program, Workload workload) {
   const auto threads = static_cast<unsigned>(state.range(0));
   Device device(ptxsim::sim::GpuConfig{}, DeviceOptions{threads});
@@ -176,6 +221,10 @@ void kernelThroughput(benchmark::State& state, const char* program, Workload wor
     return;
   }
   Run run = workload(device, *module);
+  HostProfile profile;
+  const char* profiling = std::getenv("PTXSIM_BENCH_HOST_PROFILE");
+  if (state.range(2) != 0 && profiling != nullptr && std::string(profiling) == "1")
+    device.launchOptions().hostProfile = &profile;
   uint64_t threadInstructions = 0, warpInstructions = 0, cycles = 0;
   unsigned hostThreads = 0;
   for (auto _ : state) {
@@ -200,6 +249,7 @@ void kernelThroughput(benchmark::State& state, const char* program, Workload wor
   state.counters["warp_inst/s"] = Counter(static_cast<double>(warpInstructions), Counter::kIsRate);
   state.counters["host_threads"] = hostThreads;
   if (state.range(2) != 0) state.counters["sim_cycles/s"] = Counter(static_cast<double>(cycles), Counter::kIsRate);
+  if (device.launchOptions().hostProfile != nullptr) reportHostProfile(state, profile);
 }
 
 // Wall time, not the main thread's CPU time: the simulation runs on worker

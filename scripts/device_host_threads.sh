@@ -6,7 +6,11 @@
 # after scripts/device_host_threads.sh --pack, which copies the benchmark's
 # shared libraries (the device has none of the build's packages) into
 # build/devlibs. Writes OUTDIR/host_threads.json (Google Benchmark's JSON)
-# and OUTDIR/machine.txt; the figures are in README.md (Speed).
+# and OUTDIR/machine.txt; the figures are in README.md (Speed). Then, with
+# the host-time profile on (PTXSIM_BENCH_HOST_PROFILE=1, slower, so apart),
+# OUTDIR/host_profile.json on one thread and on every core:
+# scripts/host_profile_table.py turns it into the table of where the time
+# goes (phase A's wall as run against the prediction shows the dispatch cost).
 # Usage: device_host_threads.sh --pack | device_host_threads.sh OUTDIR
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -24,3 +28,6 @@ mkdir -p "$out"
 PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" \
   --benchmark_filter='(vector_add_1M|reduce_f32_4M|sgemm_256|transpose_1024|nbody_2048)/threads:[0-9]+/simt:1/timing:1' \
   --benchmark_out="$out/host_threads.json" --benchmark_out_format=json
+PTXSIM_BENCH_HOST_PROFILE=1 PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" \
+  --benchmark_filter='(vector_add_1M|reduce_f32_4M|sgemm_256|transpose_1024|nbody_2048)/threads:(1|0)/simt:1/timing:1' \
+  --benchmark_out="$out/host_profile.json" --benchmark_out_format=json

@@ -57,6 +57,16 @@ uint32_t L2Cache::sliceOf(uint64_t lineAddress) const {
   return spreadIndex(lineAddress / config_.lineBytes, config_.slices);
 }
 
+void L2Cache::prefetchSet(uint64_t lineAddress) const {
+  constexpr size_t kHostLine = 64;
+  const uint64_t set = spreadIndex(lineAddress / config_.lineBytes, sets_);
+  const auto* ways = reinterpret_cast<const char*>(&ways_[set * config_.ways]);
+  for (size_t at = 0; at < sizeof(Way) * config_.ways; at += kHostLine) __builtin_prefetch(ways + at);
+  const auto* arrival = reinterpret_cast<const char*>(&arrival_[set * config_.ways * sectorsPerLine_]);
+  for (size_t at = 0; at < sizeof(uint64_t) * config_.ways * sectorsPerLine_; at += kHostLine)
+    __builtin_prefetch(arrival + at);
+}
+
 template <class W>
 W* L2Cache::findIn(W* set, uint32_t ways, uint64_t line) {
   for (uint32_t w = 0; w < ways; ++w)

@@ -74,6 +74,36 @@ TEST(StoreOverlay, CommitWritesOnlyStoredBytesAndTheLaterCommitWins) {
   EXPECT_EQ(readWord(pages, kBase + 12), 0u);
 }
 
+// What the driver does with many host threads: each share of the
+// addresses committed for every SM in order, then the overlays cleared.
+// Memory must read as if each SM had committed whole, in order.
+TEST(StoreOverlay, CommittingByShareGivesTheWholeCommitsBytes) {
+  memory::PageStore whole, shared;
+  StoreOverlay wholeOverlays[2], sharedOverlays[2];
+  for (uint32_t i = 0; i < 64; ++i) {
+    // SM 0 every word of 2 KiB, SM 1 every third word over the same bytes.
+    for (auto [overlays, pages] : {std::pair{wholeOverlays, &whole}, std::pair{sharedOverlays, &shared}}) {
+      store(overlays[0], *pages, kBase + i * 32, 100 + i);
+      store(overlays[0], *pages, kBase + i * 32 + 12, 200 + i);
+      if (i % 3 == 0) store(overlays[1], *pages, kBase + i * 32 + 12, 300 + i);
+    }
+  }
+  for (StoreOverlay& o : wholeOverlays) o.commit(whole);
+  const unsigned shares = 3;
+  for (unsigned share = 0; share < shares; ++share)
+    for (StoreOverlay& o : sharedOverlays) o.commitShare(shared, share, shares);
+  for (StoreOverlay& o : sharedOverlays) {
+    o.clear();
+    EXPECT_TRUE(o.empty());
+    EXPECT_EQ(o.find(kBase), nullptr);
+  }
+  for (uint32_t i = 0; i < 64; ++i) {
+    ASSERT_EQ(readWord(shared, kBase + i * 32), 100 + i);
+    ASSERT_EQ(readWord(shared, kBase + i * 32 + 12), i % 3 == 0 ? 300 + i : 200 + i);
+    ASSERT_EQ(readWord(shared, kBase + i * 32 + 12), readWord(whole, kBase + i * 32 + 12));
+  }
+}
+
 TEST(StoreOverlay, PartialSectorsAtAnAllocationEdgeAndManySectors) {
   memory::PageStore pages;
   StoreOverlay overlay;

@@ -78,8 +78,14 @@ uint8_t* StoreOverlay::store(uint64_t address, unsigned size, const uint8_t* mem
 }
 
 void StoreOverlay::commit(memory::PageStore& pages) {
+  commitShare(pages, 0, 1);
+  clear();
+}
+
+void StoreOverlay::commitShare(memory::PageStore& pages, unsigned share, unsigned shares) {
   for (size_t i = 0; i < count_; ++i) {
     Sector& s = sector(i);
+    if (shares > 1 && (s.address / kShareBytes) % shares != share) continue;
     uint8_t* target = s.host;
     if (target == nullptr) {
       target = pages.pageForWrite(s.address) + (s.address & (memory::PageStore::kPageSize - 1));
@@ -91,8 +97,11 @@ void StoreOverlay::commit(memory::PageStore& pages) {
       std::memcpy(target + first, s.bytes.data() + first, run);
       rest = run + first >= 32 ? 0 : rest & ~(((uint32_t{1} << run) - 1) << first);
     }
-    table_[s.slot] = kEmpty;
   }
+}
+
+void StoreOverlay::clear() {
+  for (size_t i = 0; i < count_; ++i) table_[sector(i).slot] = kEmpty;
   count_ = 0;
 }
 

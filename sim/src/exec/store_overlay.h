@@ -42,6 +42,14 @@ class StoreOverlay {
   // Writes the stored bytes to memory (`pages` for sectors not host-backed)
   // and empties the overlay.
   void commit(memory::PageStore& pages);
+  // commit() split over host threads: writes only the sectors of share
+  // `share` of `shares` (by kShareBytes block of address, so that threads
+  // write disjoint sectors whatever the SMs stored) and keeps them. Several
+  // SMs' overlays committed share by share, each share's SMs in order, give
+  // memory what committing them whole in that order gives. clear() after.
+  static constexpr uint64_t kShareBytes = 512;
+  void commitShare(memory::PageStore& pages, unsigned share, unsigned shares);
+  void clear();
 
  private:
   struct Sector {

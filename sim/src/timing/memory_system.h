@@ -24,6 +24,9 @@ class MemorySystem {
   memory::MemoryBackend& fromSms() { return *noc_; }
   const memory::Interconnect& interconnect() const { return *noc_; }
   const memory::Hbm& dram() const { return *dram_; }
+  // Brings the L2's state for `lineAddress` into the host's caches ahead of
+  // a request for it (L2Cache::prefetchSet); changes nothing.
+  void prefetch(uint64_t lineAddress) const { l2_->prefetchSet(lineAddress); }
 
  private:
   // A launch that starts with empty caches reads its own data (parameters,

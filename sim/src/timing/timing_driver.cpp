@@ -5,8 +5,9 @@
 // starts at the window holding the soonest event of any SM; windows in
 // which nothing happens are skipped.
 //
-// Phase A, in parallel (window_pool.h: the SMs are dealt to host threads in
-// any order): every SM with an event before T1 runs its cycles up to T1 on
+// Phase A, in parallel (window_pool.h: the SMs are dealt to host threads,
+// those whose last window took longest first, an order that changes
+// nothing but the wall time): every SM with an event before T1 runs its cycles up to T1 on
 // its own (SmModel::runWindow). Nothing it does there is seen by another
 // SM in the same window:
 //  - global stores go to the SM's store overlay (exec/store_overlay.h);
@@ -24,12 +25,15 @@
 //  - counts the launch shares (instructions for the timeout, writes for the
 //    livelock watch) are the SM's own.
 // Phase B, on the calling thread, in a fixed order: the overlays are
-// written to memory in SM order; the deferred instructions run in (t, SM,
+// written to memory in SM order (on the host threads when there are many
+// sectors, each thread a share of the addresses, its SMs in order, so the
+// bytes are the same; StoreOverlay::commitShare); the deferred instructions run in (t, SM,
 // sub-partition) order, each timed as issued at its t; the logged L2
 // requests, theirs included, are applied to the real crossbar and L2 in
 // (cycle, SM, sequence) order (the statistics come from here; an answer
 // later than the SM's estimate moves what waited on it, late_answers.h,
-// when the SM next runs, on its host thread, before it places new CTAs);
+// when the SM next runs, on its host thread, before it places new CTAs;
+// the host fetches each request's L2 set a few requests ahead);
 // finished CTAs are retired in (cycle, SM) order, the next ones placed
 // sm.cta_launch cycles after (more than a window), each told to --trace in
 // that order (a placed CTA's state is built, reusing a finished one's, by
@@ -42,10 +46,15 @@
 // the L2's round trip keeps close to a serial model, and the results depend
 // on nothing but the program, the preset and W: one host thread runs the
 // same windows.
+//
+// LaunchOptions::hostProfile (phase_timer.h) gets the host time of each
+// phase, to see what limits the speed-up over host threads.
 
 #include "timing_driver.h"
 
 #include <algorithm>
+#include <chrono>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <tuple>
@@ -53,6 +62,7 @@
 
 #include "../exec/cta_runner.h"
 #include "ptxsim/memory/l1_carveout.h"
+#include "phase_timer.h"
 #include "sm_model.h"
 #include "trace_hooks.h"
 
@@ -97,6 +107,13 @@ std::pair<SmModel*, exec::CtaState*> livelocked(const std::vector<std::unique_pt
   return first;
 }
 
+// Fewer stored sectors than this in a window are written to memory on the
+// calling thread: sharing them out would cost more than it saves.
+constexpr size_t kSectorsToShare = 512;
+// How many logged L2 requests ahead of the one applied the driver has the
+// host fetch the L2's state for.
+constexpr size_t kPrefetchRequests = 8;
+
 }  // namespace
 
 TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& kept, unsigned hostThreads,
@@ -105,6 +122,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   const TimingConfig& timing = grid.config.timing;
   const uint64_t ctaCount = grid.launch.grid.count();
   const uint64_t window = timing.syncWindowCycles;
+  PhaseTimer timer(grid.options.hostProfile);
+  if (timer.on()) ++timer.profile().launches;
   std::vector<std::unique_ptr<SmModel>> sms;
   // The L1 gets what the resident CTAs' shared memory (and the 1 KiB the
   // driver reserves for each) leaves of the unified array.
@@ -120,7 +139,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   if (!kept.pool || kept.pool->threads() != threads) kept.pool = std::make_unique<WindowPool>(threads);
   // On the host threads: each SM's caches are megabytes to clear in all.
   sms.resize(grid.config.smCount);
-  kept.pool->run(sms.size(), [&](size_t s) {
+  auto onPool = [&](size_t count, const std::function<void(size_t)>& work) { kept.pool->run(count, work); };
+  timer.parallel(onPool, sms.size(), &HostProfile::smBuilds, &HostProfile::buildWallSeconds, [&](size_t s) {
     sms[s] = std::make_unique<SmModel>(static_cast<uint32_t>(s), grid, timing, code, fetch[s],
                                        kept.memory.interconnect(), l2, l1Bytes);
   });
@@ -153,6 +173,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       place(*sm, startCycle);
     }
   }
+  timer.mark(&HostProfile::placeSeconds);
   // Phase B's orders (the scheme at the top).
   struct DeferredRef {
     uint64_t cycle;
@@ -176,6 +197,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   std::vector<AppliedRequest> requests;
   std::vector<FinishedRef> finishedCtas;
   std::vector<uint32_t> running;  // the SMs with an event in this window
+  std::vector<uint32_t> dealing;  // ... in the order the pool deals them
+  std::vector<uint64_t> lastRunNs(sms.size(), 0);  // per SM, its last window's wall time (more than one thread)
   std::vector<uint64_t> doneAt(sms.size(), 0);  // per SM, the L2's latest answer to its requests
   bool failed = false;
   while (!failed) {
@@ -186,13 +209,42 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     running.clear();
     for (uint32_t s = 0; s < sms.size(); ++s)
       if (nextEvent[s] < windowEnd) running.push_back(s);
+    // Longest expected first, so that no thread starts a long SM when the
+    // others are nearly done (the order changes nothing else).
+    dealing.assign(running.begin(), running.end());
+    if (threads > 1) {
+      std::sort(dealing.begin(), dealing.end(), [&](uint32_t x, uint32_t y) {
+        return std::tie(lastRunNs[y], x) < std::tie(lastRunNs[x], y);
+      });
+    }
+    timer.mark(&HostProfile::scheduleSeconds);
     // Phase A.
-    kept.pool->run(running.size(), [&](size_t i) {
-      const uint32_t s = running[i];
+    timer.parallel(onPool, dealing.size(), &HostProfile::smWindows, &HostProfile::phaseASeconds, [&](size_t i) {
+      const uint32_t s = dealing[i];
+      if (threads == 1) {
+        nextEvent[s] = sms[s]->runWindow(nextEvent[s], windowEnd);
+        return;
+      }
+      const auto started = std::chrono::steady_clock::now();
       nextEvent[s] = sms[s]->runWindow(nextEvent[s], windowEnd);
+      lastRunNs[s] = static_cast<uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count());
     });
     // Phase B. Stores first, in SM order.
-    for (uint32_t s : running) sms[s]->overlay().commit(grid.store);
+    size_t storedSectors = 0;
+    for (uint32_t s : running) storedSectors += sms[s]->overlay().sectors();
+    if (threads == 1 || storedSectors < kSectorsToShare) {
+      for (uint32_t s : running) sms[s]->overlay().commit(grid.store);
+      if (storedSectors >= kSectorsToShare) timer.mark(&HostProfile::overlaySharedSeconds);
+    } else {
+      // In shares of the address space, one a thread, each in SM order.
+      kept.pool->run(threads, [&](size_t share) {
+        for (uint32_t s : running)
+          sms[s]->overlay().commitShare(grid.store, static_cast<unsigned>(share), threads);
+      });
+      kept.pool->run(running.size(), [&](size_t i) { sms[running[i]]->overlay().clear(); });
+    }
+    timer.mark(&HostProfile::overlaySeconds);
     deferred.clear();
     for (uint32_t s : running) {
       const auto& list = sms[s]->deferred();
@@ -206,6 +258,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       if (sms[d.sm]->context().aborted) failed = true;
     }
     for (uint32_t s : running) sms[s]->clearDeferred();
+    timer.mark(&HostProfile::deferredSeconds);
     requests.clear();
     for (uint32_t s : running) {
       for (const SmModel::LoggedRequest& r : sms[s]->l2Requests()) requests.push_back({r.now, s, r.sequence, r.estimate, r.request});
@@ -215,13 +268,18 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     });
     for (uint32_t s : running) doneAt[s] = 0;
     memory::MemoryBackend& crossbar = kept.memory.fromSms();
-    for (const AppliedRequest& r : requests) {
+    for (size_t i = 0; i < requests.size(); ++i) {
+      // The L2's sets are megabytes of host memory, each request in a set
+      // of its own, most of them: fetched ahead they cost no wait.
+      if (i + kPrefetchRequests < requests.size()) kept.memory.prefetch(requests[i + kPrefetchRequests].request.lineAddress);
+      const AppliedRequest& r = requests[i];
       const uint64_t answer = crossbar.request(r.now, r.request);
       // What waited on it moves when the SM next runs (late_answers.h).
       if (answer > r.estimate) sms[r.sm]->lateAnswer(r.sequence, answer);
       doneAt[r.sm] = std::max(doneAt[r.sm], answer);
     }
     for (uint32_t s : running) sms[s]->appliedL2Requests(doneAt[s]);
+    timer.mark(&HostProfile::l2Seconds);
     // CTAs that finished, in the order they did.
     finishedCtas.clear();
     for (uint32_t s : running) {
@@ -242,6 +300,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       if (nextCta < ctaCount && !failed) place(sm, f.cycle + timing.sm.ctaLaunchCycles);
     }
     for (uint32_t s : running) sms[s]->recycleFinished();
+    timer.mark(&HostProfile::retireSeconds);
     // The launch's shared counts.
     for (uint32_t s : running) {
       launchWrites += sms[s]->windowWrites();
@@ -278,6 +337,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
         break;
       }
     }
+    timer.mark(&HostProfile::checkSeconds);
   }
   uint64_t lastActive = startCycle;
   for (auto& sm : sms) {
@@ -329,6 +389,9 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   }
   progress.finish({out.stats.timing.cyclesElapsed, out.stats.warpInstructions, out.stats.threadInstructions});
   grid.clock = &grid.instructionClock;
+  timer.mark(&HostProfile::finishSeconds);
+  // On the host threads: freeing an SM's caches and CTAs takes a while.
+  timer.parallel(onPool, sms.size(), &HostProfile::smEnds, &HostProfile::endWallSeconds, [&](size_t s) { sms[s].reset(); });
   return out;
 }
 

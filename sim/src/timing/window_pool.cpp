@@ -1,6 +1,8 @@
 #include "window_pool.h"
 
 #include <chrono>
+#include <limits>
+#include <stdexcept>
 
 namespace ptxsim::sim::timing {
 
@@ -28,40 +30,40 @@ WindowPool::~WindowPool() {
   for (std::thread& helper : helpers_) helper.join();
 }
 
-void WindowPool::drain() {
+void WindowPool::drain(uint32_t generation) {
+  uint64_t claim = claim_.load(std::memory_order_acquire);
   while (true) {
-    size_t item = 0;
-    {
-      std::lock_guard lock(mutex_);
-      if (next_ >= count_) return;
-      item = next_++;
-    }
+    if (generationOf(claim) != generation || leftOf(claim) == 0) return;
+    if (!claim_.compare_exchange_weak(claim, claim - 1, std::memory_order_acq_rel)) continue;
+    // The item is ours and unfinished, so the run (count_, work_) stays.
+    const uint32_t count = count_;
     try {
-      (*work_)(item);
+      (*work_)(count - leftOf(claim));
     } catch (...) {
       std::lock_guard lock(mutex_);
       if (!error_) error_ = std::current_exception();
     }
+    if (finished_.fetch_add(1) + 1 == count && callerSleeping_.load()) {
+      { std::lock_guard lock(mutex_); }
+      done_.notify_one();
+    }
+    claim = claim_.load(std::memory_order_acquire);
   }
 }
 
 void WindowPool::helperLoop() {
-  uint64_t seen = 0;
+  uint32_t seen = 0;
+  auto started = [&] { return stopping_.load() || generationOf(claim_.load()) != seen; };
   while (true) {
-    spinUntil([&] { return stopping_.load() || generation_.load() != seen; });
-    {
+    if (!spinUntil(started)) {
+      ++sleepingHelpers_;
       std::unique_lock lock(mutex_);
-      start_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-      if (stopping_) return;
-      seen = generation_;
-      ++busy_;
+      start_.wait(lock, started);
+      --sleepingHelpers_;
     }
-    drain();
-    {
-      std::lock_guard lock(mutex_);
-      --busy_;
-    }
-    done_.notify_one();
+    if (stopping_) return;
+    seen = generationOf(claim_.load());
+    drain(seen);
   }
 }
 
@@ -70,25 +72,30 @@ void WindowPool::run(size_t count, const std::function<void(size_t)>& work) {
     for (size_t i = 0; i < count; ++i) work(i);
     return;
   }
-  {
-    std::lock_guard lock(mutex_);
-    work_ = &work;
-    count_ = count;
-    next_ = 0;
-    error_ = nullptr;
-    ++generation_;
+  if (count > std::numeric_limits<uint32_t>::max()) throw std::length_error("window pool: too many items in a run");
+  work_ = &work;
+  count_ = static_cast<uint32_t>(count);
+  finished_ = 0;
+  error_ = nullptr;  // no helper holds an item: none can write it
+  const uint32_t generation = generationOf(claim_.load()) + 1;
+  claim_.store(uint64_t{generation} << 32 | count);
+  if (sleepingHelpers_.load() != 0) {
+    { std::lock_guard lock(mutex_); }
+    start_.notify_all();
   }
-  start_.notify_all();
-  drain();
+  drain(generation);
+  // Every item is claimed; wait for the helpers still running one.
+  auto allDone = [&] { return finished_.load() == count; };
+  if (!spinUntil(allDone)) {
+    callerSleeping_ = true;
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, allDone);
+    callerSleeping_ = false;
+  }
+  work_ = nullptr;
   std::exception_ptr error;
   {
-    // Every item is taken; wait for the helpers still running one. A helper
-    // that wakes late finds nothing left and leaves at once.
-    spinUntil([&] { return busy_.load() == 0; });
-    std::unique_lock lock(mutex_);
-    done_.wait(lock, [&] { return busy_ == 0; });
-    work_ = nullptr;
-    count_ = 0;
+    std::lock_guard lock(mutex_);
     error = error_;
   }
   if (error) std::rethrow_exception(error);

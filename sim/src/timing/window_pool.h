@@ -3,8 +3,16 @@
 // The host threads that advance the SMs through a timing window in
 // parallel (timing_driver.cpp): run(count, work) calls work(i) for every i
 // in [0, count), spread over the pool's threads and the caller, and returns
-// when all are done. Which thread takes which i is not fixed; the driver's
+// when all are done. The items are handed out in order, each to the first
+// thread free; which thread takes which i is not fixed, and the driver's
 // results must not depend on it (each i touches only its own SM).
+//
+// Windows come tens of microseconds apart, a few microseconds of work for
+// each thread, so a run costs no lock: an item is claimed with one
+// compare-and-swap on a word holding the run's number and the items left
+// (so a thread that arrives late claims nothing of a later run), the
+// caller waits for a count of finished items, and idle threads spin a
+// while before they sleep.
 
 #include <atomic>
 #include <condition_variable>
@@ -31,30 +39,35 @@ class WindowPool {
 
  private:
   void helperLoop();
-  // Takes items until none is left; returns after its last.
-  void drain();
-  // Spins (yielding) for a short while until `done` is true: windows come
-  // tens of microseconds apart, as long as a sleeping thread takes to wake,
-  // so waiting on the condition variables at once would cost about as much
-  // as the window's work. Returns whether `done` became true.
+  // Runs items of run `generation` until none is left; returns after its last.
+  void drain(uint32_t generation);
+  // Spins (yielding) for a short while until `done` is true: a sleeping
+  // thread takes about as long to wake as a window's work. Returns whether
+  // `done` became true.
   template <class Done>
   static bool spinUntil(const Done& done);
 
+  static uint32_t generationOf(uint64_t claim) { return static_cast<uint32_t>(claim >> 32); }
+  static uint32_t leftOf(uint64_t claim) { return static_cast<uint32_t>(claim); }
+
   std::vector<std::thread> helpers_;
+  // The current run's number (high half) and its items not yet claimed
+  // (low half); item count_ - left is the next.
+  std::atomic<uint64_t> claim_ = 0;
+  // The current run, written before claim_ publishes it; read only by a
+  // thread holding one of its items, which the caller waits for.
+  const std::function<void(size_t)>* work_ = nullptr;
+  uint32_t count_ = 0;
+  std::atomic<uint32_t> finished_ = 0;  // the current run's items done
+  // Sleeping helpers and caller, so that a run (an item's end) wakes them
+  // only when there is someone to wake; the condition variables under mutex_.
+  std::atomic<uint32_t> sleepingHelpers_ = 0;
+  std::atomic<bool> callerSleeping_ = false;
+  std::atomic<bool> stopping_ = false;
   std::mutex mutex_;
   std::condition_variable start_;
   std::condition_variable done_;
-  // Written under mutex_; atomic so that spinUntil may look without it.
-  std::atomic<uint64_t> generation_ = 0;  // bumped by each run
-  std::atomic<bool> stopping_ = false;
-  // The current run, under mutex_ except `next_` handed out under it too
-  // (items are whole SMs' windows, thousands of cycles of work: a lock per
-  // item costs nothing against them).
-  const std::function<void(size_t)>* work_ = nullptr;
-  size_t count_ = 0;
-  size_t next_ = 0;
-  std::atomic<size_t> busy_ = 0;  // helpers inside this run (written under mutex_)
-  std::exception_ptr error_;
+  std::exception_ptr error_;  // under mutex_
 };
 
 }  // namespace ptxsim::sim::timing

@@ -160,6 +160,10 @@ class L2Cache final : public MemoryBackend {
   void startLaunch();
 
   uint32_t sliceOf(uint64_t lineAddress) const;
+  // Asks the host's caches for the set `lineAddress` maps to (its ways and
+  // their sectors' arrival times), so that a request for it made a little
+  // later does not wait on host memory. Changes nothing.
+  void prefetchSet(uint64_t lineAddress) const;
   uint32_t partitionOf(uint32_t slice) const { return slice / (config_.slices / config_.partitions); }
 
   const L2Stats& stats() const { return stats_; }

@@ -14,6 +14,7 @@
 namespace ptxsim::sim {
 
 class TraceRecorder;
+struct HostProfile;
 
 // Progress lines of long timed launches on stderr (timing/progress_meter.h):
 // never; for launches that run longer than the interval; for every one.
@@ -68,6 +69,9 @@ struct LaunchOptions {
   // Where timed launches are recorded (trace_recorder.h); null for none.
   TraceRecorder* trace = nullptr;
   Progress progress = Progress::Off;
+  // Where timed launches add their host time by phase (host_profile.h);
+  // null for none. Tuning the host threads, not the results.
+  HostProfile* hostProfile = nullptr;
 };
 
 // Why a launch failed. The codes map one to one onto the cudaError_t a

@@ -1,0 +1,61 @@
+#pragma once
+
+// The timing driver's host time laid into a HostProfile's phases
+// (ptxsim/sim/host_profile.h), or nothing at all, not even a clock read,
+// when the launch has no profile.
+
+#include <chrono>
+#include <span>
+#include <vector>
+
+#include "ptxsim/sim/host_profile.h"
+
+namespace ptxsim::sim::timing {
+
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(HostProfile* profile) : profile_(profile) { restart(); }
+
+  bool on() const { return profile_ != nullptr; }
+  HostProfile& profile() { return *profile_; }
+  // Adds the calling thread's time since the last mark (or restart) to `phase`.
+  void mark(double HostProfile::*phase) {
+    if (profile_ == nullptr) return;
+    const double now = threadCpuSeconds();
+    profile_->*phase += now - last_;
+    last_ = now;
+  }
+  // Counts nothing since the last mark (the profile's own bookkeeping).
+  void restart() {
+    if (profile_ != nullptr) last_ = threadCpuSeconds();
+  }
+
+  // Runs `work(i)` for i in [0, count) through `run` (the pool), each
+  // item's time added to `into`, and the run's wall time to `wall` if given.
+  template <class Run, class Work>
+  void parallel(const Run& run, size_t count, ParallelTime HostProfile::*into, double HostProfile::*wall,
+                const Work& work) {
+    if (profile_ == nullptr) {
+      run(count, work);
+      return;
+    }
+    itemSeconds_.assign(count, 0.0);
+    const auto started = std::chrono::steady_clock::now();
+    run(count, [&](size_t i) {
+      const double from = threadCpuSeconds();
+      work(i);
+      itemSeconds_[i] = threadCpuSeconds() - from;
+    });
+    if (wall != nullptr)
+      profile_->*wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    (profile_->*into).add(itemSeconds_);
+    restart();
+  }
+
+ private:
+  HostProfile* profile_;
+  double last_ = 0;
+  std::vector<double> itemSeconds_;  // by item of the current parallel run
+};
+
+}  // namespace ptxsim::sim::timing

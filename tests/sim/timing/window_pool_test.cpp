@@ -1,0 +1,49 @@
+// The host threads of the timing driver's windows (sim/src/timing/
+// window_pool.h): every item of every run is done exactly once, the run
+// returns only after all are, and an item's exception reaches the caller.
+#include "../../../sim/src/timing/window_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <vector>
+
+namespace ptxsim::sim::timing {
+namespace {
+
+TEST(WindowPool, EveryItemOnceInEveryRun) {
+  WindowPool pool(4);
+  EXPECT_EQ(pool.threads(), 4u);
+  std::vector<std::atomic<uint32_t>> done(200);
+  // Many short runs back to back, of sizes around the thread count: a
+  // helper late for one run must take nothing of the next.
+  for (uint32_t run = 0; run < 2000; ++run) {
+    const size_t count = run % 13;
+    for (auto& d : done) d = 0;
+    pool.run(count, [&](size_t i) { ++done[i]; });
+    for (size_t i = 0; i < done.size(); ++i) ASSERT_EQ(done[i].load(), i < count ? 1u : 0u) << "run " << run;
+  }
+  // A run long enough for the helpers to have gone to sleep before it.
+  for (auto& d : done) d = 0;
+  pool.run(done.size(), [&](size_t i) { ++done[i]; });
+  for (auto& d : done) ASSERT_EQ(d.load(), 1u);
+}
+
+TEST(WindowPool, AnItemsExceptionReachesTheCallerAfterTheRun) {
+  WindowPool pool(3);
+  std::atomic<uint32_t> finished = 0;
+  EXPECT_THROW(pool.run(50,
+                        [&](size_t i) {
+                          if (i == 7) throw std::runtime_error("item 7");
+                          ++finished;
+                        }),
+               std::runtime_error);
+  EXPECT_EQ(finished.load(), 49u);
+  // The pool still works.
+  pool.run(10, [&](size_t) { ++finished; });
+  EXPECT_EQ(finished.load(), 59u);
+}
+
+}  // namespace
+}  // namespace ptxsim::sim::timing
