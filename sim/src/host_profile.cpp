@@ -24,7 +24,8 @@ void ParallelTime::add(std::span<const double> itemSeconds) {
   for (size_t i = 0; i < kPredictedThreads.size(); ++i) {
     const unsigned threads = kPredictedThreads[i];
     boundSeconds[i] += std::max(longest, sum / threads);
-    // WindowPool hands the next item to whichever thread is free first.
+    // WindowPool's threads run their stripes, then take what is left of the
+    // others': close to each item going to whichever thread is free first.
     threadFreeAt.assign(threads, 0.0);
     for (double s : itemSeconds) *std::min_element(threadFreeAt.begin(), threadFreeAt.end()) += s;
     dealtSeconds[i] += *std::max_element(threadFreeAt.begin(), threadFreeAt.end());

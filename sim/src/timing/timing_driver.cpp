@@ -5,10 +5,10 @@
 // starts at the window holding the soonest event of any SM; windows in
 // which nothing happens are skipped.
 //
-// Phase A, in parallel (window_pool.h: the SMs are dealt to host threads,
-// those whose last window took longest first, an order that changes
-// nothing but the wall time): every SM with an event before T1 runs its cycles up to T1 on
-// its own (SmModel::runWindow). Nothing it does there is seen by another
+// Phase A, in parallel (window_pool.h: each host thread runs the SMs of
+// its block of SM numbers, then helps the others; which thread runs an SM
+// changes nothing but the wall time): every SM with an event before T1
+// runs its cycles up to T1 on its own (SmModel::runWindow). Nothing it does there is seen by another
 // SM in the same window:
 //  - global stores go to the SM's store overlay (exec/store_overlay.h);
 //    its loads see memory as at T0 plus its own stores;
@@ -53,7 +53,6 @@
 #include "timing_driver.h"
 
 #include <algorithm>
-#include <chrono>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -197,8 +196,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   std::vector<AppliedRequest> requests;
   std::vector<FinishedRef> finishedCtas;
   std::vector<uint32_t> running;  // the SMs with an event in this window
-  std::vector<uint32_t> dealing;  // ... in the order the pool deals them
-  std::vector<uint64_t> lastRunNs(sms.size(), 0);  // per SM, its last window's wall time (more than one thread)
+  std::vector<size_t> stripeStarts(threads + 1, 0);  // ... split into the host threads' stripes
   std::vector<uint64_t> doneAt(sms.size(), 0);  // per SM, the L2's latest answer to its requests
   bool failed = false;
   while (!failed) {
@@ -209,26 +207,21 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     running.clear();
     for (uint32_t s = 0; s < sms.size(); ++s)
       if (nextEvent[s] < windowEnd) running.push_back(s);
-    // Longest expected first, so that no thread starts a long SM when the
-    // others are nearly done (the order changes nothing else).
-    dealing.assign(running.begin(), running.end());
-    if (threads > 1) {
-      std::sort(dealing.begin(), dealing.end(), [&](uint32_t x, uint32_t y) {
-        return std::tie(lastRunNs[y], x) < std::tie(lastRunNs[x], y);
-      });
+    // Each host thread's stripe: the running SMs of its block of SM
+    // numbers, the same from window to window (window_pool.h: its caches).
+    for (unsigned t = 0; t <= threads; ++t) {
+      stripeStarts[t] = static_cast<size_t>(
+          std::lower_bound(running.begin(), running.end(), static_cast<uint32_t>(sms.size() * t / threads)) -
+          running.begin());
     }
     timer.mark(&HostProfile::scheduleSeconds);
     // Phase A.
-    timer.parallel(onPool, dealing.size(), &HostProfile::smWindows, &HostProfile::phaseASeconds, [&](size_t i) {
-      const uint32_t s = dealing[i];
-      if (threads == 1) {
-        nextEvent[s] = sms[s]->runWindow(nextEvent[s], windowEnd);
-        return;
-      }
-      const auto started = std::chrono::steady_clock::now();
+    auto onStripes = [&](size_t count, const std::function<void(size_t)>& work) {
+      kept.pool->run(count, work, stripeStarts);
+    };
+    timer.parallel(onStripes, running.size(), &HostProfile::smWindows, &HostProfile::phaseASeconds, [&](size_t i) {
+      const uint32_t s = running[i];
       nextEvent[s] = sms[s]->runWindow(nextEvent[s], windowEnd);
-      lastRunNs[s] = static_cast<uint64_t>(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count());
     });
     // Phase B. Stores first, in SM order.
     size_t storedSectors = 0;

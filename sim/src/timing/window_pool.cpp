@@ -1,5 +1,6 @@
 #include "window_pool.h"
 
+#include <algorithm>
 #include <chrono>
 #include <limits>
 #include <stdexcept>
@@ -17,8 +18,8 @@ bool WindowPool::spinUntil(const Done& done) {
   return true;
 }
 
-WindowPool::WindowPool(unsigned threads) {
-  for (unsigned t = 1; t < threads; ++t) helpers_.emplace_back([this] { helperLoop(); });
+WindowPool::WindowPool(unsigned threads) : stripes_(std::make_unique<Stripe[]>(std::max(threads, 1u))) {
+  for (unsigned t = 1; t < threads; ++t) helpers_.emplace_back([this, t] { helperLoop(t); });
 }
 
 WindowPool::~WindowPool() {
@@ -30,30 +31,36 @@ WindowPool::~WindowPool() {
   for (std::thread& helper : helpers_) helper.join();
 }
 
-void WindowPool::drain(uint32_t generation) {
-  uint64_t claim = claim_.load(std::memory_order_acquire);
-  while (true) {
-    if (generationOf(claim) != generation || leftOf(claim) == 0) return;
-    if (!claim_.compare_exchange_weak(claim, claim - 1, std::memory_order_acq_rel)) continue;
-    // The item is ours and unfinished, so the run (count_, work_) stays.
-    const uint32_t count = count_;
-    try {
-      (*work_)(count - leftOf(claim));
-    } catch (...) {
-      std::lock_guard lock(mutex_);
-      if (!error_) error_ = std::current_exception();
+void WindowPool::drain(uint32_t generation, unsigned self) {
+  const unsigned stripes = threads();
+  for (unsigned k = 0; k < stripes; ++k) {
+    Stripe& stripe = stripes_[(self + k) % stripes];
+    uint64_t claim = stripe.claim.load(std::memory_order_acquire);
+    while (true) {
+      if (generationOf(claim) != generation) return;  // the run is over: every item was claimed
+      const uint32_t item = stripe.first.load(std::memory_order_relaxed) + claimedOf(claim);
+      if (item >= stripe.end.load(std::memory_order_relaxed)) break;
+      if (!stripe.claim.compare_exchange_weak(claim, claim + 1, std::memory_order_acq_rel)) continue;
+      // The item is ours and unfinished, so the run (count_, work_) stays.
+      const uint32_t count = count_;
+      try {
+        (*work_)(item);
+      } catch (...) {
+        std::lock_guard lock(mutex_);
+        if (!error_) error_ = std::current_exception();
+      }
+      if (finished_.fetch_add(1) + 1 == count && callerSleeping_.load()) {
+        { std::lock_guard lock(mutex_); }
+        done_.notify_one();
+      }
+      claim = stripe.claim.load(std::memory_order_acquire);
     }
-    if (finished_.fetch_add(1) + 1 == count && callerSleeping_.load()) {
-      { std::lock_guard lock(mutex_); }
-      done_.notify_one();
-    }
-    claim = claim_.load(std::memory_order_acquire);
   }
 }
 
-void WindowPool::helperLoop() {
+void WindowPool::helperLoop(unsigned self) {
   uint32_t seen = 0;
-  auto started = [&] { return stopping_.load() || generationOf(claim_.load()) != seen; };
+  auto started = [&] { return stopping_.load() || generation_.load(std::memory_order_acquire) != seen; };
   while (true) {
     if (!spinUntil(started)) {
       ++sleepingHelpers_;
@@ -62,12 +69,16 @@ void WindowPool::helperLoop() {
       --sleepingHelpers_;
     }
     if (stopping_) return;
-    seen = generationOf(claim_.load());
-    drain(seen);
+    seen = generation_.load(std::memory_order_acquire);
+    drain(seen, self);
   }
 }
 
-void WindowPool::run(size_t count, const std::function<void(size_t)>& work) {
+void WindowPool::run(size_t count, const std::function<void(size_t)>& work, std::span<const size_t> stripeStarts) {
+  const unsigned stripes = threads();
+  if (!stripeStarts.empty() && (stripeStarts.size() != stripes + 1u || stripeStarts.back() != count ||
+                                !std::is_sorted(stripeStarts.begin(), stripeStarts.end())))
+    throw std::invalid_argument("window pool: the stripes must be threads() + 1 sorted starts ending at the count");
   if (helpers_.empty() || count <= 1) {
     for (size_t i = 0; i < count; ++i) work(i);
     return;
@@ -77,13 +88,21 @@ void WindowPool::run(size_t count, const std::function<void(size_t)>& work) {
   count_ = static_cast<uint32_t>(count);
   finished_ = 0;
   error_ = nullptr;  // no helper holds an item: none can write it
-  const uint32_t generation = generationOf(claim_.load()) + 1;
-  claim_.store(uint64_t{generation} << 32 | count);
+  const uint32_t generation = generation_.load() + 1;
+  for (unsigned t = 0; t < stripes; ++t) {
+    Stripe& stripe = stripes_[t];
+    stripe.first.store(static_cast<uint32_t>(stripeStarts.empty() ? count * t / stripes : stripeStarts[t]),
+                       std::memory_order_relaxed);
+    stripe.end.store(static_cast<uint32_t>(stripeStarts.empty() ? count * (t + 1) / stripes : stripeStarts[t + 1]),
+                     std::memory_order_relaxed);
+    stripe.claim.store(uint64_t{generation} << 32, std::memory_order_release);
+  }
+  generation_.store(generation, std::memory_order_release);
   if (sleepingHelpers_.load() != 0) {
     { std::lock_guard lock(mutex_); }
     start_.notify_all();
   }
-  drain(generation);
+  drain(generation, 0);
   // Every item is claimed; wait for the helpers still running one.
   auto allDone = [&] { return finished_.load() == count; };
   if (!spinUntil(allDone)) {

@@ -3,23 +3,32 @@
 // The host threads that advance the SMs through a timing window in
 // parallel (timing_driver.cpp): run(count, work) calls work(i) for every i
 // in [0, count), spread over the pool's threads and the caller, and returns
-// when all are done. The items are handed out in order, each to the first
-// thread free; which thread takes which i is not fixed, and the driver's
-// results must not depend on it (each i touches only its own SM).
+// when all are done. Which thread takes which i is not fixed, and the
+// driver's results must not depend on it (each i touches only its own SM).
+//
+// The items are split into one stripe a thread (the caller's is stripe 0),
+// contiguous, evenly or where the caller says: a thread runs its own
+// stripe's items in order, then takes what is left of the others'. So an
+// SM stays on one host thread from window to window while the work is
+// balanced, and its state (an L1 model alone is hundreds of kilobytes)
+// stays in that core's caches: SMs dealt to whichever thread was free ran
+// up to twice as slowly on 16 threads as on one.
 //
 // Windows come tens of microseconds apart, a few microseconds of work for
 // each thread, so a run costs no lock: an item is claimed with one
-// compare-and-swap on a word holding the run's number and the items left
-// (so a thread that arrives late claims nothing of a later run), the
-// caller waits for a count of finished items, and idle threads spin a
-// while before they sleep.
+// compare-and-swap on its stripe's word holding the run's number and the
+// items claimed (so a thread that arrives late claims nothing of a later
+// run), the caller waits for a count of finished items, and idle threads
+// spin a while before they sleep.
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -35,12 +44,15 @@ class WindowPool {
 
   unsigned threads() const { return static_cast<unsigned>(helpers_.size()) + 1; }
   // Rethrows the first exception a work item threw, after all have ended.
-  void run(size_t count, const std::function<void(size_t)>& work);
+  // `stripeStarts`: threads() + 1 non-decreasing item indices, the last
+  // `count`, where each thread's stripe starts; empty: even stripes.
+  void run(size_t count, const std::function<void(size_t)>& work, std::span<const size_t> stripeStarts = {});
 
  private:
-  void helperLoop();
-  // Runs items of run `generation` until none is left; returns after its last.
-  void drain(uint32_t generation);
+  void helperLoop(unsigned self);
+  // Runs items of run `generation`, its own stripe's first, until none is
+  // left; returns after its last.
+  void drain(uint32_t generation, unsigned self);
   // Spins (yielding) for a short while until `done` is true: a sleeping
   // thread takes about as long to wake as a window's work. Returns whether
   // `done` became true.
@@ -48,14 +60,24 @@ class WindowPool {
   static bool spinUntil(const Done& done);
 
   static uint32_t generationOf(uint64_t claim) { return static_cast<uint32_t>(claim >> 32); }
-  static uint32_t leftOf(uint64_t claim) { return static_cast<uint32_t>(claim); }
+  static uint32_t claimedOf(uint64_t claim) { return static_cast<uint32_t>(claim); }
+
+  // A stripe's current run's number (high half) and its items claimed so
+  // far (low half), on a cache line of its own; its items [first, end).
+  struct alignas(64) Stripe {
+    std::atomic<uint64_t> claim = 0;
+    // Atomic only so that a thread late from the last run may read them
+    // while the next is set up (its claim then fails: the run changed).
+    std::atomic<uint32_t> first = 0;
+    std::atomic<uint32_t> end = 0;
+  };
 
   std::vector<std::thread> helpers_;
-  // The current run's number (high half) and its items not yet claimed
-  // (low half); item count_ - left is the next.
-  std::atomic<uint64_t> claim_ = 0;
-  // The current run, written before claim_ publishes it; read only by a
-  // thread holding one of its items, which the caller waits for.
+  std::unique_ptr<Stripe[]> stripes_;  // one a thread
+  // The current run's number, published after its stripes.
+  std::atomic<uint32_t> generation_ = 0;
+  // The current run, written before generation_ publishes it; read only by
+  // a thread holding one of its items, which the caller waits for.
   const std::function<void(size_t)>* work_ = nullptr;
   uint32_t count_ = 0;
   std::atomic<uint32_t> finished_ = 0;  // the current run's items done

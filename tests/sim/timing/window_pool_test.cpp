@@ -45,5 +45,21 @@ TEST(WindowPool, AnItemsExceptionReachesTheCallerAfterTheRun) {
   EXPECT_EQ(finished.load(), 59u);
 }
 
+TEST(WindowPool, StripesTheCallerGivesCoverEveryItemOnce) {
+  WindowPool pool(4);
+  std::vector<std::atomic<uint32_t>> done(40);
+  // Uneven stripes, one empty: the threads left idle take the others' items.
+  const std::vector<size_t> starts{0, 30, 30, 35, 40};
+  for (int run = 0; run < 200; ++run) {
+    for (auto& d : done) d = 0;
+    pool.run(done.size(), [&](size_t i) { ++done[i]; }, starts);
+    for (auto& d : done) ASSERT_EQ(d.load(), 1u) << "run " << run;
+  }
+  const std::vector<size_t> tooFew{0, 40};
+  EXPECT_THROW(pool.run(done.size(), [](size_t) {}, tooFew), std::invalid_argument);
+  const std::vector<size_t> unsorted{0, 30, 20, 35, 40};
+  EXPECT_THROW(pool.run(done.size(), [](size_t) {}, unsorted), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace ptxsim::sim::timing
