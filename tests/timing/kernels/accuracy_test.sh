@@ -9,7 +9,7 @@ set -uo pipefail
 
 # Issue 15's bar for cycles (MAPE <= 15%, correlation >= 0.95, no kernel
 # off by more than 40%) is met: 2026-11-25, cycle MAPE 11.0%, correlation
-# 0.987, worst kernel +38.1%; DRAM bytes read: MAPE 2.5% (bar 10%). These
+# 0.987, worst kernel +38.0%; DRAM bytes read: MAPE 2.5% (bar 10%). These
 # checks guard those figures. Not met yet: hit rates within 10 points
 # (L1 within 13.2 points, MAPE 6.9%, transpose_naive the worst, since
 # texture fetches see the block-linear layout of CUDA arrays and count
