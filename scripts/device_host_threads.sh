@@ -27,7 +27,7 @@ mkdir -p "$out"
 { nproc; lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Socket'; date -u; } >"$out/machine.txt"
 PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" \
   --benchmark_filter='(vector_add_1M|reduce_f32_4M|sgemm_256|transpose_1024|nbody_2048)/threads:[0-9]+/simt:1/timing:1' \
-  --benchmark_out="$out/host_threads.json" --benchmark_out_format=json
+  --benchmark_repetitions=3 --benchmark_out="$out/host_threads.json" --benchmark_out_format=json
 PTXSIM_BENCH_HOST_PROFILE=1 PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" \
   --benchmark_filter='(vector_add_1M|reduce_f32_4M|sgemm_256|transpose_1024|nbody_2048)/threads:(1|0)/simt:1/timing:1' \
   --benchmark_out="$out/host_profile.json" --benchmark_out_format=json
