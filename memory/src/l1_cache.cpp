@@ -61,8 +61,7 @@ L1Cache::Way* L1Cache::allocate(uint64_t line, uint64_t now) {
     *victim = Way{line, true, 0, 0};
     std::fill_n(arrivals(*victim), sectorsPerLine_, 0);
     std::fill_n(storeHitsFrom(*victim), sectorsPerLine_, 0);
-    std::fill_n(&fillTicket_[(victim - ways_.data()) * sectorsPerLine_], sectorsPerLine_,
-                MemoryBackend::kFinalAnswer);
+    std::fill_n(fillTickets(*victim), sectorsPerLine_, MemoryBackend::kFinalAnswer);
   }
   return victim;
 }
@@ -70,6 +69,9 @@ L1Cache::Way* L1Cache::allocate(uint64_t line, uint64_t now) {
 uint64_t* L1Cache::arrivals(const Way& way) { return &arrival_[(&way - ways_.data()) * sectorsPerLine_]; }
 uint64_t* L1Cache::storeHitsFrom(const Way& way) {
   return &storeHitsFrom_[(&way - ways_.data()) * sectorsPerLine_];
+}
+uint64_t* L1Cache::fillTickets(const Way& way) {
+  return &fillTicket_[(&way - ways_.data()) * sectorsPerLine_];
 }
 
 uint64_t L1Cache::acquireMshr(uint64_t at, uint64_t& stall) {
@@ -112,7 +114,7 @@ L1Access L1Cache::load(uint64_t now, const CoalescedAccess& access, MemoryBacken
       if (((hits >> s) & 1) == 0) continue;
       if (arrival[s] > at) {
         ++stats_.inFlightSectorHits;
-        const uint64_t ticket = fillTicket_[(way - ways_.data()) * sectorsPerLine_ + s];
+        const uint64_t ticket = fillTickets(*way)[s];
         // One ticket per fetch: a line's sectors in flight share theirs.
         if (ticket != MemoryBackend::kFinalAnswer && (lastTickets_.empty() || lastTickets_.back() != ticket))
           lastTickets_.push_back(ticket);
@@ -131,12 +133,12 @@ L1Access L1Cache::load(uint64_t now, const CoalescedAccess& access, MemoryBacken
       if (way != nullptr) {
         way->sectors |= misses;
         uint64_t* storeHit = storeHitsFrom(*way);
-        const uint64_t first = static_cast<uint64_t>(way - ways_.data()) * sectorsPerLine_;
+        uint64_t* fillTicket = fillTickets(*way);
         for (uint32_t s = 0; s < sectorsPerLine_; ++s) {
           if (((misses >> s) & 1) == 0) continue;
           arrival[s] = arrives;
           storeHit[s] = 0;
-          fillTicket_[first + s] = ticket;
+          fillTicket[s] = ticket;
         }
         if (ticket != MemoryBackend::kFinalAnswer)
           pendingFills_.push_back({ticket, static_cast<uint64_t>(way - ways_.data()), line.address, misses});
@@ -198,7 +200,8 @@ L1Access L1Cache::store(uint64_t now, const CoalescedAccess& access, MemoryBacke
     }
     const uint32_t bytes = std::popcount(line.sectorMask) * config_.sectorBytes;
     out.readyAt = std::max(out.readyAt, backend.request(at, {line.address, line.sectorMask, bytes, true}));
-    if (backend.lastTicket() != MemoryBackend::kFinalAnswer) lastTickets_.push_back(backend.lastTicket());
+    const uint64_t ticket = backend.lastTicket();
+    if (ticket != MemoryBackend::kFinalAnswer) lastTickets_.push_back(ticket);
     out.sectorHits += std::popcount(hits);
     out.sectorMisses += std::popcount(line.sectorMask & ~hits);
   }
@@ -231,18 +234,17 @@ void L1Cache::reviseFill(uint64_t ticket, uint64_t answer) {
   const Way& way = ways_[fill->way];
   if (!way.valid || way.line != fill->line) return;  // evicted since
   uint64_t* arrival = arrivals(way);
-  const uint64_t first = fill->way * sectorsPerLine_;
+  const uint64_t* fillTicket = fillTickets(way);
   for (uint32_t s = 0; s < sectorsPerLine_; ++s) {
-    if (((fill->sectors >> s) & 1) && fillTicket_[first + s] == ticket)
-      arrival[s] = std::max(arrival[s], answer);
+    if (((fill->sectors >> s) & 1) && fillTicket[s] == ticket) arrival[s] = std::max(arrival[s], answer);
   }
 }
 
 void L1Cache::settleFills() {
   for (const PendingFill& fill : pendingFills_) {
-    const uint64_t first = fill.way * sectorsPerLine_;
+    uint64_t* fillTicket = fillTickets(ways_[fill.way]);
     for (uint32_t s = 0; s < sectorsPerLine_; ++s) {
-      if (fillTicket_[first + s] == fill.ticket) fillTicket_[first + s] = MemoryBackend::kFinalAnswer;
+      if (fillTicket[s] == fill.ticket) fillTicket[s] = MemoryBackend::kFinalAnswer;
     }
   }
   pendingFills_.clear();

@@ -62,8 +62,6 @@ class LateAnswers {
   template <typename ReviseFill, typename MoveWaiter>
   void revise(ReviseFill&& reviseFill, MoveWaiter&& moveWaiter);
 
-  bool anyLate() const { return !late_.empty(); }
-
  private:
   std::vector<Waiter> waiters_;
   std::vector<std::pair<uint64_t, uint32_t>> byTicket_;  // (ticket, waiter)

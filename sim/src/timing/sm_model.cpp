@@ -262,19 +262,16 @@ void SmModel::runDeferred(size_t i) {
 }
 
 void SmModel::reviseLateAnswers() {
-  if (!late_.anyLate()) {
-    late_.revise([](uint64_t, uint64_t) {}, [](const LateAnswers::Waiter&, uint64_t) {});
-    l1_.settleFills();
-    return;
-  }
-  // The warps by their executor's warp (those of CTAs that finished since
-  // are gone: only the SM's memory drain still waits on their accesses).
+  // The warps by their executor's warp, looked up once a waiter moves
+  // (those of CTAs that finished since are gone: only the SM's memory
+  // drain still waits on their accesses).
   std::vector<std::pair<const exec::Warp*, TimedWarp*>> byWarp;
-  byWarp.reserve(warps_.size());
-  for (TimedWarp& w : warps_) byWarp.emplace_back(w.warp, &w);
-  std::sort(byWarp.begin(), byWarp.end());
   auto moveWaiter = [&](const LateAnswers::Waiter& waiter, uint64_t moved) {
     memoryDrained_ = std::max(memoryDrained_, moved);
+    if (byWarp.empty()) {
+      for (TimedWarp& w : warps_) byWarp.emplace_back(w.warp, &w);
+      std::sort(byWarp.begin(), byWarp.end());
+    }
     auto found = std::lower_bound(byWarp.begin(), byWarp.end(), waiter.warp,
                                   [](const auto& entry, const exec::Warp* warp) { return entry.first < warp; });
     if (found == byWarp.end() || found->first != waiter.warp) return;

@@ -152,6 +152,7 @@ class L1Cache {
   Way* allocate(uint64_t line, uint64_t now);
   uint64_t* arrivals(const Way& way);
   uint64_t* storeHitsFrom(const Way& way);
+  uint64_t* fillTickets(const Way& way);
   // The cycle a fetch ready at `at` may leave; raises `stall` to its wait.
   uint64_t acquireMshr(uint64_t at, uint64_t& stall);
 
