@@ -60,8 +60,8 @@
 #include <unordered_map>
 
 #include "../exec/cta_runner.h"
-#include "ptxsim/memory/l1_carveout.h"
 #include "phase_timer.h"
+#include "ptxsim/memory/l1_carveout.h"
 #include "sm_model.h"
 #include "trace_hooks.h"
 
@@ -128,8 +128,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   // driver reserves for each) leaves of the unified array.
   uint64_t sharedPerCta = grid.kernel.staticSharedBytes + grid.launch.dynamicSharedBytes + 1024;
   uint64_t sharedPerSm = std::min<uint64_t>(sharedPerCta * ctasPerSm, UINT32_MAX);
-  uint32_t l1Bytes = memory::l1CapacityBytes(static_cast<uint32_t>(
-      std::min<uint64_t>(sharedPerSm, memory::kSm90SharedCarveoutsKiB.back() * 1024)));
+  uint32_t l1Bytes = memory::l1CapacityBytes(
+      static_cast<uint32_t>(std::min<uint64_t>(sharedPerSm, memory::kSm90SharedCarveoutsKiB.back() * 1024)));
   CodeLayout code(grid.kernel, kept.instructionCaches.moduleNumber(grid.kernel.module), timing);
   std::vector<InstructionFetch>& fetch = kept.instructionCaches.forLaunch(timing, grid.config.smCount);
   memory::L2Cache& l2 = kept.memory.forLaunch(timing, grid.options.flushCaches);
@@ -195,9 +195,9 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   std::vector<DeferredRef> deferred;
   std::vector<AppliedRequest> requests;
   std::vector<FinishedRef> finishedCtas;
-  std::vector<uint32_t> running;  // the SMs with an event in this window
+  std::vector<uint32_t> running;                     // the SMs with an event in this window
   std::vector<size_t> stripeStarts(threads + 1, 0);  // ... split into the host threads' stripes
-  std::vector<uint64_t> doneAt(sms.size(), 0);  // per SM, the L2's latest answer to its requests
+  std::vector<uint64_t> doneAt(sms.size(), 0);       // per SM, the L2's latest answer to its requests
   bool failed = false;
   while (!failed) {
     const uint64_t soonest = *std::min_element(nextEvent.begin(), nextEvent.end());
@@ -219,10 +219,11 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     auto onStripes = [&](size_t count, const std::function<void(size_t)>& work) {
       kept.pool->run(count, work, stripeStarts);
     };
-    timer.parallel(onStripes, running.size(), &HostProfile::smWindows, &HostProfile::phaseASeconds, [&](size_t i) {
-      const uint32_t s = running[i];
-      nextEvent[s] = sms[s]->runWindow(nextEvent[s], windowEnd);
-    });
+    timer.parallel(onStripes, running.size(), &HostProfile::smWindows, &HostProfile::phaseASeconds,
+                   [&](size_t i) {
+                     const uint32_t s = running[i];
+                     nextEvent[s] = sms[s]->runWindow(nextEvent[s], windowEnd);
+                   });
     // Phase B. Stores first, in SM order.
     size_t storedSectors = 0;
     for (uint32_t s : running) storedSectors += sms[s]->overlay().sectors();
@@ -241,7 +242,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     deferred.clear();
     for (uint32_t s : running) {
       const auto& list = sms[s]->deferred();
-      for (size_t i = 0; i < list.size(); ++i) deferred.push_back({list[i].cycle, s, list[i].subPartition, i});
+      for (size_t i = 0; i < list.size(); ++i)
+        deferred.push_back({list[i].cycle, s, list[i].subPartition, i});
     }
     std::sort(deferred.begin(), deferred.end(), [](const DeferredRef& x, const DeferredRef& y) {
       return std::tie(x.cycle, x.sm, x.subPartition) < std::tie(y.cycle, y.sm, y.subPartition);
@@ -254,7 +256,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     timer.mark(&HostProfile::deferredSeconds);
     requests.clear();
     for (uint32_t s : running) {
-      for (const SmModel::LoggedRequest& r : sms[s]->l2Requests()) requests.push_back({r.now, s, r.sequence, r.estimate, r.request});
+      for (const SmModel::LoggedRequest& r : sms[s]->l2Requests())
+        requests.push_back({r.now, s, r.sequence, r.estimate, r.request});
     }
     std::sort(requests.begin(), requests.end(), [](const AppliedRequest& x, const AppliedRequest& y) {
       return std::tie(x.now, x.sm, x.sequence) < std::tie(y.now, y.sm, y.sequence);
@@ -264,7 +267,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     for (size_t i = 0; i < requests.size(); ++i) {
       // The L2's sets are megabytes of host memory, each request in a set
       // of its own, most of them: fetched ahead they cost no wait.
-      if (i + kPrefetchRequests < requests.size()) kept.memory.prefetch(requests[i + kPrefetchRequests].request.lineAddress);
+      if (i + kPrefetchRequests < requests.size())
+        kept.memory.prefetch(requests[i + kPrefetchRequests].request.lineAddress);
       const AppliedRequest& r = requests[i];
       const uint64_t answer = crossbar.request(r.now, r.request);
       // What waited on it moves when the SM next runs (late_answers.h).
@@ -287,7 +291,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       SmModel& sm = *sms[f.sm];
       std::unique_ptr<exec::CtaState>& cta = sm.finished()[f.index].cta;
       if (!cta->printfOutput.empty()) printfByCta[cta->linearId] = std::move(cta->printfOutput);
-      if (!cta->deviceRuntime.launches.empty()) out.launchesByCta[cta->linearId] = std::move(cta->deviceRuntime.launches);
+      if (!cta->deviceRuntime.launches.empty())
+        out.launchesByCta[cta->linearId] = std::move(cta->deviceRuntime.launches);
       if (trace != nullptr) trace->ctaFinished(f.sm, cta->linearId, f.cycle);
       // The freed slot takes the next CTA after the launch cost.
       if (nextCta < ctaCount && !failed) place(sm, f.cycle + timing.sm.ctaLaunchCycles);
@@ -303,7 +308,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     grid.warpInstructions.store(launchInstructions);
     if (failed) break;
     if (launchInstructions > grid.options.maxWarpInstructions) {
-      auto busy = std::find_if(sms.begin(), sms.end(), [](const auto& sm) { return sm->residentCtas() != 0; });
+      auto busy =
+          std::find_if(sms.begin(), sms.end(), [](const auto& sm) { return sm->residentCtas() != 0; });
       SmModel& sm = busy != sms.end() ? **busy : *sms.front();
       sm.failLaunch(LaunchErrorKind::Timeout, "the launch executed more than " +
                                                   std::to_string(grid.options.maxWarpInstructions) +
@@ -315,9 +321,10 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     // Every resident CTA on every SM spins through states it was in
     // before, and no memory changed: it will go on forever.
     if (auto [sm, stuck] = livelocked(sms); stuck != nullptr) {
-      exec::failStalled(sm->context(), *stuck,
-                        "the resident blocks repeat the same states without writing memory (a spin on memory no "
-                        "block writes, or a grid.sync() some block never reaches); the first of them");
+      exec::failStalled(
+          sm->context(), *stuck,
+          "the resident blocks repeat the same states without writing memory (a spin on memory no "
+          "block writes, or a grid.sync() some block never reaches); the first of them");
       break;
     }
     // Resident CTAs but nothing will ever happen: every warp waits for a
@@ -363,7 +370,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     out.stats.timing.l1LdgstsRequests += l1.ldgsts.requests;
     out.stats.timing.l1LdgstsSectors += l1.ldgsts.sectors;
     out.stats.timing.l1SectorHits += l1.loadSectorHits + l1.storeSectorHits + l1.texture.sectorHits +
-                                     l1.surfaceLoad.sectorHits + l1.surfaceStore.sectorHits + l1.ldgsts.sectorHits;
+                                     l1.surfaceLoad.sectorHits + l1.surfaceStore.sectorHits +
+                                     l1.ldgsts.sectorHits;
   }
   out.stats.timing.l2Sectors = l2.stats().readSectors + l2.stats().writeSectors + l2.stats().atomicSectors;
   out.stats.timing.l2SectorHits = l2.stats().sectorHits;
@@ -374,17 +382,20 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   out.stats.timing.durationNs = out.stats.timing.cyclesElapsed * 1'000'000 / clockKhz;
   out.stats.timing.smCyclesActiveAvg = static_cast<double>(active) / static_cast<double>(sms.size());
   uint32_t warpSlots = grid.config.maxThreadsPerSm / exec::kWarpSize;
-  if (active != 0) out.stats.timing.warpsActivePct = 100.0 * static_cast<double>(warpCycles) / (static_cast<double>(active) * warpSlots);
+  if (active != 0)
+    out.stats.timing.warpsActivePct =
+        100.0 * static_cast<double>(warpCycles) / (static_cast<double>(active) * warpSlots);
   for (auto& [id, text] : printfByCta) out.printfOutput += text;
   if (trace != nullptr) {
-    trace->kernelFinished(
-        {out.stats.timing.cyclesElapsed, out.stats.warpInstructions, out.stats.threadInstructions, grid.error.message});
+    trace->kernelFinished({out.stats.timing.cyclesElapsed, out.stats.warpInstructions,
+                           out.stats.threadInstructions, grid.error.message});
   }
   progress.finish({out.stats.timing.cyclesElapsed, out.stats.warpInstructions, out.stats.threadInstructions});
   grid.clock = &grid.instructionClock;
   timer.mark(&HostProfile::finishSeconds);
   // On the host threads: freeing an SM's caches and CTAs takes a while.
-  timer.parallel(onPool, sms.size(), &HostProfile::smEnds, &HostProfile::endWallSeconds, [&](size_t s) { sms[s].reset(); });
+  timer.parallel(onPool, sms.size(), &HostProfile::smEnds, &HostProfile::endWallSeconds,
+                 [&](size_t s) { sms[s].reset(); });
   return out;
 }
 
