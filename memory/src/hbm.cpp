@@ -17,6 +17,7 @@ void checkHbmConfig(const HbmConfig& config) {
   if (config.bytesPerCyclePerChannel == 0) fail("a channel must move at least one byte a cycle");
   if (config.rowMissLatencyCycles < config.rowHitLatencyCycles)
     fail("a row miss cannot be faster than a row hit");
+  if (config.queueReorderPercent > 100) fail("the queue's reordering is at most 100 percent");
 }
 
 Hbm::Hbm(const HbmConfig& config) : config_(config) {
@@ -44,9 +45,11 @@ Hbm::Service Hbm::serve(uint64_t now, const MemoryRequest& request, uint64_t cha
   Service s;
   s.transferCycles =
       (uint64_t{request.bytes} + config_.bytesPerCyclePerChannel - 1) / config_.bytesPerCyclePerChannel;
-  s.freeAt = std::max(now, channelFreeAt) + s.transferCycles;
+  const uint64_t start = std::max(now, channelFreeAt);
+  s.freeAt = start + s.transferCycles;
   s.rowHit = openRow == where.row;
-  s.done = s.freeAt + (s.rowHit ? config_.rowHitLatencyCycles : config_.rowMissLatencyCycles);
+  s.done = now + reorderedWait(start - now, request.lineAddress, config_.queueReorderPercent) +
+           s.transferCycles + (s.rowHit ? config_.rowHitLatencyCycles : config_.rowMissLatencyCycles);
   return s;
 }
 

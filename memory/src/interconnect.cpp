@@ -16,13 +16,16 @@ uint64_t transferCycles(uint32_t bytes, uint32_t bytesPerCycle) {
 }  // namespace
 
 void checkInterconnectConfig(const InterconnectConfig& config) {
-  if (config.smBytesPerCycle == 0) throw std::invalid_argument("interconnect: an SM's port must move some bytes a cycle");
+  if (config.smBytesPerCycle == 0)
+    throw std::invalid_argument("interconnect: an SM's port must move some bytes a cycle");
+  if (config.smStoreBytesPerCycle == 0)
+    throw std::invalid_argument("interconnect: an SM's port must move some store bytes a cycle");
   if (config.sliceBytesPerCycle == 0)
     throw std::invalid_argument("interconnect: a slice's port must move some bytes a cycle");
 }
 
-Interconnect::Interconnect(const InterconnectConfig& config, uint32_t slices, std::function<uint32_t(uint64_t)> sliceOf,
-                           MemoryBackend& backend)
+Interconnect::Interconnect(const InterconnectConfig& config, uint32_t slices,
+                           std::function<uint32_t(uint64_t)> sliceOf, MemoryBackend& backend)
     : config_(config), sliceOf_(std::move(sliceOf)), backend_(backend) {
   checkInterconnectConfig(config);
   if (slices == 0) throw std::invalid_argument("interconnect: there must be at least one slice");
@@ -38,9 +41,12 @@ uint32_t Interconnect::checkedSlice(const MemoryRequest& request) const {
   return slice;
 }
 
-uint64_t Interconnect::cross(uint64_t now, uint32_t bytes, uint64_t& smFree, uint64_t& sliceFree) const {
+uint64_t Interconnect::cross(uint64_t now, const MemoryRequest& request, uint64_t& smFree,
+                             uint64_t& sliceFree) const {
+  const uint32_t bytes = request.bytes;
+  const bool store = request.write && !request.atomic;
   uint64_t injected = std::max(now, smFree);
-  smFree = injected + transferCycles(bytes, config_.smBytesPerCycle);
+  smFree = injected + transferCycles(bytes, store ? config_.smStoreBytesPerCycle : config_.smBytesPerCycle);
   uint64_t ejected = std::max(injected, sliceFree);
   sliceFree = ejected + transferCycles(bytes, config_.sliceBytesPerCycle);
   return ejected;
@@ -51,7 +57,7 @@ uint64_t Interconnect::request(uint64_t now, const MemoryRequest& request) {
   if (request.sm >= smPortFreeAt_.size()) smPortFreeAt_.resize(request.sm + 1, 0);
   uint64_t& smFree = smPortFreeAt_[request.sm];
   const uint64_t injected = std::max(now, smFree);
-  uint64_t ejected = cross(now, request.bytes, smFree, slicePortFreeAt_[slice]);
+  uint64_t ejected = cross(now, request, smFree, slicePortFreeAt_[slice]);
   ++stats_.requests;
   stats_.bytes += request.bytes;
   stats_.smPortWaitCycles += injected - now;
@@ -69,7 +75,7 @@ uint64_t Interconnect::arrivalInto(Shadow& shadow, uint64_t now, const MemoryReq
     shadow.slicePortFreeAt_.emplace_back(slice, slicePortFreeAt_[slice]);
     copy = shadow.slicePortFreeAt_.end() - 1;
   }
-  return cross(now, request.bytes, *shadow.smPortFreeAt_, copy->second);
+  return cross(now, request, *shadow.smPortFreeAt_, copy->second);
 }
 
 uint64_t Interconnect::estimateAfter(std::span<const TimedRequest> before, uint64_t now,
@@ -79,11 +85,12 @@ uint64_t Interconnect::estimateAfter(std::span<const TimedRequest> before, uint6
   auto arrival = [&](uint64_t at, const MemoryRequest& r) {
     uint32_t slice = checkedSlice(r);
     if (r.sm >= smFree.size()) smFree.resize(r.sm + 1, 0);
-    return cross(at, r.bytes, smFree[r.sm], sliceFree[slice]);
+    return cross(at, r, smFree[r.sm], sliceFree[slice]);
   };
   std::vector<TimedRequest> arrived;
   arrived.reserve(before.size());
-  for (const TimedRequest& earlier : before) arrived.push_back({arrival(earlier.now, earlier.request), earlier.request});
+  for (const TimedRequest& earlier : before)
+    arrived.push_back({arrival(earlier.now, earlier.request), earlier.request});
   const uint64_t at = arrival(now, request);
   return backend_.estimateAfter(arrived, at, request);
 }

@@ -38,6 +38,10 @@ void checkL2Config(const L2Config& config) {
   if (config.mshrsPerSlice == 0) fail("a slice needs at least one MSHR");
   if (!std::isfinite(config.atomicCyclesPerOp) || config.atomicCyclesPerOp <= 0)
     fail("the atomic unit must take a positive, finite number of cycles per operation");
+  if (!std::isfinite(config.writeSectorsPerCycle) || config.writeSectorsPerCycle <= 0)
+    fail("the write port must pass a positive, finite number of sectors a cycle");
+  if (!std::isfinite(config.writeRequestCycles) || config.writeRequestCycles < 0)
+    fail("the write port's cycles per request must be finite and not negative");
 }
 
 L2Cache::L2Cache(const L2Config& config, MemoryBackend& backend) : config_(config), backend_(backend) {
@@ -46,6 +50,10 @@ L2Cache::L2Cache(const L2Config& config, MemoryBackend& backend) : config_(confi
   const uint64_t sets = config.capacityBytes / (uint64_t{config.lineBytes} * config.ways);
   atomicTicksPerRound_ = std::max<uint64_t>(
       1, static_cast<uint64_t>(std::llround(config.atomicCyclesPerOp * kAtomicTicksPerCycle)));
+  writeTicksPerRequest_ =
+      static_cast<uint64_t>(std::llround(config.writeRequestCycles * kAtomicTicksPerCycle));
+  writeTicksPerSector_ = std::max<uint64_t>(
+      1, static_cast<uint64_t>(std::llround(kAtomicTicksPerCycle / config.writeSectorsPerCycle)));
   sets_ = static_cast<uint32_t>(sets);
   ways_.resize(sets * config.ways);
   arrival_.resize(ways_.size() * sectorsPerLine_);
@@ -297,17 +305,29 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
   if (way != nullptr) way->lastUse = state.stamp();
 
   const uint32_t missing = request.sectorMask & ~present;
+  // Takes the write port for `sectors` from `from` on: returns the cycle the
+  // slots start in and the cycle the last ends in.
+  auto writePort = [&](uint64_t from, uint32_t sectors) {
+    const uint64_t start = std::max(from * kAtomicTicksPerCycle, slice.writeFreeAtTick);
+    slice.writeFreeAtTick =
+        start + self.writeTicksPerRequest_ + uint64_t{sectors} * self.writeTicksPerSector_;
+    const uint64_t startCycle = start / kAtomicTicksPerCycle;
+    if constexpr (kCommit) state.self.stats_.writePortWaitCycles += startCycle > from ? startCycle - from : 0;
+    return std::pair{startCycle, (slice.writeFreeAtTick + kAtomicTicksPerCycle - 1) / kAtomicTicksPerCycle};
+  };
   if (store) {
     // Write-allocate without fetching: the written sectors are whole.
+    // Through the slice's port and its write port together: written once both have passed it.
+    const uint64_t writtenAt = std::max(portEnd, writePort(now, sectorCount).second);
     if (way != nullptr) {
       for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
-        if ((missing >> s) & 1) arrival[s] = portEnd;
+        if ((request.sectorMask >> s) & 1) arrival[s] = std::max(arrival[s], writtenAt);
       way->sectors |= request.sectorMask;
       way->dirty |= request.sectorMask;
     } else {
       state.backend(now, request);
     }
-    return portEnd + latency;
+    return writtenAt + latency;
   }
 
   if (missing != 0) {
@@ -316,16 +336,17 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
                        static_cast<uint32_t>(std::popcount(missing)) * config.sectorBytes, false};
     read.sm = request.sm;
     std::vector<uint64_t>& mshrs = slice.mshrFreeAt;
-    while (!mshrs.empty() && mshrs.front() <= now) {
+    const uint64_t slotAt = writePort(now, static_cast<uint32_t>(std::popcount(missing))).first;
+    while (!mshrs.empty() && mshrs.front() <= slotAt) {
       std::pop_heap(mshrs.begin(), mshrs.end(), std::greater<>());
       mshrs.pop_back();
     }
-    uint64_t sendAt = now;
+    uint64_t sendAt = slotAt;
     if (mshrs.size() >= config.mshrsPerSlice) {
       sendAt = mshrs.front();  // this fetch takes that MSHR over
       std::pop_heap(mshrs.begin(), mshrs.end(), std::greater<>());
       mshrs.pop_back();
-      if constexpr (kCommit) state.self.stats_.mshrStallCycles += sendAt - now;
+      if constexpr (kCommit) state.self.stats_.mshrStallCycles += sendAt - slotAt;
     }
     const uint64_t arrives = state.backend(sendAt, read);
     mshrs.push_back(arrives);

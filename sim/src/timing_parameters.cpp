@@ -146,6 +146,8 @@ std::vector<TimingParameter> makeParameters() {
   p.push_back(number("noc.sm_bytes_per_cycle", "bytes/cycle",
                      "an SM's port into the crossbar to the L2 (its requests queue behind each other)",
                      [](TimingConfig& t) -> uint32_t& { return t.noc.smBytesPerCycle; }, 1));
+  p.push_back(number("noc.sm_store_bytes_per_cycle", "bytes/cycle", "an SM's port into the crossbar, for a store's data",
+                     [](TimingConfig& t) -> uint32_t& { return t.noc.smStoreBytesPerCycle; }, 1));
   p.push_back(number("noc.slice_bytes_per_cycle", "bytes/cycle", "an L2 slice's port out of the crossbar",
                      [](TimingConfig& t) -> uint32_t& { return t.noc.sliceBytesPerCycle; }, 1));
   p.push_back(number("l2.capacity", "bytes", "L2 cache, all slices",
@@ -173,6 +175,12 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.l2.coalesceWindowCycles; }, 0));
   p.push_back(decimal("l2.atomic_cycles_per_op", "cycles", "a slice's atomic unit, per round (a sector's word per lane)",
                       [](TimingConfig& t) -> double& { return t.l2.atomicCyclesPerOp; }));
+  p.push_back(decimal("l2.write_request_cycles", "cycles",
+                      "a slice's data-array write port: what each store or fetch holds it, besides its sectors",
+                      [](TimingConfig& t) -> double& { return t.l2.writeRequestCycles; }));
+  p.push_back(decimal("l2.write_sectors_per_cycle", "sectors/cycle",
+                      "a slice's data-array write port: the sectors stores write and fetches bring in",
+                      [](TimingConfig& t) -> double& { return t.l2.writeSectorsPerCycle; }));
   p.push_back(number("dram.channels", "count", "HBM channels (address-hashed)",
                      [](TimingConfig& t) -> uint32_t& { return t.dram.channels; }, 1));
   p.push_back(number("dram.banks_per_channel", "count", "banks per channel, each with an open row",
@@ -187,6 +195,9 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.dram.rowMissLatencyCycles; }, 1));
   p.push_back(number("dram.bytes_per_cycle_per_channel", "bytes/cycle", "what one channel moves a cycle",
                      [](TimingConfig& t) -> uint32_t& { return t.dram.bytesPerCyclePerChannel; }, 1));
+  p.push_back(number("dram.queue_reorder", "percent",
+                     "a request's wait for its busy channel is redrawn within +- this share (0: in order)",
+                     [](TimingConfig& t) -> uint32_t& { return t.dram.queueReorderPercent; }, 0));
   p.push_back(number("const.hit_latency", "cycles", "constant-cache hit (ld.const), issue to use",
                      [](TimingConfig& t) -> uint32_t& { return t.constant.hitLatencyCycles; }, 1));
   p.push_back(number("const.miss_latency", "cycles", "constant-cache miss to the next level",

@@ -56,6 +56,27 @@ TEST(Interconnect, RequestsOfOneSmQueueBehindEachOtherAtItsPort) {
   EXPECT_EQ(noc.stats().bytes, 128u);
 }
 
+TEST(Interconnect, AStoresDataMovesThroughItsSmsPortAtTheStoreRate) {
+  InterconnectConfig config = small();
+  config.smStoreBytesPerCycle = 8;
+  RecordingBackend backend(50);
+  Interconnect noc(config, 2, sliceOfLine, backend);
+  MemoryRequest store = read(0, 32, 0);
+  store.write = true;
+  // 32 bytes at 8 a cycle hold SM 0's port 4 cycles (10..13) ...
+  EXPECT_EQ(noc.request(10, store), 60u);
+  // ... so its read to slice 1 is sent at 14; an atomic's bytes go at the read rate.
+  EXPECT_EQ(noc.request(10, read(128, 32, 0)), 64u);
+  MemoryRequest atomic = read(128, 64, 0);
+  atomic.atomic = true;
+  atomic.write = true;
+  EXPECT_EQ(noc.request(15, atomic), 66u);            // slice 1 busy 14..15; port 15, 16
+  EXPECT_EQ(noc.request(15, read(256, 32, 0)), 67u);  // SM 0's port free at 17
+  InterconnectConfig noStores = small();
+  noStores.smStoreBytesPerCycle = 0;
+  EXPECT_THROW(checkInterconnectConfig(noStores), std::invalid_argument);
+}
+
 TEST(Interconnect, RequestsOfManySmsQueueAtTheSlicesPort) {
   RecordingBackend backend(50);
   Interconnect noc(small(), 2, sliceOfLine, backend);

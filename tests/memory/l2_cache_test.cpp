@@ -34,6 +34,10 @@ L2Config small() {
   config.mshrsPerSlice = 4;
   config.atomicCyclesPerOp = 2;
   config.coalesceWindowCycles = 0;  // the request coalescer has its own test
+  // The write port as fast as the slice's port (a sector a cycle): it binds
+  // only in its own tests.
+  config.writeRequestCycles = 0;
+  config.writeSectorsPerCycle = 1;
   return config;
 }
 
@@ -169,6 +173,30 @@ TEST(L2Cache, StoresAllocateTheirSectorsWithoutFetching) {
   // Compute counts a write's lookup; sector 1 is the one miss.
   EXPECT_EQ(l2.stats().sectorHits, 3u);
   EXPECT_EQ(l2.stats().sectorMisses, 1u);
+}
+
+TEST(L2Cache, StoresAndFetchesShareTheSlicesWritePort) {
+  // The write port at 2 cycles a request plus half a cycle a sector; the
+  // slice's port passes 4 sectors (128 bytes) a cycle, so it never binds.
+  L2Config config = small();
+  config.sliceBytesPerCycle = 128;
+  config.writeRequestCycles = 2;
+  config.writeSectorsPerCycle = 2;
+  RecordingBackend backend(50);
+  L2Cache l2(config, backend);
+  // Line 0 (slice 0): 2 + 4 x 0.5 = 4 cycles, written at 4, then the trip.
+  EXPECT_EQ(l2.request(0, write(kLine0, 0xf)), 4u + 100u);
+  // One sector of line 3 (slice 0) waits for it: 4 + 2.5, written in cycle 7.
+  EXPECT_EQ(l2.request(0, write(kLine3, 0x1)), 7u + 100u);
+  // A fetch on slice 0 takes its slots from 6.5 (sent in cycle 6) ...
+  EXPECT_EQ(l2.request(1, read(kLine5, 0x3)), 6u + 50u + 100u);
+  ASSERT_EQ(backend.sent.size(), 1u);
+  EXPECT_EQ(backend.sent[0].at, 6u);
+  // ... to 6.5 + 3 = 9.5: the next store on slice 0 is written at 9.5 + 2.5.
+  EXPECT_EQ(l2.request(2, write(kLine0, 0x2)), 12u + 100u);
+  // Slice 1's port is free: line 1's store is written after its 2.5 cycles.
+  EXPECT_EQ(l2.request(2, write(kLine1, 0x1)), 5u + 130u);  // far from SM 0
+  EXPECT_EQ(l2.stats().writePortWaitCycles, 4u + 5u + 7u);
 }
 
 TEST(L2Cache, EvictingADirtyLineWritesItsDirtySectorsBackOnce) {
@@ -327,6 +355,10 @@ TEST(L2Cache, RejectsImpossibleConfigurations) {
             "L2 cache: a slice's port must move at least one byte a cycle");
   EXPECT_EQ(messageFor([](L2Config& c) { c.mshrsPerSlice = 0; }),
             "L2 cache: a slice needs at least one MSHR");
+  EXPECT_EQ(messageFor([](L2Config& c) { c.writeSectorsPerCycle = 0; }),
+            "L2 cache: the write port must pass a positive, finite number of sectors a cycle");
+  EXPECT_EQ(messageFor([](L2Config& c) { c.writeRequestCycles = -1; }),
+            "L2 cache: the write port's cycles per request must be finite and not negative");
   EXPECT_EQ(messageFor([](L2Config& c) { c.atomicCyclesPerOp = 0; }),
             "L2 cache: the atomic unit must take a positive, finite number of cycles per operation");
   EXPECT_EQ(messageFor([](L2Config&) {}), "accepted");

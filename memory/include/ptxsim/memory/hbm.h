@@ -23,6 +23,19 @@
 // are not modelled: the H100's page-local and page-stride chases differ by
 // only 11 cycles, so its controller hides most of a row miss.
 //
+// A channel's controller does not serve its queue in arrival order (it
+// favours open rows and idle banks), so requests that met the same backlog
+// come back at different times. The channel's free cycle still advances in
+// call order (its bandwidth is unchanged), but a request's wait for it is
+// scaled by a factor drawn from its line address (a fixed hash, so the same
+// run gives the same cycles), uniform in 1 +- queueReorderPercent / 100; an
+// idle channel adds no wait, so unloaded latency is unchanged. Why: on the
+// H100, transpose_naive's loads issued in the same few cycles come back
+// 884 to 2036 cycles later (10th to 90th percentile) in no order of warp,
+// so a block's 8 warps get their rows a median 1017 cycles apart
+// (tests/timing/kernels/probe/store_spread_probe.cu); served in order, the
+// model's come back within about 75 cycles of each other.
+//
 // Defaults: the H100 SXM at its 1980 MHz SM clock (tests/timing/calibration/
 // h100/summary.txt). Latencies: a DRAM chase from the SM takes 679.4 cycles
 // in one page (latency.dram.page_local) and 690.7 a new page each time
@@ -48,6 +61,10 @@ struct HbmConfig {
   uint32_t rowHitLatencyCycles = 401;
   uint32_t rowMissLatencyCycles = 413;
   uint32_t bytesPerCyclePerChannel = 21;
+  // How far a request's wait for its busy channel is redrawn, in percent: 0
+  // serves each channel strictly in call order; p draws the wait uniformly
+  // from (1 - p/100) to (1 + p/100) times the in-order one (see above).
+  uint32_t queueReorderPercent = 100;
 
   bool operator==(const HbmConfig&) const = default;
 };

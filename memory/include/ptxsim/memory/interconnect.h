@@ -6,10 +6,10 @@
 // queueing it meets on the way.
 //
 // Every SM has an injection port that moves `smBytesPerCycle` bytes a
-// cycle, its requests in call order, reads and writes alike (a read's bytes
-// are the data it brings back); every slice has an ejection port that moves
+// cycle (a read's bytes are the data it brings back), a store's bytes at
+// `smStoreBytesPerCycle`, its requests in call order; every slice has an ejection port that moves
 // `sliceBytesPerCycle`. A request takes its SM's port at max(now, the port's
-// free cycle), holds it ceil(bytes / smBytesPerCycle) cycles, then takes its
+// free cycle), holds it ceil(bytes / that rate) cycles, then takes its
 // slice's port at max(that start, the slice port's free cycle) and holds it
 // ceil(bytes / sliceBytesPerCycle) cycles; it reaches the back end when it
 // has the slice's port. An uncontended request is not delayed at all: the
@@ -38,6 +38,11 @@ namespace ptxsim::memory {
 
 struct InterconnectConfig {
   uint32_t smBytesPerCycle = 64;
+  // A store's data moves through its SM's port at this narrower rate: on the
+  // H100 one SM stores a sector a cycle (fill of 8 MB by 16 SMs, 1024
+  // threads each: 15.7 sectors a cycle; tests/timing/kernels/probe/h100/
+  // l2_write.ncu.csv), where its reads bring in twice that.
+  uint32_t smStoreBytesPerCycle = 32;
   uint32_t sliceBytesPerCycle = 128;
 
   bool operator==(const InterconnectConfig&) const = default;
@@ -105,7 +110,7 @@ class Interconnect final : public MemoryBackend {
   uint32_t checkedSlice(const MemoryRequest& request) const;
   // A request of `bytes` sent at `now` through ports free at `smFree` and
   // `sliceFree`: moves both on; returns the cycle it has the slice's port.
-  uint64_t cross(uint64_t now, uint32_t bytes, uint64_t& smFree, uint64_t& sliceFree) const;
+  uint64_t cross(uint64_t now, const MemoryRequest& request, uint64_t& smFree, uint64_t& sliceFree) const;
 
   InterconnectConfig config_;
   std::function<uint32_t(uint64_t)> sliceOf_;

@@ -39,6 +39,23 @@
 // (fitted) gives 79 220 and puts the SMs' L2 hit rates of the suite within
 // 6.3 points (sgemm_tiled 84.5% against 78.2%; 12.7 points without it).
 //
+// Writing into the data array: a store, and a fetch of sectors from the
+// back end, takes the slice's write port for writeRequestCycles plus
+// 1 / writeSectorsPerCycle a sector, in call order (fractions kept), from
+// the cycle it reaches the slice. A store is acknowledged, and its sectors
+// readable, once it has passed both the slice's port and this one; a fetch
+// is sent to the back end no earlier than its slots start (the port is
+// reserved when the miss is looked up, so it throttles the fetches rather
+// than reordering their arrivals). Why (the probe tests/timing/kernels/
+// probe/l2_write_probe.cu, recorded 2026-11-25): the H100's L2 takes whole
+// lines of stores at ~60 sectors a cycle (fill of 16-32 MB: 2.9 slice-
+// cycles a line), whether the sectors are whole or hold one written word
+// (47 a cycle), against 124 sectors of reads it passes a cycle; a copy's
+// fetches from DRAM and its stores share the port (copy of 12-20 MB: 48
+// sectors a cycle of both together); and stores of one sector a line
+// (transpose_naive, scatter) cost it ~1.6 slice-cycles each. 1 cycle a
+// request plus 0.6 a sector fits all three.
+//
 // Lines: sectored like the L1 (a miss fetches only the missing sectors),
 // LRU, sets indexed over the whole L2 by spreadIndex(l, sets) (the slices'
 // shares of 50 MiB are not whole sets for 48 slices; slices only own ports,
@@ -89,6 +106,10 @@ struct L2Config {
   uint32_t sliceBytesPerCycle = 80;
   uint32_t mshrsPerSlice = 256;
   double atomicCyclesPerOp = 1.45;  // per round of the slice's atomic unit
+  // The slice's data-array write port (stores and fills): a request holds
+  // it writeRequestCycles plus 1 / writeSectorsPerCycle per sector.
+  double writeRequestCycles = 1.0;
+  double writeSectorsPerCycle = 1.667;
   uint32_t coalesceWindowCycles = 3;  // 0: no request coalescer
 
   bool operator==(const L2Config&) const = default;
@@ -115,6 +136,7 @@ struct L2Stats {
   uint64_t coalescedSectors = 0;      // read sectors merged with a recent read of them: not looked up
   uint64_t mshrStallCycles = 0;       // summed over fetches that waited for an MSHR
   uint64_t atomicUnitBusyCycles = 0;  // rounds x atomicCyclesPerOp summed over slices, rounded down
+  uint64_t writePortWaitCycles = 0;   // summed over stores and fetches that waited for the write port
   std::vector<uint64_t> partitionSectorHits;
 
   double sectorHitRatePct() const;  // lts__t_sector_hit_rate.pct; 0 with no sectors
@@ -191,6 +213,7 @@ class L2Cache final : public MemoryBackend {
     // line takes 1.6 cycles at 80 bytes a cycle, not 2 (bw.l2.read).
     uint64_t portFreeAtByte = 0;
     uint64_t atomicFreeAtTick = 0;  // in kAtomicTicksPerCycle units
+    uint64_t writeFreeAtTick = 0;   // the write port's, in kAtomicTicksPerCycle units
     // When each busy MSHR frees: a min-heap (std::push_heap with greater).
     std::vector<uint64_t> mshrFreeAt;
     // The request coalescer's recent reads (coalesceWindowCycles), oldest
@@ -211,7 +234,9 @@ class L2Cache final : public MemoryBackend {
   template <class State>
   static uint64_t lookup(State& state, uint64_t now, const MemoryRequest& request);
   void checkRequest(const MemoryRequest& request) const;
-  Way* setOf(uint64_t line) { return &ways_[uint64_t{spreadIndex(line / config_.lineBytes, sets_)} * config_.ways]; }
+  Way* setOf(uint64_t line) {
+    return &ways_[uint64_t{spreadIndex(line / config_.lineBytes, sets_)} * config_.ways];
+  }
   template <class W>
   static W* findIn(W* set, uint32_t ways, uint64_t line);
   // The way's sectors' arrival times, all 0 (arrived) if they were set in
@@ -227,6 +252,8 @@ class L2Cache final : public MemoryBackend {
   uint32_t sets_ = 0;
   uint32_t sectorsPerLine_ = 0;
   uint64_t atomicTicksPerRound_ = 0;
+  uint64_t writeTicksPerRequest_ = 0;  // the write port's, in kAtomicTicksPerCycle units
+  uint64_t writeTicksPerSector_ = 0;
   std::vector<Way> ways_;          // set-major
   std::vector<uint64_t> arrival_;  // per way and sector: the cycle its data is in the slice
   std::vector<Slice> slices_;
