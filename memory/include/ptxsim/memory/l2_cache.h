@@ -77,7 +77,7 @@
 // uniform address, 21.7 x 32, agree). The same kernel on consecutive words
 // (a warp's whole line, 4 sectors of 8 distinct words, sectors not updated
 // for a long time) runs at 1288 a cycle in its steady state
-// (atomic.many_addresses.steady): 0.3 cycles a sector (fitted: 1279; the
+// (atomic.many_addresses.steady): 0.3 cycles a sector (fitted: 1280; the
 // bound 48 x 32 / (4 x 0.3) = 1280 is not the only one, the crossbar's
 // port of a slice takes a line a cycle). The hot bins of histogram_global
 // (tests/timing/kernels: a warp's atomics in about 21 sectors of 8 lines,
