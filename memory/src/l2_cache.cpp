@@ -38,6 +38,14 @@ void checkL2Config(const L2Config& config) {
   if (config.mshrsPerSlice == 0) fail("a slice needs at least one MSHR");
   if (!std::isfinite(config.atomicCyclesPerOp) || config.atomicCyclesPerOp <= 0)
     fail("the atomic unit must take a positive, finite number of cycles per operation");
+  if (!std::isfinite(config.atomicCyclesPerSector) || config.atomicCyclesPerSector <= 0)
+    fail("the atomic unit must take a positive, finite number of cycles per sector");
+  if (!std::isfinite(config.atomicHazardCycles) || config.atomicHazardCycles < 0)
+    fail("the atomic unit's hazard must be a finite number of cycles, 0 or more");
+  if ((config.atomicHazardCycles + config.atomicCyclesPerOp) / config.atomicCyclesPerSector > 4096)
+    fail(
+        "the atomic unit would remember more than 4096 sectors: its hazard and operation are too long for "
+        "its sector");
   if (!std::isfinite(config.writeSectorsPerCycle) || config.writeSectorsPerCycle <= 0)
     fail("the write port must pass a positive, finite number of sectors a cycle");
   if (!std::isfinite(config.writeRequestCycles) || config.writeRequestCycles < 0)
@@ -48,8 +56,17 @@ L2Cache::L2Cache(const L2Config& config, MemoryBackend& backend) : config_(confi
   checkL2Config(config);
   sectorsPerLine_ = config.lineBytes / config.sectorBytes;
   const uint64_t sets = config.capacityBytes / (uint64_t{config.lineBytes} * config.ways);
-  atomicTicksPerRound_ = std::max<uint64_t>(
-      1, static_cast<uint64_t>(std::llround(config.atomicCyclesPerOp * kAtomicTicksPerCycle)));
+  const auto ticks = [](double cycles) {
+    return static_cast<uint64_t>(std::llround(cycles * kAtomicTicksPerCycle));
+  };
+  atomicTicksPerOp_ = std::max<uint64_t>(1, ticks(config.atomicCyclesPerOp));
+  atomicTicksPerSector_ = std::max<uint64_t>(1, ticks(config.atomicCyclesPerSector));
+  atomicHazardTicks_ = ticks(config.atomicHazardCycles);
+  // The sectors the unit can start while an update still holds the next
+  // atomic on its sector back (its hazard, or its operation's result), and
+  // one more: an update older than these is no hazard any more.
+  atomicUpdateSlots_ =
+      static_cast<uint32_t>((atomicHazardTicks_ + atomicTicksPerOp_) / atomicTicksPerSector_) + 2;
   writeTicksPerRequest_ =
       static_cast<uint64_t>(std::llround(config.writeRequestCycles * kAtomicTicksPerCycle));
   writeTicksPerSector_ = std::max<uint64_t>(
@@ -58,6 +75,7 @@ L2Cache::L2Cache(const L2Config& config, MemoryBackend& backend) : config_(confi
   ways_.resize(sets * config.ways);
   arrival_.resize(ways_.size() * sectorsPerLine_);
   slices_.resize(config.slices);
+  for (Slice& slice : slices_) slice.atomicUpdates.resize(atomicUpdateSlots_);
   stats_.partitionSectorHits.assign(config.partitions, 0);
 }
 
@@ -119,7 +137,10 @@ void L2Cache::count(const MemoryRequest& request, uint32_t partition, bool near,
 
 void L2Cache::startLaunch() {
   ++launch_;
-  for (Slice& slice : slices_) slice = Slice{};
+  for (Slice& slice : slices_) {
+    slice = Slice{};
+    slice.atomicUpdates.resize(atomicUpdateSlots_);
+  }
   atomicBusyTicks_ = 0;
   stats_ = {};
   stats_.partitionSectorHits.assign(config_.partitions, 0);
@@ -254,11 +275,15 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
 
   const uint32_t sectorCount = static_cast<uint32_t>(std::popcount(request.sectorMask));
   // The port's byte clock, unrounded; the data is ready from the cycle its
-  // last byte has passed in.
+  // last byte has passed in. An atomic's sectors go to the atomic unit
+  // instead (runAtomicUnit).
   const uint64_t bytesPerCycle = config.sliceBytesPerCycle;
-  slice.portFreeAtByte =
-      std::max(now * bytesPerCycle, slice.portFreeAtByte) + uint64_t{sectorCount} * config.sectorBytes;
-  const uint64_t portEnd = (slice.portFreeAtByte + bytesPerCycle - 1) / bytesPerCycle;
+  uint64_t portEnd = now;
+  if (!request.atomic) {
+    slice.portFreeAtByte =
+        std::max(now * bytesPerCycle, slice.portFreeAtByte) + uint64_t{sectorCount} * config.sectorBytes;
+    portEnd = (slice.portFreeAtByte + bytesPerCycle - 1) / bytesPerCycle;
+  }
 
   Way* set = state.set(request.lineAddress);
   Way* way = findIn(set, config.ways, request.lineAddress);
@@ -360,22 +385,18 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
   }
   if (!request.atomic) return dataAt + latency;
 
-  // The slice's atomic unit: rounds = sectors x operations per word.
-  const uint64_t rounds = uint64_t{sectorCount} * request.opsPerWord;
-  const uint64_t start = std::max(dataAt * kAtomicTicksPerCycle, slice.atomicFreeAtTick);
-  const uint64_t atomicEnd = start + rounds * self.atomicTicksPerRound_;
+  uint64_t busyTicks = 0;
+  const uint64_t atomicEnd = self.runAtomicUnit(slice, dataAt, request, busyTicks);
   const uint64_t done = (atomicEnd + kAtomicTicksPerCycle - 1) / kAtomicTicksPerCycle;
-  slice.atomicFreeAtTick = atomicEnd;
   if constexpr (kCommit) {
-    state.self.atomicBusyTicks_ += rounds * self.atomicTicksPerRound_;
+    state.self.atomicBusyTicks_ += busyTicks;
     state.self.stats_.atomicUnitBusyCycles = state.self.atomicBusyTicks_ / kAtomicTicksPerCycle;
   }
   if (way != nullptr) {
-    // Later readers get the updated words, from the cycle the unit's last
-    // round ends in: the unit's fractional rounds already order the next
-    // atomic on these words, which rounding up would hold a cycle per
-    // request (one lane a warp to one address: 1.45 cycles a request on the
-    // H100, atomic.one_address_one_lane).
+    // Later readers get the updated words from the cycle the unit's last
+    // update ends in (the unit orders later atomics on them itself, in
+    // fractions of a cycle: rounding up would hold one word's chain a cycle
+    // a request, atomic.one_address_one_lane).
     way->dirty |= request.sectorMask;
     const uint64_t updatedAt = atomicEnd / kAtomicTicksPerCycle;
     for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
@@ -387,6 +408,48 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
     state.backend(now, writeBack);
   }
   return done + latency;
+}
+
+uint64_t L2Cache::runAtomicUnit(Slice& slice, uint64_t dataAt, const MemoryRequest& request,
+                                uint64_t& busyTicks) const {
+  const uint32_t wordsPerSector = config_.sectorBytes / 4;
+  const uint32_t sectorWordMask = wordsPerSector >= 32 ? ~0u : (1u << wordsPerSector) - 1;
+  const uint64_t ops = request.opsPerWord;
+  uint64_t issueAt = slice.atomicFreeAtTick;
+  uint64_t lastDone = 0;
+  busyTicks = 0;
+  for (uint32_t sectors = request.sectorMask; sectors != 0; sectors &= sectors - 1) {
+    const auto sector = static_cast<uint32_t>(std::countr_zero(sectors));
+    // The request's words of this sector; 0 where not known (no results
+    // pass on then).
+    const uint32_t firstWord = sector * wordsPerSector;
+    const uint32_t words =
+        wordsPerSector == 0 || firstWord >= 32 ? 0 : (request.atomicWords >> firstWord) & sectorWordMask;
+    uint64_t ready = dataAt * kAtomicTicksPerCycle;
+    // The sector's last update, or the slot to forget for this one: the
+    // update that is done first.
+    AtomicUpdate* slot = &slice.atomicUpdates[0];
+    for (AtomicUpdate& update : slice.atomicUpdates) {
+      if (update.used && update.line == request.lineAddress && update.sector == sector) {
+        slot = &update;
+        break;
+      }
+      if (!update.used || (slot->used && update.doneAtTick < slot->doneAtTick)) slot = &update;
+    }
+    if (slot->used && slot->line == request.lineAddress && slot->sector == sector) {
+      const bool passesOn = words != 0 && (words & ~slot->words) == 0;
+      ready = std::max(ready, slot->doneAtTick + (passesOn ? 0 : atomicHazardTicks_));
+    }
+    const uint64_t start = std::max(issueAt, ready);
+    const uint64_t holds = (ops - 1) * atomicTicksPerOp_ + atomicTicksPerSector_;
+    issueAt = start + holds;
+    busyTicks += holds;
+    const uint64_t doneAt = start + ops * atomicTicksPerOp_;
+    *slot = AtomicUpdate{request.lineAddress, sector, words, doneAt, true};
+    lastDone = std::max(lastDone, doneAt);
+  }
+  slice.atomicFreeAtTick = issueAt;
+  return lastDone;
 }
 
 }  // namespace ptxsim::memory

@@ -46,15 +46,17 @@ TimingParameter number(std::string key, std::string unit, std::string descriptio
           [field](const TimingConfig& t) { return std::to_string(field(const_cast<TimingConfig&>(t))); }};
 }
 
-// A positive decimal field (cycles that need not be whole).
+// A positive decimal field (cycles that need not be whole); `zeroAllowed`
+// also takes 0 (a delay the model can leave out).
 template <typename Field>
-TimingParameter decimal(std::string key, std::string unit, std::string description, Field field) {
+TimingParameter decimal(std::string key, std::string unit, std::string description, Field field,
+                        bool zeroAllowed = false) {
   return {std::move(key), std::move(unit), std::move(description),
-          [field](TimingConfig& t, const std::string& v, std::string& why) {
+          [field, zeroAllowed](TimingConfig& t, const std::string& v, std::string& why) {
             double value = 0;
             auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
-            if (ec != std::errc() || end != v.data() + v.size() || !(value > 0)) {
-              why = "not a positive number";
+            if (ec != std::errc() || end != v.data() + v.size() || !(value > 0 || (zeroAllowed && value == 0))) {
+              why = zeroAllowed ? "not a number of 0 or more" : "not a positive number";
               return false;
             }
             field(t) = value;
@@ -173,8 +175,17 @@ std::vector<TimingParameter> makeParameters() {
   p.push_back(number("l2.coalesce_window_cycles", "cycles",
                      "a read merges with a read of its sectors looked up this recently (0: no coalescer)",
                      [](TimingConfig& t) -> uint32_t& { return t.l2.coalesceWindowCycles; }, 0));
-  p.push_back(decimal("l2.atomic_cycles_per_op", "cycles", "a slice's atomic unit, per round (a sector's word per lane)",
+  p.push_back(decimal("l2.atomic_cycles_per_op", "cycles",
+                      "a slice's atomic unit: one word's operations (a warp's lanes on it, or warps), apart",
                       [](TimingConfig& t) -> double& { return t.l2.atomicCyclesPerOp; }));
+  p.push_back(decimal("l2.atomic_cycles_per_sector", "cycles",
+                      "a slice's atomic unit: the sectors it starts (each updating its distinct words together), apart",
+                      [](TimingConfig& t) -> double& { return t.l2.atomicCyclesPerSector; }));
+  p.push_back(decimal(
+      "l2.atomic_hazard_cycles", "cycles",
+      "a slice's atomic unit: an atomic to other words of a sector it has just updated starts this much "
+      "after the update",
+      [](TimingConfig& t) -> double& { return t.l2.atomicHazardCycles; }, true));
   p.push_back(decimal("l2.write_request_cycles", "cycles",
                       "a slice's data-array write port: what each store or fetch holds it, besides its sectors",
                       [](TimingConfig& t) -> double& { return t.l2.writeRequestCycles; }));

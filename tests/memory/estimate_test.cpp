@@ -59,6 +59,7 @@ std::vector<TimedRequest> randomRequests(uint32_t seed, size_t count) {
       case 1:
         r.atomic = true;
         r.opsPerWord = 1 + random() % 4;
+        r.atomicWords = static_cast<uint32_t>(random()) & 0x01010101u;  // the hazard and results passed on
         break;
       default: break;
     }

@@ -1,7 +1,9 @@
 // The shared L2 against hand-derived cycles. The small configuration: 2
 // slices, one per partition (slice 0 near SMs 0, 2, ..., slice 1 near SMs
 // 1, 3, ...), 2 sets of 2 ways of 128-byte lines, near 100 and far 130
-// cycles, a 32-byte port a cycle per slice, atomics 2 cycles a round; a
+// cycles, a 32-byte port a cycle per slice; atomic units that start a
+// sector every 0.5 cycles, pass one word's result on to its next operation
+// 2 cycles later and to other words of the sector 10 cycles after that; a
 // recording back end answers 50 cycles after a request is sent. With 2
 // slices or sets, line l goes to (l % 2 + parity(l / 2)) % 2: lines 0, 3, 5,
 // 6 to slice (and set) 0, lines 1, 2, 4, 7 to 1.
@@ -33,6 +35,8 @@ L2Config small() {
   config.sliceBytesPerCycle = 32;
   config.mshrsPerSlice = 4;
   config.atomicCyclesPerOp = 2;
+  config.atomicCyclesPerSector = 0.5;
+  config.atomicHazardCycles = 10;
   config.coalesceWindowCycles = 0;  // the request coalescer has its own test
   // The write port as fast as the slice's port (a sector a cycle): it binds
   // only in its own tests.
@@ -57,6 +61,16 @@ MemoryRequest atomic(uint64_t line, uint32_t mask, uint32_t opsPerWord, uint32_t
   MemoryRequest r = read(line, mask, sm);
   r.atomic = true;
   r.opsPerWord = opsPerWord;
+  return r;
+}
+// An atomic on the line's 4-byte words `words` (bit w: word w; 8 words a
+// sector), in the sectors that hold them.
+MemoryRequest atomicOn(uint64_t line, uint32_t words, uint32_t opsPerWord, uint32_t sm = 0) {
+  uint32_t mask = 0;
+  for (uint32_t sector = 0; sector < 4; ++sector)
+    if (((words >> (8 * sector)) & 0xffu) != 0) mask |= 1u << sector;
+  MemoryRequest r = atomic(line, mask, opsPerWord, sm);
+  r.atomicWords = words;
   return r;
 }
 
@@ -247,39 +261,65 @@ TEST(L2Cache, PortTransfersThatAreNotWholeCyclesAddUp) {
   EXPECT_EQ(l2.request(1000, read(kLine0, 0xf)), 1005u + 100u);
 }
 
-TEST(L2Cache, AtomicsToOneAddressSerialiseInTheirSlice) {
+TEST(L2Cache, AtomicsToOneWordPassTheirResultsOnInTheirSlice) {
   RecordingBackend backend(50);
   L2Cache l2(small(), backend);
   l2.request(0, read(kLine0, 0x1));  // line 0 sector 0 present from 50
-  // A warp's 32 lanes on one word: 32 rounds of 2 cycles after the port cycle.
-  EXPECT_EQ(l2.request(1000, atomic(kLine0, 0x1, 32)), 1001u + 64u + 100u);
-  EXPECT_EQ(l2.request(1000, atomic(kLine0, 0x1, 32)), 1065u + 64u + 100u);  // behind the first
+  // A warp's 32 lanes on word 0: 32 operations 2 cycles apart from 1000
+  // (atomics do not pass the port), updated at 1064; the unit is held
+  // 31 x 2 + 0.5 cycles.
+  EXPECT_EQ(l2.request(1000, atomicOn(kLine0, 0x1, 32)), 1064u + 100u);
+  // The same word: the last result passes on, from 1064.
+  EXPECT_EQ(l2.request(1000, atomicOn(kLine0, 0x1, 32)), 1128u + 100u);
   // Slice 1's unit is free; the missing sector is fetched first (lands at 1050).
-  EXPECT_EQ(l2.request(1000, atomic(kLine1, 0x1, 1)), 1050u + 2u + 130u);
-  EXPECT_EQ(l2.request(1001, atomic(kLine0, 0x1, 32, 1)), 1129u + 64u + 130u);  // far SM
+  EXPECT_EQ(l2.request(1000, atomicOn(kLine1, 0x1, 1)), 1052u + 130u);
+  EXPECT_EQ(l2.request(1001, atomicOn(kLine0, 0x1, 32, 1)), 1192u + 130u);  // far SM
   // A reader gets the word after the last update.
-  EXPECT_EQ(l2.request(1010, read(kLine0, 0x1)), 1193u + 100u);
+  EXPECT_EQ(l2.request(1010, read(kLine0, 0x1)), 1192u + 100u);
   ASSERT_EQ(backend.sent.size(), 2u);  // the two fetches, nothing else
   EXPECT_EQ(backend.sent[1].request.lineAddress, kLine1);
   EXPECT_FALSE(backend.sent[1].request.write);
   EXPECT_FALSE(backend.sent[1].request.atomic);
   EXPECT_EQ(l2.stats().atomicRequests, 4u);
   EXPECT_EQ(l2.stats().atomicSectors, 4u);
-  EXPECT_EQ(l2.stats().atomicUnitBusyCycles, 3u * 64u + 2u);
+  EXPECT_EQ(l2.stats().atomicUnitBusyCycles, 188u);  // 3 x 62.5 + 0.5
 }
 
-TEST(L2Cache, AtomicRoundsCoverADistinctWordPerSectorAndKeepFractionalCycles) {
+TEST(L2Cache, AtomicsToDistinctSectorsPipelineAndKeepFractionalCycles) {
   L2Config config = small();
   config.atomicCyclesPerOp = 1.5;
   RecordingBackend backend(50);
   L2Cache l2(config, backend);
   l2.request(0, read(kLine0, 0xf));
-  EXPECT_EQ(l2.request(1000, atomic(kLine0, 0x1, 1)), 1003u + 100u);  // 1001 + 1.5, rounded up
-  // Another sector, ready after its port cycle at 1002, waits for the unit
-  // until 1002.5: no rounding between rounds.
-  EXPECT_EQ(l2.request(1000, atomic(kLine0, 0x2, 1)), 1004u + 100u);
-  // Whole lines of distinct words: a round per sector, 4 x 1.5 = 6 cycles.
-  EXPECT_EQ(l2.request(2000, atomic(kLine0, 0xf, 1)), 2004u + 6u + 100u);
+  // Sector 0 starts at 1000 and is updated at 1001.5, rounded up.
+  EXPECT_EQ(l2.request(1000, atomicOn(kLine0, 0x1, 1)), 1002u + 100u);
+  // Sector 1 starts half a cycle later: updated at 1002.
+  EXPECT_EQ(l2.request(1000, atomicOn(kLine0, 0x100, 1)), 1002u + 100u);
+  // Sectors 2 and 3, all their words: started at 1001 and 1001.5.
+  EXPECT_EQ(l2.request(1000, atomicOn(kLine0, 0xffff0000u, 1)), 1003u + 100u);
+  // A warp's 2 lanes a word over a whole line, long after: 4 sectors each
+  // held 1.5 + 0.5 cycles, the last updated at 2006 + 3.
+  EXPECT_EQ(l2.request(2000, atomicOn(kLine0, 0xffffffffu, 2)), 2009u + 100u);
+}
+
+TEST(L2Cache, AnAtomicToOtherWordsOfASectorJustUpdatedWaitsForTheHazard) {
+  RecordingBackend backend(50);
+  L2Cache l2(small(), backend);
+  l2.request(0, read(kLine0, 0xf));
+  EXPECT_EQ(l2.request(1000, atomicOn(kLine0, 0x1, 1)), 1002u + 100u);  // word 0, updated at 1002
+  // Word 1 of that sector: 10 cycles after the update, 1012 to 1014.
+  EXPECT_EQ(l2.request(1000, atomicOn(kLine0, 0x2, 1)), 1014u + 100u);
+  // Word 1 again: only the words the last update made, whose results pass on.
+  EXPECT_EQ(l2.request(1000, atomicOn(kLine0, 0x2, 1)), 1016u + 100u);
+  // Words 0 and 1: word 0 is not among them.
+  EXPECT_EQ(l2.request(1000, atomicOn(kLine0, 0x3, 1)), 1028u + 100u);
+  // Sector 1 was not updated, but the unit takes sectors in order: it
+  // starts after the last one, at 1026.5.
+  EXPECT_EQ(l2.request(1000, atomicOn(kLine0, 0x100, 1)), 1029u + 100u);
+  // Without the words (0: not known), nothing passes on.
+  EXPECT_EQ(l2.request(1000, atomic(kLine0, 0x1, 1)), 1028u + 10u + 2u + 100u);
+  // Long after, the sector is no hazard.
+  EXPECT_EQ(l2.request(2000, atomicOn(kLine0, 0x4, 1)), 2002u + 100u);
 }
 
 TEST(L2Cache, EvictingAnAtomicallyUpdatedLineWritesItBack) {
@@ -361,6 +401,14 @@ TEST(L2Cache, RejectsImpossibleConfigurations) {
             "L2 cache: the write port's cycles per request must be finite and not negative");
   EXPECT_EQ(messageFor([](L2Config& c) { c.atomicCyclesPerOp = 0; }),
             "L2 cache: the atomic unit must take a positive, finite number of cycles per operation");
+  EXPECT_EQ(messageFor([](L2Config& c) { c.atomicCyclesPerSector = 0; }),
+            "L2 cache: the atomic unit must take a positive, finite number of cycles per sector");
+  EXPECT_EQ(messageFor([](L2Config& c) { c.atomicHazardCycles = -1; }),
+            "L2 cache: the atomic unit's hazard must be a finite number of cycles, 0 or more");
+  EXPECT_EQ(
+      messageFor([](L2Config& c) { c.atomicCyclesPerSector = 0.001; }),
+      "L2 cache: the atomic unit would remember more than 4096 sectors: its hazard and operation are too "
+      "long for its sector");
   EXPECT_EQ(messageFor([](L2Config&) {}), "accepted");
 }
 

@@ -123,6 +123,13 @@ TEST(GpuPresets, AMemorySystemThatCannotBeBuiltIsAPresetError) {
   EXPECT_FALSE(loadPreset("h100,l2.capacity=99999999999999999999999", kPresets, c, error));
   EXPECT_TRUE(loadPreset("h100,l2.atomic_cycles_per_op=2.5", kPresets, c, error)) << error;
   EXPECT_EQ(c.timing.l2.atomicCyclesPerOp, 2.5);
+  // No hazard is a model that can be built; a sector in no time is not.
+  EXPECT_TRUE(loadPreset("h100,l2.atomic_hazard_cycles=0", kPresets, c, error)) << error;
+  EXPECT_EQ(c.timing.l2.atomicHazardCycles, 0.0);
+  EXPECT_FALSE(loadPreset("h100,l2.atomic_hazard_cycles=-1", kPresets, c, error));
+  EXPECT_NE(error.find("not a number of 0 or more"), std::string::npos) << error;
+  EXPECT_FALSE(loadPreset("h100,l2.atomic_cycles_per_sector=0", kPresets, c, error));
+  EXPECT_NE(error.find("not a positive number"), std::string::npos) << error;
 }
 
 // The pre-Volta preset: sm_61, and warps run under the reconvergence stack

@@ -125,6 +125,20 @@ uint32_t lanesPerWord(const std::array<uint64_t, 32>& addresses, uint32_t execut
   return most;
 }
 
+// The 4-byte words of the line at `line` that the executed lanes' accesses
+// of `bytes` bytes touch, bit w for word w (the first 32 words).
+uint32_t wordsOfLine(uint64_t line, const std::array<uint64_t, 32>& addresses, uint32_t executed,
+                     uint32_t bytes) {
+  uint32_t words = 0;
+  for (uint32_t lanes = executed; lanes != 0; lanes &= lanes - 1) {
+    const uint64_t address = addresses[static_cast<unsigned>(std::countr_zero(lanes))];
+    const uint64_t last = address + std::max<uint32_t>(bytes, 1) - 1;
+    for (uint64_t word = std::max(address, line) / 4; word <= last / 4 && word < line / 4 + 32; ++word)
+      words |= 1u << (word - line / 4);
+  }
+  return words;
+}
+
 }  // namespace
 
 uint64_t SmModel::atomicsAtL2(uint64_t now, const memory::CoalescedAccess& access,
@@ -137,6 +151,7 @@ uint64_t SmModel::atomicsAtL2(uint64_t now, const memory::CoalescedAccess& acces
     memory::MemoryRequest request{line.address, line.sectorMask, bytes, true};
     request.atomic = true;
     request.opsPerWord = opsPerWord;
+    request.atomicWords = wordsOfLine(line.address, addresses, executed, ctx_.report.accessBytes);
     ready = std::max(ready, l2_.request(now, request));
     accessTickets_.push_back(l2_.lastTicket());
   }

@@ -101,11 +101,11 @@ TEST(TimingDriver, AGridEndsWhenItsStoresReachTheL2) {
 }
 
 // 4 warps reduce into one word. Through an address loaded from memory
-// (not provably uniform) each warp's request is 32 rounds of the slice's
-// atomic unit (1.45 cycles each, l2.atomic_cycles_per_op), 186 cycles for
-// the 4, and the grid ends only when the last is done and its answer has
-// travelled back. To the kernel parameter's address ptxas sums each warp's
-// lanes first: one round per warp.
+// (not provably uniform) each warp's request is 32 operations on one word
+// in the slice's atomic unit (1.45 cycles apart, l2.atomic_cycles_per_op),
+// 186 cycles for the 4, and the grid ends only when the last is done and
+// its answer has travelled back. To the kernel parameter's address ptxas
+// sums each warp's lanes first: one operation per warp.
 TEST(TimingDriver, AGridEndsWhenItsReductionsHaveDrained) {
   const std::string decl = ".reg .u32 %z; .reg .u64 %zz, %a;";
   const std::string loaded = "ld.global.u32 %z, [%in];\ncvt.u64.u32 %zz, %z;\nadd.u64 %a, %out, %zz;\n";

@@ -8,8 +8,8 @@
 set -uo pipefail
 
 # Issue 15's bar for cycles (MAPE <= 15%, correlation >= 0.95, no kernel
-# off by more than 40%) is met: 2026-11-25, cycle MAPE 11.0%, correlation
-# 0.987, worst kernel +38.0%; DRAM bytes read: MAPE 2.5% (bar 10%). These
+# off by more than 40%) is met: 2026-11-25, cycle MAPE 9.5%, correlation
+# 0.9996, worst kernel +38.0%; DRAM bytes read: MAPE 2.5% (bar 10%). These
 # checks guard those figures. Not met yet: hit rates within 10 points
 # (L1 within 13.2 points, MAPE 6.9%, transpose_naive the worst, since
 # texture fetches see the block-linear layout of CUDA arrays and count
@@ -28,7 +28,7 @@ checks=(
 )
 
 # The SMs' own L2 hit rate (below), in points: within 7.31 today (MAPE
-# 4.0%, correlation 0.996; histogram_shared the worst; 12.7 before the
+# 4.4%, correlation 0.995; histogram_shared the worst; 12.7 before the
 # L2's request coalescer, l2.coalesce_window_cycles), against the H100's
 # lookups from its SMs (NAME.caches.ncu.csv, recorded 2026-11-25).
 l2_sm_hit_points=7.8

@@ -26,6 +26,10 @@ struct MemoryRequest {
   // L2 serialises operations on one word but updates a sector's distinct
   // words together, which the two H100 atomic throughputs need.
   uint32_t opsPerWord = 1;
+  // Atomics only: bit w: a lane updates the line's 4-byte word w (lines of
+  // up to 128 bytes; 0: not known). The L2's atomic unit passes a word's
+  // result on to the next operation on that word, not to other words.
+  uint32_t atomicWords = 0;
 };
 
 // A request and the cycle it is sent (MemoryBackend::estimateAfter).

@@ -13,18 +13,30 @@
 // does not say which SMs are near which half, only that about 60% of lines
 // are near for one SM, latency.l2.near_fraction 0.5964).
 //
-// Timing of a request of k sectors: its slice's port moves k x sectorBytes
-// at sliceBytesPerCycle, in call order, from max(now, port free), keeping
-// fractions of a cycle (the port is ready from the cycle its last byte has
-// passed, so whole lines at 80 bytes a cycle go 1.6 cycles apart); its data
-// is back at the SM near or far latency (round trip included) after both the
-// transfer and its sectors' data in the slice: hit sectors at once or when
-// their fetch lands (a sector in flight is waited for, never fetched again),
-// missing ones when the back end returns them. An atomic then also holds its
-// slice's atomic unit, in call order, for atomicCyclesPerOp per round (a
-// round updates every word of one sector once: rounds = sectors x
-// opsPerWord), and is back at the SM the near or far latency after its last
-// round.
+// Timing of a read or store of k sectors: its slice's port moves k x
+// sectorBytes at sliceBytesPerCycle, in call order, from max(now, port
+// free), keeping fractions of a cycle (the port is ready from the cycle its
+// last byte has passed, so whole lines at 80 bytes a cycle go 1.6 cycles
+// apart); its data is back at the SM near or far latency (round trip
+// included) after both the transfer and its sectors' data in the slice: hit
+// sectors at once or when their fetch lands (a sector in flight is waited
+// for, never fetched again), missing ones when the back end returns them.
+//
+// Atomics go to the slice's atomic unit instead of the port (the unit reads
+// and writes the sectors itself; a reduction's operands come in through the
+// crossbar's port and nothing goes back), once their sectors' data is in the
+// slice. The unit takes the request's sectors in order, in call order, each
+// starting no earlier than the one before plus atomicCyclesPerSector (a
+// sector's distinct words are updated together) and, with n = opsPerWord
+// operations on one word, its later operations atomicCyclesPerOp apart (a
+// word's result passes straight on to its next operation): the sector holds
+// the unit for (n - 1) x atomicCyclesPerOp + atomicCyclesPerSector and is
+// updated n x atomicCyclesPerOp after it started. A sector the unit has
+// updated is a hazard for a while: the next atomic on it starts no earlier
+// than that update if it updates only words the update did (the results
+// pass on), else atomicHazardCycles later (the sector must be written and
+// read again). The request is back at the SM the near or far latency after
+// its last sector's update.
 //
 // Request coalescing: a read of sectors that a read of the same line had
 // looked up (reached the slice's tag stage) fewer than
@@ -77,10 +89,18 @@
 // launch's costs included; rounding each line's 1.6 cycles up to 2 would
 // cap the slices at 3072). Atomics: all lanes of all SMs adding to one
 // word run at 0.6893 operations a cycle (atomic.one_address: one slice,
-// one word, so one round each): 1 / 0.6893 = 1.45 cycles a round. The same
-// kernel on consecutive words (whole lines, 4 rounds of 8 words per warp)
-// then gives 48 x 32 / (4 x 1.45) = 265 a cycle against 259.6 measured
-// (atomic.many_addresses). 128 MSHRs a slice (an estimate) are above the
+// one word, so one operation after another): 1 / 0.6893 = 1.45 cycles an
+// operation (one lane a warp, 0.6776, and ptxas's one reduction a warp to a
+// uniform address, 21.7 x 32, agree). The same kernel on consecutive words
+// (a warp's whole line, 4 sectors of 8 distinct words, sectors not updated
+// for a long time) runs at 1288 a cycle in its steady state
+// (atomic.many_addresses.steady): 0.3 cycles a sector (fitted: 1280; the
+// bound 48 x 32 / (4 x 0.3) = 1280 is not the only one, the crossbar's
+// port of a slice takes a line a cycle). The hot bins of histogram_global
+// (tests/timing/kernels: a warp's atomics in about 21 sectors of 8 lines,
+// the busiest slice's 4 sectors updated by nearly every warp) take the
+// H100 498 345 cycles: a hazard of 12.7 cycles (fitted: 497 325; without
+// it, 232 514). 128 MSHRs a slice (an estimate) are above the
 // 1236 bytes a cycle x ~403 cycles / 128 bytes / 48 slices = 81 lines that
 // sustaining the measured DRAM bandwidth needs.
 
@@ -105,12 +125,14 @@ struct L2Config {
   uint32_t farLatencyCycles = 290;
   uint32_t sliceBytesPerCycle = 80;
   uint32_t mshrsPerSlice = 256;
-  double atomicCyclesPerOp = 1.45;  // per round of the slice's atomic unit
+  double atomicCyclesPerOp = 1.45;     // the slice's atomic unit: one word's operations, apart
+  double atomicCyclesPerSector = 0.3;  // ... the sectors it starts, apart
+  double atomicHazardCycles = 12.7;    // ... an update to other words of a sector it just updated, after
+  uint32_t coalesceWindowCycles = 3;   // 0: no request coalescer
   // The slice's data-array write port (stores and fills): a request holds
   // it writeRequestCycles plus 1 / writeSectorsPerCycle per sector.
   double writeRequestCycles = 1.0;
   double writeSectorsPerCycle = 1.667;
-  uint32_t coalesceWindowCycles = 3;  // 0: no request coalescer
 
   bool operator==(const L2Config&) const = default;
 };
@@ -135,7 +157,7 @@ struct L2Stats {
   uint64_t writeBackSectors = 0;
   uint64_t coalescedSectors = 0;      // read sectors merged with a recent read of them: not looked up
   uint64_t mshrStallCycles = 0;       // summed over fetches that waited for an MSHR
-  uint64_t atomicUnitBusyCycles = 0;  // rounds x atomicCyclesPerOp summed over slices, rounded down
+  uint64_t atomicUnitBusyCycles = 0;  // the atomic units' sectors' holding times, summed, rounded down
   uint64_t writePortWaitCycles = 0;   // summed over stores and fetches that waited for the write port
   std::vector<uint64_t> partitionSectorHits;
 
@@ -152,7 +174,8 @@ class L2Cache final : public MemoryBackend {
   // outlive the cache. Throws std::invalid_argument for a geometry that does
   // not divide into sets of `ways` lines of whole sectors (1 to 32 a line),
   // zero slices, partitions, port width or MSHRs, slices not split evenly
-  // between partitions, or an atomic unit that takes no or infinite time.
+  // between partitions, or an atomic unit that takes no or infinite time a
+  // word or sector, or a negative or infinite hazard.
   L2Cache(const L2Config& config, MemoryBackend& backend);
 
   // Throws std::invalid_argument for a line address off the line or a
@@ -207,12 +230,22 @@ class L2Cache final : public MemoryBackend {
     uint64_t readyAt = 0;  // when its data is back at its SM
   };
   static constexpr uint32_t kRecentReads = 8;
+  struct AtomicUpdate {
+    uint64_t line = 0;
+    uint32_t sector = 0;
+    uint32_t words = 0;       // of the sector, bit w: its 4-byte word w (0: not known)
+    uint64_t doneAtTick = 0;  // when the sector's words are updated, in kAtomicTicksPerCycle units
+    bool used = false;
+  };
   struct Slice {
     // The port's byte clock: it passes a byte in 1 / sliceBytesPerCycle of a
     // cycle and is free from portFreeAtByte / sliceBytesPerCycle on, so a
     // line takes 1.6 cycles at 80 bytes a cycle, not 2 (bw.l2.read).
     uint64_t portFreeAtByte = 0;
     uint64_t atomicFreeAtTick = 0;  // in kAtomicTicksPerCycle units
+    // The atomic unit's recent sector updates, as many as it can start in
+    // a hazard's time (atomicUpdateSlots_); an older one is a hazard no more.
+    std::vector<AtomicUpdate> atomicUpdates;
     uint64_t writeFreeAtTick = 0;   // the write port's, in kAtomicTicksPerCycle units
     // When each busy MSHR frees: a min-heap (std::push_heap with greater).
     std::vector<uint64_t> mshrFreeAt;
@@ -233,6 +266,11 @@ class L2Cache final : public MemoryBackend {
   static uint64_t serve(State& state, uint64_t now, const MemoryRequest& request);
   template <class State>
   static uint64_t lookup(State& state, uint64_t now, const MemoryRequest& request);
+  // The slice's atomic unit on `request`, whose sectors' data is in the
+  // slice from cycle dataAt; returns the tick its last sector is updated
+  // and the sum of the sectors' holding times in `busyTicks`.
+  uint64_t runAtomicUnit(Slice& slice, uint64_t dataAt, const MemoryRequest& request,
+                         uint64_t& busyTicks) const;
   void checkRequest(const MemoryRequest& request) const;
   Way* setOf(uint64_t line) {
     return &ways_[uint64_t{spreadIndex(line / config_.lineBytes, sets_)} * config_.ways];
@@ -251,7 +289,10 @@ class L2Cache final : public MemoryBackend {
   MemoryBackend& backend_;
   uint32_t sets_ = 0;
   uint32_t sectorsPerLine_ = 0;
-  uint64_t atomicTicksPerRound_ = 0;
+  uint64_t atomicTicksPerOp_ = 0;
+  uint64_t atomicTicksPerSector_ = 0;
+  uint64_t atomicHazardTicks_ = 0;
+  uint32_t atomicUpdateSlots_ = 0;
   uint64_t writeTicksPerRequest_ = 0;  // the write port's, in kAtomicTicksPerCycle units
   uint64_t writeTicksPerSector_ = 0;
   std::vector<Way> ways_;          // set-major
