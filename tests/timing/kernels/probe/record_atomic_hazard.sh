@@ -5,12 +5,7 @@
 # program on the simulator instead (no GPU needed) and prints ptxsim's.
 # Usage: record_atomic_hazard.sh OUTDIR
 set -u
-here="$(cd "$(dirname "$0")" && pwd)"
-out="$(realpath -m "${1:?usage: record_atomic_hazard.sh OUTDIR}")"
-mkdir -p "$out"
-export PATH="/usr/local/cuda/bin:$PATH"
-bin="$(mktemp -d)"
-nvcc -cudart shared -arch=sm_90 -O3 -o "$bin/atomic_hazard_probe" "$here/atomic_hazard_probe.cu" || exit 1
+source "$(dirname "$0")/probe_env.sh" atomic_hazard_probe "${1:-}" -cudart shared
 if [ -n "${PTXSIM:-}" ]; then
   (cd "$bin" && "$(realpath "$PTXSIM")" run --timing --stats "$out/atomic_hazard.ptxsim.jsonl" \
     ./atomic_hazard_probe >"$out/atomic_hazard.ptxsim.stdout" 2>&1) || exit 1

@@ -6,12 +6,7 @@
 # without those names, which record.log says).
 # Usage: record_l2_write.sh OUTDIR
 set -uo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-out="$(realpath -m "${1:?usage: record_l2_write.sh OUTDIR}")"
-mkdir -p "$out"
-export PATH="/usr/local/cuda/bin:$PATH"
-bin="$(mktemp -d)"
-nvcc -arch=sm_90 -O3 -o "$bin/l2_write_probe" "$here/l2_write_probe.cu" || exit 1
+source "$(dirname "$0")/probe_env.sh" l2_write_probe "${1:-}"
 profile() {  # NAME METRICS
   (cd "$bin" && ncu --csv --print-units base --clock-control none --metrics "$2" \
     --log-file "$out/$1.log" ./l2_write_probe >"$out/$1.stdout" 2>&1)

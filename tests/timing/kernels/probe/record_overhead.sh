@@ -3,12 +3,7 @@
 # flushed before each kernel (ncu's default) and not, at the GPU's own clock.
 # Usage: record_overhead.sh OUTDIR
 set -u
-here="$(cd "$(dirname "$0")" && pwd)"
-out="$(realpath -m "${1:?usage: record_overhead.sh OUTDIR}")"
-mkdir -p "$out"
-export PATH="/usr/local/cuda/bin:$PATH"
-bin="$(mktemp -d)"
-nvcc -cudart shared -arch=sm_90 -O3 -o "$bin/launch_overhead" "$here/launch_overhead.cu" || exit 1
+source "$(dirname "$0")/probe_env.sh" launch_overhead "${1:-}" -cudart shared
 metrics=gpc__cycles_elapsed.max,sm__cycles_active.avg,gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second
 for cache in all none; do
   (cd "$bin" && ncu --csv --print-units base --print-kernel-base mangled --clock-control none \

@@ -4,12 +4,7 @@
 # Compute for its L1 store hit rate and cycles (OUTDIR/store_spread.ncu.csv).
 # Usage: record_store_spread.sh OUTDIR
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-out="$(realpath -m "${1:?usage: record_store_spread.sh OUTDIR}")"
-mkdir -p "$out"
-export PATH="/usr/local/cuda/bin:$PATH"
-bin="$(mktemp -d)"
-nvcc -cudart shared -arch=sm_90 -O3 -o "$bin/store_spread_probe" "$here/store_spread_probe.cu"
+source "$(dirname "$0")/probe_env.sh" store_spread_probe "${1:-}" -cudart shared
 "$bin/store_spread_probe" "$out/store_spread.bin" >"$out/store_spread.stdout"
 gzip -9 -f "$out/store_spread.bin"
 metrics=gpc__cycles_elapsed.max,l1tex__t_sector_pipe_lsu_mem_global_op_st_hit_rate.pct
