@@ -67,10 +67,8 @@ L2Cache::L2Cache(const L2Config& config, MemoryBackend& backend) : config_(confi
   // one more: an update older than these is no hazard any more.
   atomicUpdateSlots_ =
       static_cast<uint32_t>((atomicHazardTicks_ + atomicTicksPerOp_) / atomicTicksPerSector_) + 2;
-  writeTicksPerRequest_ =
-      static_cast<uint64_t>(std::llround(config.writeRequestCycles * kAtomicTicksPerCycle));
-  writeTicksPerSector_ = std::max<uint64_t>(
-      1, static_cast<uint64_t>(std::llround(kAtomicTicksPerCycle / config.writeSectorsPerCycle)));
+  writeTicksPerRequest_ = ticks(config.writeRequestCycles);
+  writeTicksPerSector_ = std::max<uint64_t>(1, ticks(1 / config.writeSectorsPerCycle));
   sets_ = static_cast<uint32_t>(sets);
   ways_.resize(sets * config.ways);
   arrival_.resize(ways_.size() * sectorsPerLine_);
