@@ -7,8 +7,8 @@
 //
 // Every SM has an injection port that moves `smBytesPerCycle` bytes a
 // cycle (a read's bytes are the data it brings back), a store's bytes at
-// `smStoreBytesPerCycle`, its requests in call order; every slice has an ejection port that moves
-// `sliceBytesPerCycle`. A request takes its SM's port at max(now, the port's
+// `smStoreBytesPerCycle`, its requests in call order; every slice has an
+// ejection port that moves `sliceBytesPerCycle`. A request takes its SM's port at max(now, the port's
 // free cycle), holds it ceil(bytes / that rate) cycles, then takes its
 // slice's port at max(that start, the slice port's free cycle) and holds it
 // ceil(bytes / sliceBytesPerCycle) cycles; it reaches the back end when it
