@@ -173,20 +173,19 @@ struct L2Cache::Shadowed {
   const L2Cache& self;
   Shadow& shadow;
   Shadow::Set* current = nullptr;  // the set of the request being served (one a request)
-  Slice& slice(uint32_t index) { return shadow.slices_.try_emplace(index, self.slices_[index]).first->second; }
+  Slice& slice(uint32_t index) { return shadow.slice(self, index); }
   Way* set(uint64_t line) {
     const uint32_t index = spreadIndex(line / self.config_.lineBytes, self.sets_);
-    auto [it, added] = shadow.sets_.try_emplace(index);
-    Shadow::Set& copy = it->second;
+    auto [copy, added] = shadow.set(index);
     if (added) {
       const Way* ways = &self.ways_[uint64_t{index} * self.config_.ways];
-      copy.ways.assign(ways, ways + self.config_.ways);
-      copy.arrival.resize(uint64_t{self.config_.ways} * self.sectorsPerLine_);
+      copy->ways.assign(ways, ways + self.config_.ways);
+      copy->arrival.resize(uint64_t{self.config_.ways} * self.sectorsPerLine_);
       for (uint32_t w = 0; w < self.config_.ways; ++w)
-        std::copy_n(self.arrivals(ways[w]), self.sectorsPerLine_, &copy.arrival[uint64_t{w} * self.sectorsPerLine_]);
+        std::copy_n(self.arrivals(ways[w]), self.sectorsPerLine_, &copy->arrival[uint64_t{w} * self.sectorsPerLine_]);
     }
-    current = &copy;
-    return copy.ways.data();
+    current = copy;
+    return copy->ways.data();
   }
   uint64_t* arrivals(Way& way) { return &current->arrival[(&way - current->ways.data()) * self.sectorsPerLine_]; }
   uint64_t backend(uint64_t now, const MemoryRequest& request) {
@@ -199,6 +198,50 @@ struct L2Cache::Shadowed {
     return shadow.useClock_;
   }
 };
+
+void L2Cache::Shadow::clear() {
+  for (uint32_t index : slicesCopied_) sliceCopied_[index] = 0;
+  slicesCopied_.clear();
+  if (setsUsed_ != 0) std::fill(setTable_.begin(), setTable_.end(), 0);
+  setsUsed_ = 0;
+  backend_.clear();
+}
+
+L2Cache::Slice& L2Cache::Shadow::slice(const L2Cache& l2, uint32_t index) {
+  if (slices_.size() != l2.slices_.size()) {
+    slices_.resize(l2.slices_.size());
+    sliceCopied_.assign(l2.slices_.size(), 0);
+  }
+  if (sliceCopied_[index] == 0) {
+    slices_[index] = l2.slices_[index];  // copy-assigned: its vectors keep their storage
+    sliceCopied_[index] = 1;
+    slicesCopied_.push_back(index);
+  }
+  return slices_[index];
+}
+
+std::pair<L2Cache::Shadow::Set*, bool> L2Cache::Shadow::set(uint32_t index) {
+  if (2 * (setsUsed_ + 1) > setTable_.size()) {
+    // Twice the room, the copies so far entered again.
+    setTable_.assign(std::max<size_t>(64, 2 * setTable_.size()), 0);
+    for (size_t position = 0; position < setsUsed_; ++position) {
+      size_t probe = sets_[position].index & (setTable_.size() - 1);
+      while (setTable_[probe] != 0) probe = (probe + 1) & (setTable_.size() - 1);
+      setTable_[probe] = (uint64_t{sets_[position].index} + 1) << 32 | position;
+    }
+  }
+  const uint64_t key = uint64_t{index} + 1;
+  size_t probe = index & (setTable_.size() - 1);
+  while (setTable_[probe] != 0) {
+    if (setTable_[probe] >> 32 == key) return {&sets_[static_cast<uint32_t>(setTable_[probe])], false};
+    probe = (probe + 1) & (setTable_.size() - 1);
+  }
+  if (setsUsed_ == sets_.size()) sets_.emplace_back();
+  setTable_[probe] = key << 32 | setsUsed_;
+  Set& copy = sets_[setsUsed_++];
+  copy.index = index;
+  return {&copy, true};
+}
 
 uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) {
   Applied state{*this};

@@ -440,11 +440,10 @@ void SmModel::trackAsyncCopies(TimedWarp& w, const exec::PreparedInstruction& pi
   // in aux); wait_all: every group, the copies it just committed included.
   size_t keep = op == isa::Opcode::CpAsyncWaitGroup ? static_cast<size_t>(pi.aux) : 0;
   uint64_t landed = now;
-  while (w.asyncGroupsDone.size() > keep) {
-    landed = std::max(landed, w.asyncGroupsDone.front());
-    w.asyncGroupsDone.pop_front();
-    ++w.asyncGroupsWaited;
-  }
+  const size_t waited = w.asyncGroupsDone.size() > keep ? w.asyncGroupsDone.size() - keep : 0;
+  for (size_t g = 0; g < waited; ++g) landed = std::max(landed, w.asyncGroupsDone[g]);
+  w.asyncGroupsDone.erase(w.asyncGroupsDone.begin(), w.asyncGroupsDone.begin() + static_cast<std::ptrdiff_t>(waited));
+  w.asyncGroupsWaited += waited;
   // ptxas makes the wait a DEPBAR on the scoreboard that the copies'
   // LDGSTS instructions count down, an L1TEX scoreboard: Nsight Compute
   // reports the warp's wait as long_scoreboard.
@@ -464,9 +463,9 @@ uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState
   now_ = now;
   clock_ = now;
   uint64_t next = UINT64_MAX;
-  std::vector<WarpCandidate> candidates;
-  std::vector<uint32_t> indices;
-  std::vector<const exec::PreparedInstruction*> nextInstructions;
+  std::vector<WarpCandidate>& candidates = candidates_;
+  std::vector<uint32_t>& indices = candidateWarps_;
+  std::vector<const exec::PreparedInstruction*>& nextInstructions = candidateInstructions_;
   for (SubPartition& sp : subPartitions_) {
     candidates.clear();
     indices.clear();
@@ -496,7 +495,8 @@ uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState
         // looked at again when a warp of its CTA moves.
         account(w, now, StallReason::Barrier);
         w.retry = kParked;
-        ++parkedByCta_[w.cta];
+        if (std::find(parkedCtas_.begin(), parkedCtas_.end(), w.cta) == parkedCtas_.end())
+          parkedCtas_.push_back(w.cta);
       } else {
         Hold hold = holdOf(w, *pi, sp, fetchedAt(w, *pi, now), now);
         c.ready = hold.until <= now;
@@ -538,9 +538,9 @@ void SmModel::afterStep(TimedWarp& w) {
     --liveWarps_;
     warpFinished_ = true;
   }
-  auto parked = parkedByCta_.find(w.cta);
-  if (parked == parkedByCta_.end()) return;
-  parkedByCta_.erase(parked);
+  auto parked = std::find(parkedCtas_.begin(), parkedCtas_.end(), w.cta);
+  if (parked == parkedCtas_.end()) return;
+  parkedCtas_.erase(parked);
   for (TimedWarp& other : warps_) {
     if (other.retry == kParked && other.cta == w.cta) {
       other.retry = 0;
@@ -558,26 +558,26 @@ void SmModel::retireFinished(std::vector<std::unique_ptr<exec::CtaState>>& finis
       ++c;
       continue;
     }
-    // Its warps leave their sub-partitions (indices into warps_ shift).
-    std::vector<uint32_t> remap(warps_.size(), UINT32_MAX);
-    std::vector<TimedWarp> kept;
+    // Its warps leave their sub-partitions (indices into warps_ shift);
+    // the others close up in place.
+    std::vector<uint32_t>& remap = warpRemap_;
+    remap.assign(warps_.size(), UINT32_MAX);
+    uint32_t kept = 0;
     for (uint32_t i = 0; i < warps_.size(); ++i) {
       if (warps_[i].cta == cta) {
         for (SubPartition& sp : subPartitions_) sp.policy->retire(warps_[i].slot);
         continue;
       }
-      remap[i] = static_cast<uint32_t>(kept.size());
-      kept.push_back(std::move(warps_[i]));
+      remap[i] = kept;
+      if (kept != i) warps_[kept] = std::move(warps_[i]);
+      ++kept;
     }
-    warps_ = std::move(kept);
+    warps_.erase(warps_.begin() + kept, warps_.end());
     for (SubPartition& sp : subPartitions_) {
-      std::vector<uint32_t> list;
-      for (uint32_t i : sp.warps) {
-        if (remap[i] != UINT32_MAX) list.push_back(remap[i]);
-      }
-      sp.warps = std::move(list);
+      std::erase_if(sp.warps, [&](uint32_t i) { return remap[i] == UINT32_MAX; });
+      for (uint32_t& i : sp.warps) i = remap[i];
     }
-    parkedByCta_.erase(cta);
+    std::erase(parkedCtas_, cta);
     finished.push_back(std::move(ctas_[c]));
     ctas_.erase(ctas_.begin() + static_cast<std::ptrdiff_t>(c));
     watches_.erase(watches_.begin() + static_cast<std::ptrdiff_t>(c));

@@ -15,10 +15,8 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "../exec/exec_context.h"
@@ -196,7 +194,9 @@ class alignas(64) SmModel {
     // cp.async: when the copies issued since the last commit_group have
     // all landed in shared memory, and each committed group's, oldest first.
     uint64_t asyncCopiesDone = 0;
-    std::deque<uint64_t> asyncGroupsDone;
+    // A vector, not a deque: a deque allocates even when empty, and a
+    // TimedWarp is made for every warp of every CTA.
+    std::vector<uint64_t> asyncGroupsDone;
     uint64_t asyncGroupsCommitted = 0;  // groups closed so far (the open one's number)
     uint64_t asyncGroupsWaited = 0;     // of those, waited for (left asyncGroupsDone)
     // The operands its previous instruction read (the reuse cache).
@@ -372,8 +372,15 @@ class alignas(64) SmModel {
   uint64_t memoryDrained_ = 0;
   uint64_t liveWarps_ = 0;       // resident warps not finished
   bool warpFinished_ = false;    // since the last look for finished CTAs
-  // Per CTA, its blocked warps not looked at until it moves (retry = kParked).
-  std::unordered_map<const exec::CtaState*, uint32_t> parkedByCta_;
+  // The CTAs with blocked warps not looked at until the CTA moves (retry =
+  // kParked): a few at most, looked up after every step.
+  std::vector<const exec::CtaState*> parkedCtas_;
+  // cycle()'s and retireFinished()'s working lists, kept so that a cycle
+  // allocates nothing.
+  std::vector<WarpCandidate> candidates_;
+  std::vector<uint32_t> candidateWarps_;
+  std::vector<const exec::PreparedInstruction*> candidateInstructions_;
+  std::vector<uint32_t> warpRemap_;
   SmCounters counters_;
 };
 

@@ -306,22 +306,35 @@ class L2Cache final : public MemoryBackend {
 
 class L2Cache::Shadow {
  public:
-  // Forgets the requests: the view is the L2 as it is again.
-  void clear() {
-    slices_.clear();
-    sets_.clear();
-    backend_.clear();
-  }
+  // Forgets the requests: the view is the L2 as it is again. Keeps the
+  // copies' storage, so that the next window's copies allocate nothing (an
+  // SM's shadow is cleared every window: allocating its copies anew was a
+  // tenth of the timing model's host time, and its page faults held the
+  // host threads up).
+  void clear();
 
  private:
   friend class L2Cache;
   struct Set {
+    uint32_t index = 0;
     std::vector<Way> ways;
     std::vector<uint64_t> arrival;  // per way and sector, as L2Cache::arrival_
   };
-  std::unordered_map<uint32_t, Slice> slices_;  // by slice index
-  std::unordered_map<uint32_t, Set> sets_;      // by set index
-  std::vector<TimedRequest> backend_;           // what the requests asked of the back end, in order
+  // The slice's copy, made on first use: by slice index (sized to the
+  // L2's slices on first use); slicesCopied_ lists the ones in use.
+  Slice& slice(const L2Cache& l2, uint32_t index);
+  // The set's copy, and whether it was just added (to be filled).
+  std::pair<Set*, bool> set(uint32_t index);
+
+  std::vector<Slice> slices_;
+  std::vector<uint8_t> sliceCopied_;
+  std::vector<uint32_t> slicesCopied_;
+  // The sets' copies [0, setsUsed_), found through an open-addressed table
+  // of (set index + 1) << 32 | position (0: empty), at most half full.
+  std::vector<Set> sets_;
+  size_t setsUsed_ = 0;
+  std::vector<uint64_t> setTable_;
+  std::vector<TimedRequest> backend_;  // what the requests asked of the back end, in order
   uint64_t useClock_ = 0;
 };
 
