@@ -133,6 +133,12 @@ class alignas(64) SmModel {
   // states for the next CTAs placed here, whose registers, shared and local
   // memory then reuse the allocations (initCta resets every byte).
   void recycleFinished();
+  // The CTA states kept for reuse, handed from one launch's SM to the
+  // next launch's (KeptState): building a CTA's frames anew each launch
+  // cost a tenth of a short kernel's host time, most of it page faults
+  // that stall the other host threads too.
+  void adoptSpareCtas(std::vector<std::unique_ptr<exec::CtaState>> spares) { spareCtas_ = std::move(spares); }
+  std::vector<std::unique_ptr<exec::CtaState>> takeSpareCtas() { return std::move(spareCtas_); }
   exec::StoreOverlay& overlay() { return overlay_; }
   // Fails the launch (`kind`, `what`) in the name of the SM's first
   // resident CTA (between windows: no instruction is running).

@@ -138,10 +138,12 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   if (!kept.pool || kept.pool->threads() != threads) kept.pool = std::make_unique<WindowPool>(threads);
   // On the host threads: each SM's caches are megabytes to clear in all.
   sms.resize(grid.config.smCount);
+  kept.spareCtas.resize(sms.size());
   auto onPool = [&](size_t count, const std::function<void(size_t)>& work) { kept.pool->run(count, work); };
   timer.parallel(onPool, sms.size(), &HostProfile::smBuilds, &HostProfile::buildWallSeconds, [&](size_t s) {
     sms[s] = std::make_unique<SmModel>(static_cast<uint32_t>(s), grid, timing, code, fetch[s],
                                        kept.memory.interconnect(), l2, l1Bytes);
+    sms[s]->adoptSpareCtas(std::move(kept.spareCtas[s]));
   });
   out.hostThreads = threads;
   uint64_t launchWrites = 0;
@@ -196,6 +198,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   std::vector<AppliedRequest> requests;
   std::vector<FinishedRef> finishedCtas;
   std::vector<uint32_t> running;                     // the SMs with an event in this window
+  std::vector<uint32_t> occupied;                    // the SMs with CTAs
   std::vector<size_t> stripeStarts(threads + 1, 0);  // ... split into the host threads' stripes
   std::vector<uint64_t> doneAt(sms.size(), 0);       // per SM, the L2's latest answer to its requests
   bool failed = false;
@@ -209,10 +212,18 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       if (nextEvent[s] < windowEnd) running.push_back(s);
     // Each host thread's stripe: the running SMs of its block of SM
     // numbers, the same from window to window (window_pool.h: its caches).
+    // The blocks split the occupied SMs (those with CTAs, running in this
+    // window or not) evenly, so that a grid of fewer CTAs than SMs still
+    // gives every host thread its own SMs; they move only when an SM
+    // becomes idle or busy, not with which SMs have an event in a window.
+    occupied.clear();
+    for (uint32_t s = 0; s < sms.size(); ++s)
+      if (nextEvent[s] != UINT64_MAX) occupied.push_back(s);
     for (unsigned t = 0; t <= threads; ++t) {
-      stripeStarts[t] = static_cast<size_t>(
-          std::lower_bound(running.begin(), running.end(), static_cast<uint32_t>(sms.size() * t / threads)) -
-          running.begin());
+      const size_t first = occupied.size() * t / threads;
+      const uint32_t fromSm = first < occupied.size() ? occupied[first] : static_cast<uint32_t>(sms.size());
+      stripeStarts[t] =
+          static_cast<size_t>(std::lower_bound(running.begin(), running.end(), fromSm) - running.begin());
     }
     timer.mark(&HostProfile::scheduleSeconds);
     // Phase A.
@@ -393,9 +404,11 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   progress.finish({out.stats.timing.cyclesElapsed, out.stats.warpInstructions, out.stats.threadInstructions});
   grid.clock = &grid.instructionClock;
   timer.mark(&HostProfile::finishSeconds);
-  // On the host threads: freeing an SM's caches and CTAs takes a while.
-  timer.parallel(onPool, sms.size(), &HostProfile::smEnds, &HostProfile::endWallSeconds,
-                 [&](size_t s) { sms[s].reset(); });
+  // On the host threads: freeing an SM's caches takes a while.
+  timer.parallel(onPool, sms.size(), &HostProfile::smEnds, &HostProfile::endWallSeconds, [&](size_t s) {
+    kept.spareCtas[s] = sms[s]->takeSpareCtas();
+    sms[s].reset();
+  });
   return out;
 }
 

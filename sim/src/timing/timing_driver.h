@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../exec/cta_state.h"
 #include "../exec/device_launch.h"
 #include "../exec/grid_context.h"
 #include "instruction_fetch.h"
@@ -30,11 +31,13 @@ struct TimedGrid {
 };
 
 // What the GPU keeps from one timed launch to the next: its caches' lines.
-// And the host threads that advance its SMs.
+// And the host threads that advance its SMs, and per SM the CTA states its
+// finished CTAs left (SmModel::takeSpareCtas), for the next launch's.
 struct KeptState {
   InstructionCaches instructionCaches;
   MemorySystem memory;
   std::unique_ptr<WindowPool> pool;
+  std::vector<std::vector<std::unique_ptr<exec::CtaState>>> spareCtas;
 };
 
 // Runs every CTA of `grid`, at most `ctasPerSm` resident on an SM at once,
