@@ -29,7 +29,7 @@ Interconnect::Interconnect(const InterconnectConfig& config, uint32_t slices,
     : config_(config), sliceOf_(std::move(sliceOf)), backend_(backend) {
   checkInterconnectConfig(config);
   if (slices == 0) throw std::invalid_argument("interconnect: there must be at least one slice");
-  slicePortFreeAt_.assign(slices, 0);
+  slicePortFreeAt_.assign(slices, SlicePort{});
 }
 
 uint32_t Interconnect::checkedSlice(const MemoryRequest& request) const {
@@ -41,38 +41,59 @@ uint32_t Interconnect::checkedSlice(const MemoryRequest& request) const {
   return slice;
 }
 
-uint64_t Interconnect::cross(uint64_t now, const MemoryRequest& request, uint64_t& smFree,
-                             uint64_t& sliceFree) const {
-  const uint32_t bytes = request.bytes;
+uint64_t Interconnect::crossSm(uint64_t now, const MemoryRequest& request, uint64_t& smFree) const {
   const bool store = request.write && !request.atomic;
-  uint64_t injected = std::max(now, smFree);
-  smFree = injected + transferCycles(bytes, store ? config_.smStoreBytesPerCycle : config_.smBytesPerCycle);
-  uint64_t ejected = std::max(injected, sliceFree);
-  sliceFree = ejected + transferCycles(bytes, config_.sliceBytesPerCycle);
+  const uint64_t injected = std::max(now, smFree);
+  smFree = injected + transferCycles(request.bytes, store ? config_.smStoreBytesPerCycle : config_.smBytesPerCycle);
+  return injected;
+}
+
+uint64_t Interconnect::crossSlice(uint64_t injected, const MemoryRequest& request, uint64_t& sliceFree) const {
+  const uint64_t ejected = std::max(injected, sliceFree);
+  sliceFree = ejected + transferCycles(request.bytes, config_.sliceBytesPerCycle);
   return ejected;
 }
 
 uint64_t Interconnect::request(uint64_t now, const MemoryRequest& request) {
-  uint32_t slice = checkedSlice(request);
-  if (request.sm >= smPortFreeAt_.size()) smPortFreeAt_.resize(request.sm + 1, 0);
-  uint64_t& smFree = smPortFreeAt_[request.sm];
-  const uint64_t injected = std::max(now, smFree);
-  uint64_t ejected = cross(now, request, smFree, slicePortFreeAt_[slice]);
-  ++stats_.requests;
-  stats_.bytes += request.bytes;
-  stats_.smPortWaitCycles += injected - now;
-  stats_.slicePortWaitCycles += ejected - injected;
+  checkedSlice(request);  // before any port moves
+  addSms(request.sm + 1);
+  const uint64_t ejected = eject(inject(now, request, stats_), request, stats_);
   return backend_.request(ejected, request);
+}
+
+void Interconnect::addSms(uint32_t count) {
+  if (count > smPortFreeAt_.size()) smPortFreeAt_.resize(count);
+}
+
+uint64_t Interconnect::inject(uint64_t now, const MemoryRequest& request, InterconnectStats& counts) {
+  const uint64_t injected = crossSm(now, request, smPortFreeAt_.at(request.sm).freeAt);
+  ++counts.requests;
+  counts.bytes += request.bytes;
+  counts.smPortWaitCycles += injected - now;
+  return injected;
+}
+
+uint64_t Interconnect::eject(uint64_t injected, const MemoryRequest& request, InterconnectStats& counts) {
+  const uint64_t ejected = crossSlice(injected, request, slicePortFreeAt_[checkedSlice(request)].freeAt);
+  counts.slicePortWaitCycles += ejected - injected;
+  return ejected;
+}
+
+void Interconnect::addCounts(const InterconnectStats& counts) {
+  stats_.requests += counts.requests;
+  stats_.bytes += counts.bytes;
+  stats_.smPortWaitCycles += counts.smPortWaitCycles;
+  stats_.slicePortWaitCycles += counts.slicePortWaitCycles;
 }
 
 uint64_t Interconnect::arrivalInto(Shadow& shadow, uint64_t now, const MemoryRequest& request) const {
   uint32_t slice = checkedSlice(request);
   if (!shadow.smPortFreeAt_)
-    shadow.smPortFreeAt_ = request.sm < smPortFreeAt_.size() ? smPortFreeAt_[request.sm] : 0;
+    shadow.smPortFreeAt_ = request.sm < smPortFreeAt_.size() ? smPortFreeAt_[request.sm].freeAt : 0;
   auto copy = std::find_if(shadow.slicePortFreeAt_.begin(), shadow.slicePortFreeAt_.end(),
                            [slice](const auto& entry) { return entry.first == slice; });
   if (copy == shadow.slicePortFreeAt_.end()) {
-    shadow.slicePortFreeAt_.emplace_back(slice, slicePortFreeAt_[slice]);
+    shadow.slicePortFreeAt_.emplace_back(slice, slicePortFreeAt_[slice].freeAt);
     copy = shadow.slicePortFreeAt_.end() - 1;
   }
   return cross(now, request, *shadow.smPortFreeAt_, copy->second);
@@ -80,8 +101,10 @@ uint64_t Interconnect::arrivalInto(Shadow& shadow, uint64_t now, const MemoryReq
 
 uint64_t Interconnect::estimateAfter(std::span<const TimedRequest> before, uint64_t now,
                                      const MemoryRequest& request) const {
-  std::vector<uint64_t> smFree = smPortFreeAt_;
-  std::vector<uint64_t> sliceFree = slicePortFreeAt_;
+  std::vector<uint64_t> smFree;
+  for (const SmPort& port : smPortFreeAt_) smFree.push_back(port.freeAt);
+  std::vector<uint64_t> sliceFree;
+  for (const SlicePort& port : slicePortFreeAt_) sliceFree.push_back(port.freeAt);
   auto arrival = [&](uint64_t at, const MemoryRequest& r) {
     uint32_t slice = checkedSlice(r);
     if (r.sm >= smFree.size()) smFree.resize(r.sm + 1, 0);
@@ -96,8 +119,8 @@ uint64_t Interconnect::estimateAfter(std::span<const TimedRequest> before, uint6
 }
 
 void Interconnect::startLaunch() {
-  std::fill(smPortFreeAt_.begin(), smPortFreeAt_.end(), 0);
-  std::fill(slicePortFreeAt_.begin(), slicePortFreeAt_.end(), 0);
+  std::fill(smPortFreeAt_.begin(), smPortFreeAt_.end(), SmPort{});
+  std::fill(slicePortFreeAt_.begin(), slicePortFreeAt_.end(), SlicePort{});
   stats_ = {};
 }
 

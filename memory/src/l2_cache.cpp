@@ -6,6 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "victim_way.h"
 
@@ -34,6 +35,8 @@ void checkL2Config(const L2Config& config) {
   if (config.slices == 0) fail("at least one slice is needed");
   if (config.partitions == 0) fail("at least one partition is needed");
   if (config.slices % config.partitions != 0) fail("the slices must split evenly between the partitions");
+  if (config.capacityBytes / (uint64_t{config.lineBytes} * config.ways) < config.slices)
+    fail("every slice needs at least one set");
   if (config.sliceBytesPerCycle == 0) fail("a slice's port must move at least one byte a cycle");
   if (config.mshrsPerSlice == 0) fail("a slice needs at least one MSHR");
   if (!std::isfinite(config.atomicCyclesPerOp) || config.atomicCyclesPerOp <= 0)
@@ -69,21 +72,42 @@ L2Cache::L2Cache(const L2Config& config, MemoryBackend& backend) : config_(confi
       static_cast<uint32_t>((atomicHazardTicks_ + atomicTicksPerOp_) / atomicTicksPerSector_) + 2;
   writeTicksPerRequest_ = ticks(config.writeRequestCycles);
   writeTicksPerSector_ = std::max<uint64_t>(1, ticks(1 / config.writeSectorsPerCycle));
-  sets_ = static_cast<uint32_t>(sets);
-  ways_.resize(sets * config.ways);
+  // Whole sets a slice; a remainder of sets (25600 over 48 slices: 16) is
+  // left unused.
+  setsPerSlice_ = static_cast<uint32_t>(sets / config.slices);
+  sets_ = setsPerSlice_ * config.slices;
+  ways_.resize(uint64_t{sets_} * config.ways);
+  setFlushes_.assign(sets_, 0);
   arrival_.resize(ways_.size() * sectorsPerLine_);
   slices_.resize(config.slices);
   for (Slice& slice : slices_) slice.atomicUpdates.resize(atomicUpdateSlots_);
   stats_.partitionSectorHits.assign(config.partitions, 0);
+  sliceWindows_.resize(config.slices);
+  for (SliceWindow& window : sliceWindows_) window.stats.partitionSectorHits.assign(config.partitions, 0);
 }
 
 uint32_t L2Cache::sliceOf(uint64_t lineAddress) const {
   return spreadIndex(lineAddress / config_.lineBytes, config_.slices);
 }
 
+uint32_t L2Cache::setIndexOf(uint64_t lineAddress) const {
+  const uint64_t line = lineAddress / config_.lineBytes;
+  return spreadIndex(line, config_.slices) * setsPerSlice_ + spreadIndex(line / config_.slices, setsPerSlice_);
+}
+
+L2Cache::Way* L2Cache::setOf(uint64_t line) {
+  const uint32_t index = setIndexOf(line);
+  Way* set = &ways_[uint64_t{index} * config_.ways];
+  if (!setCurrent(index)) {
+    std::fill_n(set, config_.ways, Way{});
+    setFlushes_[index] = flushes_;
+  }
+  return set;
+}
+
 void L2Cache::prefetchSet(uint64_t lineAddress) const {
   constexpr size_t kHostLine = 64;
-  const uint64_t set = spreadIndex(lineAddress / config_.lineBytes, sets_);
+  const uint64_t set = setIndexOf(lineAddress);
   const auto* ways = reinterpret_cast<const char*>(&ways_[set * config_.ways]);
   for (size_t at = 0; at < sizeof(Way) * config_.ways; at += kHostLine) __builtin_prefetch(ways + at);
   const auto* arrival = reinterpret_cast<const char*>(&arrival_[set * config_.ways * sectorsPerLine_]);
@@ -113,31 +137,57 @@ const uint64_t* L2Cache::arrivals(const Way& way) const {
   return &arrival_[(&way - ways_.data()) * sectorsPerLine_];
 }
 
-void L2Cache::count(const MemoryRequest& request, uint32_t partition, bool near, uint32_t hits,
+void L2Cache::count(L2Stats& stats, const MemoryRequest& request, uint32_t partition, bool near, uint32_t hits,
                     uint32_t inFlightHits) {
   const uint32_t sectors = static_cast<uint32_t>(std::popcount(request.sectorMask));
   if (request.atomic) {
-    ++stats_.atomicRequests;
-    stats_.atomicSectors += sectors;
+    ++stats.atomicRequests;
+    stats.atomicSectors += sectors;
   } else if (request.write) {
-    ++stats_.writeRequests;
-    stats_.writeSectors += sectors;
+    ++stats.writeRequests;
+    stats.writeSectors += sectors;
   } else {
-    ++stats_.readRequests;
-    stats_.readSectors += sectors;
+    ++stats.readRequests;
+    stats.readSectors += sectors;
   }
-  stats_.sectorHits += hits;
-  stats_.sectorMisses += sectors - hits;
-  stats_.inFlightSectorHits += inFlightHits;
-  stats_.partitionSectorHits[partition] += hits;
-  ++(near ? stats_.nearRequests : stats_.farRequests);
+  stats.sectorHits += hits;
+  stats.sectorMisses += sectors - hits;
+  stats.inFlightSectorHits += inFlightHits;
+  stats.partitionSectorHits[partition] += hits;
+  ++(near ? stats.nearRequests : stats.farRequests);
+}
+
+void L2Stats::add(const L2Stats& other) {
+  readRequests += other.readRequests;
+  writeRequests += other.writeRequests;
+  atomicRequests += other.atomicRequests;
+  readSectors += other.readSectors;
+  writeSectors += other.writeSectors;
+  atomicSectors += other.atomicSectors;
+  sectorHits += other.sectorHits;
+  sectorMisses += other.sectorMisses;
+  inFlightSectorHits += other.inFlightSectorHits;
+  nearRequests += other.nearRequests;
+  farRequests += other.farRequests;
+  evictions += other.evictions;
+  dirtyEvictions += other.dirtyEvictions;
+  writeBackSectors += other.writeBackSectors;
+  coalescedSectors += other.coalescedSectors;
+  mshrStallCycles += other.mshrStallCycles;
+  atomicUnitBusyCycles += other.atomicUnitBusyCycles;
+  writePortWaitCycles += other.writePortWaitCycles;
+  if (partitionSectorHits.size() < other.partitionSectorHits.size())
+    partitionSectorHits.resize(other.partitionSectorHits.size(), 0);
+  for (size_t p = 0; p < other.partitionSectorHits.size(); ++p) partitionSectorHits[p] += other.partitionSectorHits[p];
 }
 
 void L2Cache::startLaunch() {
   ++launch_;
   for (Slice& slice : slices_) {
+    const uint64_t useClock = slice.useClock;  // the lines kept are older than the new launch's uses
     slice = Slice{};
     slice.atomicUpdates.resize(atomicUpdateSlots_);
+    slice.useClock = useClock;
   }
   atomicBusyTicks_ = 0;
   stats_ = {};
@@ -154,15 +204,31 @@ void L2Cache::checkRequest(const MemoryRequest& request) const {
   if (request.atomic && request.opsPerWord == 0) fail("an atomic must make at least one operation per word");
 }
 
-// request()'s state: the L2's own.
+// request()'s and requestInWindow()'s state: the L2's own; statistics to
+// the L2's or the slice's window's; back-end requests made, or estimated
+// and logged in the slice's window.
 struct L2Cache::Applied {
-  static constexpr bool kCommit = true;  // statistics and the back end's request()
+  static constexpr bool kCommit = true;
   L2Cache& self;
+  SliceWindow* window = nullptr;  // requestInWindow()'s slice
   Slice& slice(uint32_t index) { return self.slices_[index]; }
   Way* set(uint64_t line) { return self.setOf(line); }
   uint64_t* arrivals(Way& way) { return self.arrivals(way); }
-  uint64_t backend(uint64_t now, const MemoryRequest& request) { return self.backend_.request(now, request); }
-  uint64_t stamp() { return ++self.useClock_; }
+  L2Stats& stats() { return window != nullptr ? window->stats : self.stats_; }
+  void addAtomicBusy(uint64_t ticks) {
+    if (window != nullptr) {
+      window->atomicBusyTicks += ticks;
+      return;
+    }
+    self.atomicBusyTicks_ += ticks;
+    self.stats_.atomicUnitBusyCycles = self.atomicBusyTicks_ / kAtomicTicksPerCycle;
+  }
+  uint64_t backend(uint64_t now, const MemoryRequest& request) {
+    if (window == nullptr) return self.backend_.request(now, request);
+    const uint64_t done = self.backend_.estimateAfter(window->backend, now, request);
+    window->backend.push_back({now, request});
+    return done;
+  }
 };
 
 // estimateInto()'s state: copies of what the L2 holds, made when first
@@ -175,11 +241,14 @@ struct L2Cache::Shadowed {
   Shadow::Set* current = nullptr;  // the set of the request being served (one a request)
   Slice& slice(uint32_t index) { return shadow.slice(self, index); }
   Way* set(uint64_t line) {
-    const uint32_t index = spreadIndex(line / self.config_.lineBytes, self.sets_);
+    const uint32_t index = self.setIndexOf(line);
     auto [copy, added] = shadow.set(index);
     if (added) {
       const Way* ways = &self.ways_[uint64_t{index} * self.config_.ways];
-      copy->ways.assign(ways, ways + self.config_.ways);
+      if (self.setCurrent(index))
+        copy->ways.assign(ways, ways + self.config_.ways);
+      else
+        copy->ways.assign(self.config_.ways, Way{});  // emptied by a flush, when next used
       copy->arrival.resize(uint64_t{self.config_.ways} * self.sectorsPerLine_);
       for (uint32_t w = 0; w < self.config_.ways; ++w)
         std::copy_n(self.arrivals(ways[w]), self.sectorsPerLine_, &copy->arrival[uint64_t{w} * self.sectorsPerLine_]);
@@ -192,10 +261,6 @@ struct L2Cache::Shadowed {
     const uint64_t done = self.backend_.estimateAfter(shadow.backend_, now, request);
     shadow.backend_.push_back({now, request});
     return done;
-  }
-  uint64_t stamp() {
-    shadow.useClock_ = std::max(shadow.useClock_, self.useClock_) + 1;
-    return shadow.useClock_;
   }
 };
 
@@ -248,6 +313,31 @@ uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) {
   return serve(state, now, request);
 }
 
+uint64_t L2Cache::requestInWindow(uint64_t now, const MemoryRequest& request) {
+  Applied state{*this, &sliceWindows_[sliceOf(request.lineAddress)]};
+  return serve(state, now, request);
+}
+
+void L2Cache::finishWindow() {
+  windowBackend_.clear();
+  for (uint32_t s = 0; s < sliceWindows_.size(); ++s) {
+    SliceWindow& window = sliceWindows_[s];
+    for (const TimedRequest& logged : window.backend) windowBackend_.push_back({logged, s});
+    window.backend.clear();
+    stats_.add(window.stats);
+    window.stats = L2Stats{};
+    window.stats.partitionSectorHits.assign(config_.partitions, 0);
+    atomicBusyTicks_ += window.atomicBusyTicks;
+    window.atomicBusyTicks = 0;
+  }
+  stats_.atomicUnitBusyCycles = atomicBusyTicks_ / kAtomicTicksPerCycle;
+  // Each slice's in its order; the slices' by cycle, then slice.
+  std::stable_sort(windowBackend_.begin(), windowBackend_.end(), [](const auto& x, const auto& y) {
+    return std::tie(x.first.now, x.second) < std::tie(y.first.now, y.second);
+  });
+  for (const auto& [logged, slice] : windowBackend_) backend_.request(logged.now, logged.request);
+}
+
 uint64_t L2Cache::estimateInto(Shadow& shadow, uint64_t now, const MemoryRequest& request) const {
   Shadowed state{*this, shadow};
   return serve(state, now, request);
@@ -286,7 +376,7 @@ uint64_t L2Cache::serve(State& state, uint64_t now, const MemoryRequest& request
     merged |= shared;
     mergedReady = std::max(mergedReady, recent.readyAt);
   }
-  if constexpr (State::kCommit) state.self.stats_.coalescedSectors += std::popcount(merged);
+  if constexpr (State::kCommit) state.stats().coalescedSectors += std::popcount(merged);
   if (merged == request.sectorMask) return mergedReady;
   MemoryRequest rest = request;
   rest.sectorMask &= ~merged;
@@ -338,13 +428,13 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
         MemoryRequest writeBack{way->line, way->dirty, sectors * config.sectorBytes, true};
         writeBack.sm = request.sm;
         if constexpr (kCommit) {
-          ++state.self.stats_.dirtyEvictions;
-          state.self.stats_.writeBackSectors += sectors;
+          ++state.stats().dirtyEvictions;
+          state.stats().writeBackSectors += sectors;
         }
         state.backend(now, writeBack);
       }
       if constexpr (kCommit) {
-        if (way->valid) ++state.self.stats_.evictions;
+        if (way->valid) ++state.stats().evictions;
       }
       *way = Way{request.lineAddress, true, 0, 0, 0};
       std::fill_n(state.arrivals(*way), self.sectorsPerLine_, 0);
@@ -364,11 +454,11 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
   // counts its lookups as hits (copy's 58% on the H100 with the L2 flushed:
   // reads miss, writes hit; tests/timing/kernels/h100/streaming.ncu.csv).
   if constexpr (kCommit) {
-    state.self.count(request, partition, near,
+    count(state.stats(), request, partition, near,
                      store ? sectorCount : static_cast<uint32_t>(std::popcount(present)),
                      store ? 0 : inFlightHits);
   }
-  if (way != nullptr) way->lastUse = state.stamp();
+  if (way != nullptr) way->lastUse = ++slice.useClock;
 
   const uint32_t missing = request.sectorMask & ~present;
   // Takes the write port for `sectors` from `from` on: returns the cycle the
@@ -378,7 +468,7 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
     slice.writeFreeAtTick =
         start + self.writeTicksPerRequest_ + uint64_t{sectors} * self.writeTicksPerSector_;
     const uint64_t startCycle = start / kAtomicTicksPerCycle;
-    if constexpr (kCommit) state.self.stats_.writePortWaitCycles += startCycle > from ? startCycle - from : 0;
+    if constexpr (kCommit) state.stats().writePortWaitCycles += startCycle > from ? startCycle - from : 0;
     return std::pair{startCycle, (slice.writeFreeAtTick + kAtomicTicksPerCycle - 1) / kAtomicTicksPerCycle};
   };
   if (store) {
@@ -412,7 +502,7 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
       sendAt = mshrs.front();  // this fetch takes that MSHR over
       std::pop_heap(mshrs.begin(), mshrs.end(), std::greater<>());
       mshrs.pop_back();
-      if constexpr (kCommit) state.self.stats_.mshrStallCycles += sendAt - slotAt;
+      if constexpr (kCommit) state.stats().mshrStallCycles += sendAt - slotAt;
     }
     const uint64_t arrives = state.backend(sendAt, read);
     mshrs.push_back(arrives);
@@ -429,10 +519,7 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
   uint64_t busyTicks = 0;
   const uint64_t atomicEnd = self.runAtomicUnit(slice, dataAt, request, busyTicks);
   const uint64_t done = (atomicEnd + kAtomicTicksPerCycle - 1) / kAtomicTicksPerCycle;
-  if constexpr (kCommit) {
-    state.self.atomicBusyTicks_ += busyTicks;
-    state.self.stats_.atomicUnitBusyCycles = state.self.atomicBusyTicks_ / kAtomicTicksPerCycle;
-  }
+  if constexpr (kCommit) state.addAtomicBusy(busyTicks);
   if (way != nullptr) {
     // Later readers get the updated words from the cycle the unit's last
     // update ends in (the unit orders later atomics on them itself, in

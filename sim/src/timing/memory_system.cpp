@@ -21,11 +21,16 @@ void MemorySystem::readLaunchData(uint32_t bytes, const memory::L2Config& l2) {
 }
 
 memory::L2Cache& MemorySystem::forLaunch(const TimingConfig& timing, bool flush) {
-  if (flush || !l2_ || !(l2_->config() == timing.l2) || !(dram_->config() == timing.dram)) {
+  if (!l2_ || !(l2_->config() == timing.l2) || !(dram_->config() == timing.dram)) {
     noc_.reset();
     l2_.reset();
     dram_ = std::make_unique<memory::Hbm>(timing.dram);
     l2_ = std::make_unique<memory::L2Cache>(timing.l2, *dram_);
+  } else if (flush) {
+    // Emptied in place (L2Cache::flush): building a new L2 costs a short
+    // kernel more than its own requests. The banks' open rows go too.
+    *dram_ = memory::Hbm(timing.dram);
+    l2_->flush();
   }
   if (!noc_ || !(noc_->config() == timing.noc)) {
     memory::L2Cache* l2 = l2_.get();

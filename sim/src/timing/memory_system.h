@@ -23,6 +23,10 @@ class MemorySystem {
   // Where the SMs send their requests: the crossbar to the L2.
   memory::MemoryBackend& fromSms() { return *noc_; }
   const memory::Interconnect& interconnect() const { return *noc_; }
+  // The same, for the driver's window, which applies the requests in two
+  // steps (Interconnect::inject and eject, L2Cache::requestInWindow).
+  memory::Interconnect& crossbar() { return *noc_; }
+  memory::L2Cache& l2() { return *l2_; }
   const memory::Hbm& dram() const { return *dram_; }
   // Brings the L2's state for `lineAddress` into the host's caches ahead of
   // a request for it (L2Cache::prefetchSet); changes nothing.

@@ -97,6 +97,7 @@ class alignas(64) SmModel {
     uint64_t sequence = 0;  // the request's ticket (MemoryBackend::lastTicket)
     uint64_t estimate = 0;  // the answer the SM got
     memory::MemoryRequest request;
+    uint32_t slice = 0;  // the L2 slice it goes to
   };
   const std::vector<LoggedRequest>& l2Requests() const { return l2_.log; }
   // After the driver applied l2Requests() to the L2: forgets them, and
@@ -331,7 +332,7 @@ class alignas(64) SmModel {
       memory::MemoryRequest tagged = request;
       tagged.sm = sm_;
       const uint64_t estimate = l2_.estimateInto(l2Shadow_, noc_.arrivalInto(nocShadow_, now, tagged), tagged);
-      log.push_back({now, nextSequence_++, estimate, tagged});
+      log.push_back({now, nextSequence_++, estimate, tagged, l2_.sliceOf(tagged.lineAddress)});
       return estimate;
     }
     // Every answer is an estimate the driver may revise (late_answers.h).

@@ -56,6 +56,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <numeric>
 #include <tuple>
 #include <unordered_map>
 
@@ -112,6 +113,9 @@ constexpr size_t kSectorsToShare = 512;
 // How many logged L2 requests ahead of the one applied the driver has the
 // host fetch the L2's state for.
 constexpr size_t kPrefetchRequests = 8;
+// Fewer L2 requests than this in a window are applied on the calling
+// thread alone.
+constexpr size_t kRequestsToShare = 64;
 
 }  // namespace
 
@@ -182,25 +186,39 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     uint32_t subPartition;
     size_t index;
   };
-  struct AppliedRequest {
-    uint64_t now;
-    uint32_t sm;
-    uint64_t sequence;
-    uint64_t estimate;
-    memory::MemoryRequest request;
-  };
   struct FinishedRef {
     uint64_t cycle;
     uint32_t sm;
     size_t index;
   };
   std::vector<DeferredRef> deferred;
-  std::vector<AppliedRequest> requests;
   std::vector<FinishedRef> finishedCtas;
   std::vector<uint32_t> running;                     // the SMs with an event in this window
   std::vector<uint32_t> occupied;                    // the SMs with CTAs
   std::vector<size_t> stripeStarts(threads + 1, 0);  // ... split into the host threads' stripes
-  std::vector<uint64_t> doneAt(sms.size(), 0);       // per SM, the L2's latest answer to its requests
+  // The window's L2 requests by slice, each slice's on a cache line of its
+  // own (they are applied on several host threads), and by SM.
+  struct alignas(64) SliceRequests {
+    struct Item {
+      uint64_t now;
+      uint32_t sm;
+      uint32_t index;  // in the SM's log
+      const memory::MemoryRequest* request;
+      uint64_t injected;  // when it leaves its SM's port
+      uint64_t answer;
+    };
+    std::vector<Item> items;
+    memory::InterconnectStats counts;
+  };
+  struct alignas(64) SmRequests {
+    std::vector<uint32_t> order;     // its logged requests in (cycle, sequence) order
+    std::vector<uint64_t> injected;  // per logged request
+    std::vector<uint64_t> answers;
+    memory::InterconnectStats counts;
+  };
+  std::vector<SmRequests> bySm(sms.size());
+  kept.memory.crossbar().addSms(static_cast<uint32_t>(sms.size()));
+  std::vector<SliceRequests> bySlice(l2.config().slices);
   bool failed = false;
   while (!failed) {
     const uint64_t soonest = *std::min_element(nextEvent.begin(), nextEvent.end());
@@ -265,28 +283,87 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     }
     for (uint32_t s : running) sms[s]->clearDeferred();
     timer.mark(&HostProfile::deferredSeconds);
-    requests.clear();
-    for (uint32_t s : running) {
-      for (const SmModel::LoggedRequest& r : sms[s]->l2Requests())
-        requests.push_back({r.now, s, r.sequence, r.estimate, r.request});
-    }
-    std::sort(requests.begin(), requests.end(), [](const AppliedRequest& x, const AppliedRequest& y) {
-      return std::tie(x.now, x.sm, x.sequence) < std::tie(y.now, y.sm, y.sequence);
+    // The logged L2 requests, applied in (cycle, SM, sequence) order, in
+    // steps that run on the host threads: each SM's port takes its
+    // requests in order (an SM's log is in that order); each slice's port,
+    // sets and view of the DRAM (L2Cache::requestInWindow) take the slice's
+    // requests in order; the slices' DRAM requests go to the HBM in order
+    // (L2Cache::finishWindow); each SM hears its answers in order.
+    memory::Interconnect& crossbar = kept.memory.crossbar();
+    memory::L2Cache& l2Applied = kept.memory.l2();
+    size_t requestCount = 0;
+    for (uint32_t s : running) requestCount += sms[s]->l2Requests().size();
+    const bool share = threads > 1 && requestCount >= kRequestsToShare;
+    auto onRunning = [&](const std::function<void(size_t)>& work) {
+      if (share) {
+        kept.pool->run(running.size(), work, stripeStarts);
+      } else {
+        for (size_t i = 0; i < running.size(); ++i) work(i);
+      }
+    };
+    onRunning([&](size_t i) {
+      const uint32_t s = running[i];
+      SmRequests& mine = bySm[s];
+      const auto& log = sms[s]->l2Requests();
+      // Logged in sequence order; by cycle too but for the instructions
+      // deferred to phase B, logged after the window's others.
+      mine.order.resize(log.size());
+      std::iota(mine.order.begin(), mine.order.end(), 0u);
+      std::stable_sort(mine.order.begin(), mine.order.end(),
+                       [&](uint32_t x, uint32_t y) { return log[x].now < log[y].now; });
+      mine.injected.resize(log.size());
+      for (uint32_t k : mine.order) mine.injected[k] = crossbar.inject(log[k].now, log[k].request, mine.counts);
     });
-    for (uint32_t s : running) doneAt[s] = 0;
-    memory::MemoryBackend& crossbar = kept.memory.fromSms();
-    for (size_t i = 0; i < requests.size(); ++i) {
-      // The L2's sets are megabytes of host memory, each request in a set
-      // of its own, most of them: fetched ahead they cost no wait.
-      if (i + kPrefetchRequests < requests.size())
-        kept.memory.prefetch(requests[i + kPrefetchRequests].request.lineAddress);
-      const AppliedRequest& r = requests[i];
-      const uint64_t answer = crossbar.request(r.now, r.request);
-      // What waited on it moves when the SM next runs (late_answers.h).
-      if (answer > r.estimate) sms[r.sm]->lateAnswer(r.sequence, answer);
-      doneAt[r.sm] = std::max(doneAt[r.sm], answer);
+    for (SliceRequests& slice : bySlice) slice.items.clear();
+    for (uint32_t s : running) {
+      const auto& log = sms[s]->l2Requests();
+      for (uint32_t i = 0; i < log.size(); ++i)
+        bySlice[log[i].slice].items.push_back({log[i].now, s, i, &log[i].request, bySm[s].injected[i], 0});
     }
-    for (uint32_t s : running) sms[s]->appliedL2Requests(doneAt[s]);
+    auto applySlice = [&](size_t index) {
+      SliceRequests& slice = bySlice[index];
+      // In (cycle, SM, sequence) order: the SMs' were gathered in SM order,
+      // each SM's in sequence order.
+      std::stable_sort(slice.items.begin(), slice.items.end(),
+                       [](const SliceRequests::Item& x, const SliceRequests::Item& y) { return x.now < y.now; });
+      for (size_t k = 0; k < slice.items.size(); ++k) {
+        // The L2's sets are megabytes of host memory, each request in a
+        // set of its own, most of them: fetched ahead they cost no wait.
+        if (k + kPrefetchRequests < slice.items.size())
+          kept.memory.prefetch(slice.items[k + kPrefetchRequests].request->lineAddress);
+        SliceRequests::Item& item = slice.items[k];
+        item.answer = l2Applied.requestInWindow(crossbar.eject(item.injected, *item.request, slice.counts),
+                                                *item.request);
+      }
+    };
+    if (share) {
+      kept.pool->run(bySlice.size(), applySlice);
+    } else {
+      for (size_t slice = 0; slice < bySlice.size(); ++slice) applySlice(slice);
+    }
+    l2Applied.finishWindow();
+    for (uint32_t s : running) bySm[s].answers.resize(sms[s]->l2Requests().size());
+    for (SliceRequests& slice : bySlice) {
+      for (const SliceRequests::Item& item : slice.items) bySm[item.sm].answers[item.index] = item.answer;
+      crossbar.addCounts(slice.counts);
+      slice.counts = {};
+    }
+    onRunning([&](size_t i) {
+      const uint32_t s = running[i];
+      const auto& log = sms[s]->l2Requests();
+      const std::vector<uint64_t>& answers = bySm[s].answers;
+      uint64_t doneAt = 0;
+      for (uint32_t k : bySm[s].order) {
+        // What waited on it moves when the SM next runs (late_answers.h).
+        if (answers[k] > log[k].estimate) sms[s]->lateAnswer(log[k].sequence, answers[k]);
+        doneAt = std::max(doneAt, answers[k]);
+      }
+      sms[s]->appliedL2Requests(doneAt);
+    });
+    for (uint32_t s : running) {
+      crossbar.addCounts(bySm[s].counts);
+      bySm[s].counts = {};
+    }
     timer.mark(&HostProfile::l2Seconds);
     // CTAs that finished, in the order they did.
     finishedCtas.clear();

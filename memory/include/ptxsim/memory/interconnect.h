@@ -99,6 +99,18 @@ class Interconnect final : public MemoryBackend {
   // nothing calls request(). Throws std::out_of_range as request() does.
   uint64_t arrivalInto(Shadow& shadow, uint64_t now, const MemoryRequest& request) const;
 
+  // request() in two steps, for the timing driver's windows, whose host
+  // threads take an SM's or a slice's requests each: inject() takes the
+  // SM's port (the SM's requests in their order; `sm` below the count
+  // given to addSms()) and returns the cycle the request leaves it;
+  // eject() then takes the slice's port from that cycle (the slice's
+  // requests in their order) and returns the cycle it reaches the back
+  // end. Both count into `counts`, which addCounts() adds to stats().
+  void addSms(uint32_t count);
+  uint64_t inject(uint64_t now, const MemoryRequest& request, InterconnectStats& counts);
+  uint64_t eject(uint64_t injected, const MemoryRequest& request, InterconnectStats& counts);
+  void addCounts(const InterconnectStats& counts);
+
   // A new launch: its clock starts at 0, so every port is free; the
   // statistics restart.
   void startLaunch();
@@ -108,15 +120,30 @@ class Interconnect final : public MemoryBackend {
 
  private:
   uint32_t checkedSlice(const MemoryRequest& request) const;
-  // A request of `bytes` sent at `now` through ports free at `smFree` and
+  // A request sent at `now` through ports free at `smFree` and
   // `sliceFree`: moves both on; returns the cycle it has the slice's port.
-  uint64_t cross(uint64_t now, const MemoryRequest& request, uint64_t& smFree, uint64_t& sliceFree) const;
+  uint64_t cross(uint64_t now, const MemoryRequest& request, uint64_t& smFree, uint64_t& sliceFree) const {
+    return crossSlice(crossSm(now, request, smFree), request, sliceFree);
+  }
+  // Its two halves: the cycle it leaves the SM's port, and the one it has the slice's.
+  uint64_t crossSm(uint64_t now, const MemoryRequest& request, uint64_t& smFree) const;
+  uint64_t crossSlice(uint64_t injected, const MemoryRequest& request, uint64_t& sliceFree) const;
 
   InterconnectConfig config_;
   std::function<uint32_t(uint64_t)> sliceOf_;
   MemoryBackend& backend_;
-  std::vector<uint64_t> smPortFreeAt_;  // grown to the highest SM seen
-  std::vector<uint64_t> slicePortFreeAt_;
+  // A cache line each, like the slices' ports (below): grown to the
+  // highest SM seen or added.
+  struct alignas(64) SmPort {
+    uint64_t freeAt = 0;
+  };
+  std::vector<SmPort> smPortFreeAt_;
+  // A cache line each: the timing driver moves different slices' ports on
+  // different host threads (eject).
+  struct alignas(64) SlicePort {
+    uint64_t freeAt = 0;
+  };
+  std::vector<SlicePort> slicePortFreeAt_;
   InterconnectStats stats_;
 };
 

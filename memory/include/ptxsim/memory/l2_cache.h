@@ -69,9 +69,9 @@
 // request plus 0.6 a sector fits all three.
 //
 // Lines: sectored like the L1 (a miss fetches only the missing sectors),
-// LRU, sets indexed over the whole L2 by spreadIndex(l, sets) (the slices'
-// shares of 50 MiB are not whole sets for 48 slices; slices only own ports,
-// MSHRs and atomic units). Write-back with write-allocate of the written
+// LRU, each slice with sets / slices sets of its own (50 MiB in 16-way sets
+// is 25600 sets, 533 a slice for 48: the 16 left over are not used), line l
+// in its slice's set spreadIndex(l / slices, sets a slice). Write-back with write-allocate of the written
 // sectors: a store or atomic marks its sectors dirty without fetching a
 // store's; evicting a line writes its dirty sectors to the back end in one
 // request. A line with data still in flight is not evicted; when a set has
@@ -162,6 +162,8 @@ struct L2Stats {
   std::vector<uint64_t> partitionSectorHits;
 
   double sectorHitRatePct() const;  // lts__t_sector_hit_rate.pct; 0 with no sectors
+  // Adds `other`'s counts (a slice's share of a window: L2Cache::finishWindow).
+  void add(const L2Stats& other);
 };
 
 // Throws std::invalid_argument for a configuration L2Cache cannot be built
@@ -199,10 +201,29 @@ class L2Cache final : public MemoryBackend {
   // with its own shadow, while nothing calls request().
   uint64_t estimateInto(Shadow& shadow, uint64_t now, const MemoryRequest& request) const;
 
+  // A window's requests applied slice by slice, on several host threads at
+  // once (the timing driver's phase B, sim/src/timing/timing_driver.cpp):
+  // requestInWindow() is request() for one slice's requests, in their
+  // order, a slice on one thread at a time. As a slice's state and sets are
+  // its own, only the back end is shared: a slice's requests to it see it
+  // as at the window's start plus the slice's own earlier ones
+  // (estimateAfter), and are logged. finishWindow(), on one thread, then
+  // applies the logged requests to the back end in (cycle, slice, order)
+  // order and adds the slices' statistics. So the answers depend on no
+  // thread's timing; a slice sees the other slices' DRAM traffic of the
+  // window from the next one on, as an SM sees the other SMs'.
+  uint64_t requestInWindow(uint64_t now, const MemoryRequest& request);
+  void finishWindow();
+
   // A new launch: its clock starts at 0, so every fill has arrived and
   // every port, MSHR and atomic unit is free; the statistics restart. The
   // lines and their dirty sectors stay, as the GPU's L2 keeps them.
   void startLaunch();
+  // Empties the L2 (its lines and their dirty sectors are dropped, as
+  // Nsight Compute's cache control does between launches). Each set is
+  // emptied when next used: clearing tens of megabytes of lines at every
+  // launch cost a short kernel a twentieth of its host time, on one thread.
+  void flush() { ++flushes_; }
 
   uint32_t sliceOf(uint64_t lineAddress) const;
   // Asks the host's caches for the set `lineAddress` maps to (its ways and
@@ -237,7 +258,7 @@ class L2Cache final : public MemoryBackend {
     uint64_t doneAtTick = 0;  // when the sector's words are updated, in kAtomicTicksPerCycle units
     bool used = false;
   };
-  struct Slice {
+  struct alignas(64) Slice {
     // The port's byte clock: it passes a byte in 1 / sliceBytesPerCycle of a
     // cycle and is free from portFreeAtByte / sliceBytesPerCycle on, so a
     // line takes 1.6 cycles at 80 bytes a cycle, not 2 (bw.l2.read).
@@ -253,13 +274,24 @@ class L2Cache final : public MemoryBackend {
     // replaced first.
     std::array<RecentRead, kRecentReads> recent{};
     uint32_t nextRecent = 0;
+    // The LRU stamps of its sets' lines: one clock a slice, as a set
+    // belongs to one slice (a shadow's copy goes on from it).
+    uint64_t useClock = 0;
   };
   // The atomic unit keeps time in fractions of a cycle so that 1.45 cycles a
   // round accumulates without rounding each round.
   static constexpr uint64_t kAtomicTicksPerCycle = 1024;
 
-  // Where serve() reads and changes the state: the L2 itself (request())
-  // or a Shadow's copies (estimateInto()), so the two cannot drift.
+  // A slice's share of a window (requestInWindow), on cache lines of its
+  // own (slices are applied on several host threads).
+  struct alignas(64) SliceWindow {
+    std::vector<TimedRequest> backend;  // its back-end requests, in order
+    L2Stats stats;
+    uint64_t atomicBusyTicks = 0;
+  };
+  // Where serve() reads and changes the state: the L2 itself (request(),
+  // requestInWindow()) or a Shadow's copies (estimateInto()), so that they
+  // cannot drift.
   struct Applied;
   struct Shadowed;
   template <class State>
@@ -272,9 +304,14 @@ class L2Cache final : public MemoryBackend {
   uint64_t runAtomicUnit(Slice& slice, uint64_t dataAt, const MemoryRequest& request,
                          uint64_t& busyTicks) const;
   void checkRequest(const MemoryRequest& request) const;
-  Way* setOf(uint64_t line) {
-    return &ways_[uint64_t{spreadIndex(line / config_.lineBytes, sets_)} * config_.ways];
-  }
+  // The set's ways, emptied first if a flush() came since it was last used.
+  Way* setOf(uint64_t line);
+  // Whether set `index` holds what it holds since the last flush().
+  bool setCurrent(uint32_t index) const { return setFlushes_[index] == flushes_; }
+  // A line's set lies in its slice's sets, so that a slice's requests
+  // touch no other slice's state (the timing driver applies each slice's
+  // on a host thread of its own).
+  uint32_t setIndexOf(uint64_t lineAddress) const;
   template <class W>
   static W* findIn(W* set, uint32_t ways, uint64_t line);
   // The way's sectors' arrival times, all 0 (arrived) if they were set in
@@ -282,12 +319,13 @@ class L2Cache final : public MemoryBackend {
   // every line (the const form reads them without the reset).
   uint64_t* arrivals(Way& way);
   const uint64_t* arrivals(const Way& way) const;
-  void count(const MemoryRequest& request, uint32_t partition, bool near, uint32_t hits,
-             uint32_t inFlightHits);
+  static void count(L2Stats& stats, const MemoryRequest& request, uint32_t partition, bool near, uint32_t hits,
+                    uint32_t inFlightHits);
 
   L2Config config_;
   MemoryBackend& backend_;
   uint32_t sets_ = 0;
+  uint32_t setsPerSlice_ = 0;
   uint32_t sectorsPerLine_ = 0;
   uint64_t atomicTicksPerOp_ = 0;
   uint64_t atomicTicksPerSector_ = 0;
@@ -296,9 +334,12 @@ class L2Cache final : public MemoryBackend {
   uint64_t writeTicksPerRequest_ = 0;  // the write port's, in kAtomicTicksPerCycle units
   uint64_t writeTicksPerSector_ = 0;
   std::vector<Way> ways_;          // set-major
+  uint32_t flushes_ = 0;           // flush() calls so far
+  std::vector<uint32_t> setFlushes_;  // per set: flushes_ when it was last emptied or used
   std::vector<uint64_t> arrival_;  // per way and sector: the cycle its data is in the slice
   std::vector<Slice> slices_;
-  uint64_t useClock_ = 0;
+  std::vector<SliceWindow> sliceWindows_;  // one a slice
+  std::vector<std::pair<TimedRequest, uint32_t>> windowBackend_;  // finishWindow's merge: (request, slice)
   uint32_t launch_ = 0;  // launches started (startLaunch)
   uint64_t atomicBusyTicks_ = 0;
   L2Stats stats_;
@@ -335,7 +376,6 @@ class L2Cache::Shadow {
   size_t setsUsed_ = 0;
   std::vector<uint64_t> setTable_;
   std::vector<TimedRequest> backend_;  // what the requests asked of the back end, in order
-  uint64_t useClock_ = 0;
 };
 
 }  // namespace ptxsim::memory
