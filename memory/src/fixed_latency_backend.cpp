@@ -5,6 +5,27 @@
 
 namespace ptxsim::memory {
 
+namespace {
+
+// MemoryBackend's default view: the requests, each estimated after all the
+// earlier ones.
+class LoggedView final : public MemoryBackend::View {
+ public:
+  explicit LoggedView(const MemoryBackend& backend) : backend_(backend) {}
+  uint64_t estimateInto(uint64_t now, const MemoryRequest& request) override {
+    const uint64_t done = backend_.estimateAfter(requests_, now, request);
+    requests_.push_back({now, request});
+    return done;
+  }
+
+ private:
+  const MemoryBackend& backend_;
+};
+
+}  // namespace
+
+std::unique_ptr<MemoryBackend::View> MemoryBackend::makeView() const { return std::make_unique<LoggedView>(*this); }
+
 FixedLatencyBackend::FixedLatencyBackend(uint32_t latencyCycles, uint32_t bytesPerCycle)
     : latencyCycles_(latencyCycles), bytesPerCycle_(bytesPerCycle) {
   if (bytesPerCycle == 0)

@@ -103,4 +103,40 @@ uint64_t Hbm::estimateAfter(std::span<const TimedRequest> before, uint64_t now, 
   return serve(now, request, freeAt, openRow, where).done;
 }
 
+class Hbm::ChannelView final : public MemoryBackend::View {
+ public:
+  explicit ChannelView(const Hbm& hbm) : hbm_(hbm) {}
+  uint64_t estimateInto(uint64_t now, const MemoryRequest& request) override {
+    const HbmLocation where = hbm_.locate(request.lineAddress);
+    const uint64_t bank = uint64_t{where.channel} * hbm_.config_.banksPerChannel + where.bank;
+    uint64_t& freeAt = entry(channels_, where.channel, hbm_.channelFreeAt_[where.channel]);
+    uint64_t& openRow = entry(rows_, bank, hbm_.openRow_[bank]);
+    const Service s = hbm_.serve(now, request, freeAt, openRow, where);
+    freeAt = s.freeAt;
+    openRow = where.row;
+    requests_.push_back({now, request});
+    return s.done;
+  }
+  void clear() override {
+    View::clear();
+    channels_.clear();
+    rows_.clear();
+  }
+
+ private:
+  // The view's value for `key`, copied from `current` when first used: a
+  // few keys a view, so a list.
+  static uint64_t& entry(std::vector<std::pair<uint64_t, uint64_t>>& list, uint64_t key, uint64_t current) {
+    for (auto& [k, value] : list)
+      if (k == key) return value;
+    return list.emplace_back(key, current).second;
+  }
+
+  const Hbm& hbm_;
+  std::vector<std::pair<uint64_t, uint64_t>> channels_;  // (channel, free cycle)
+  std::vector<std::pair<uint64_t, uint64_t>> rows_;      // (channel x banks + bank, open row)
+};
+
+std::unique_ptr<MemoryBackend::View> Hbm::makeView() const { return std::make_unique<ChannelView>(*this); }
+
 }  // namespace ptxsim::memory

@@ -225,9 +225,8 @@ struct L2Cache::Applied {
   }
   uint64_t backend(uint64_t now, const MemoryRequest& request) {
     if (window == nullptr) return self.backend_.request(now, request);
-    const uint64_t done = self.backend_.estimateAfter(window->backend, now, request);
-    window->backend.push_back({now, request});
-    return done;
+    if (!window->backend) window->backend = self.backend_.makeView();
+    return window->backend->estimateInto(now, request);
   }
 };
 
@@ -322,8 +321,10 @@ void L2Cache::finishWindow() {
   windowBackend_.clear();
   for (uint32_t s = 0; s < sliceWindows_.size(); ++s) {
     SliceWindow& window = sliceWindows_[s];
-    for (const TimedRequest& logged : window.backend) windowBackend_.push_back({logged, s});
-    window.backend.clear();
+    if (window.backend) {
+      for (const TimedRequest& logged : window.backend->requests()) windowBackend_.push_back({logged, s});
+      window.backend->clear();
+    }
     stats_.add(window.stats);
     window.stats = L2Stats{};
     window.stats.partitionSectorHits.assign(config_.partitions, 0);

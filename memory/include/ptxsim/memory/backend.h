@@ -9,7 +9,9 @@
 // model of its own yet (the constant cache's misses).
 
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <vector>
 
 namespace ptxsim::memory {
 
@@ -52,6 +54,24 @@ class MemoryBackend {
   virtual uint64_t estimateAfter(std::span<const TimedRequest> before, uint64_t now,
                                  const MemoryRequest& request) const = 0;
   uint64_t estimate(uint64_t now, const MemoryRequest& request) const { return estimateAfter({}, now, request); }
+  // One requester's view of the back end while others use it too (an L2
+  // slice's in the timing driver's window, L2Cache::requestInWindow): the
+  // back end as it is plus the requests given to estimateInto() since
+  // clear(), which requests() lists in order for applying later. The
+  // default view asks estimateAfter() with all of them, so n requests cost
+  // n squared; a back end can keep what they changed instead (Hbm). Safe
+  // to use several views from several threads while nothing calls request().
+  class View {
+   public:
+    virtual ~View() = default;
+    virtual uint64_t estimateInto(uint64_t now, const MemoryRequest& request) = 0;
+    const std::vector<TimedRequest>& requests() const { return requests_; }
+    virtual void clear() { requests_.clear(); }
+
+   protected:
+    std::vector<TimedRequest> requests_;
+  };
+  virtual std::unique_ptr<View> makeView() const;
   // Names the request() just answered when its answer is provisional: the
   // timing driver's SMs get estimates while they run in parallel, and the
   // driver revises those that the real L2 answers later (an SM's L2 port,

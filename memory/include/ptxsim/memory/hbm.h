@@ -100,6 +100,10 @@ class Hbm final : public MemoryBackend {
   uint64_t request(uint64_t now, const MemoryRequest& request) override;
   uint64_t estimateAfter(std::span<const TimedRequest> before, uint64_t now,
                          const MemoryRequest& request) const override;
+  // A view that keeps the free cycles and open rows its requests left in
+  // the channels and banks they used: a request costs the same however
+  // many came before it.
+  std::unique_ptr<View> makeView() const override;
   // A new launch: its clock starts at 0, so every channel is free; the
   // statistics restart; the banks' open rows stay.
   void startLaunch();
@@ -121,6 +125,8 @@ class Hbm final : public MemoryBackend {
   };
   Service serve(uint64_t now, const MemoryRequest& request, uint64_t channelFreeAt, uint64_t openRow,
                 const HbmLocation& where) const;
+
+  class ChannelView;
 
   HbmConfig config_;
   std::vector<uint64_t> channelFreeAt_;

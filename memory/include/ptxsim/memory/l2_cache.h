@@ -106,7 +106,7 @@
 
 #include <array>
 #include <cstdint>
-#include <unordered_map>
+#include <memory>
 #include <vector>
 
 #include "ptxsim/memory/address_hash.h"
@@ -285,7 +285,7 @@ class L2Cache final : public MemoryBackend {
   // A slice's share of a window (requestInWindow), on cache lines of its
   // own (slices are applied on several host threads).
   struct alignas(64) SliceWindow {
-    std::vector<TimedRequest> backend;  // its back-end requests, in order
+    std::unique_ptr<View> backend;  // its view of the back end (made on first use)
     L2Stats stats;
     uint64_t atomicBusyTicks = 0;
   };
