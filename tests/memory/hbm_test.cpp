@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -139,6 +140,27 @@ TEST(Hbm, RejectsImpossibleConfigurations) {
   EXPECT_EQ(messageFor([](HbmConfig& c) { c.rowMissLatencyCycles = 99; }),
             "HBM: a row miss cannot be faster than a row hit");
   EXPECT_EQ(messageFor([](HbmConfig&) {}), "accepted");
+}
+
+TEST(Hbm, AViewAnswersAsEstimateAfterItsRequests) {
+  Hbm hbm(small());
+  hbm.request(0, read(0x000, 128));  // the channels' and banks' state the view starts from
+  std::unique_ptr<MemoryBackend::View> view = hbm.makeView();
+  std::vector<TimedRequest> before;
+  const std::vector<TimedRequest> requests = {{0, read(0x000, 128)},  {0, read(0x100, 64)},
+                                              {3, read(0x800, 128)},  {3, read(0x1000, 32)},
+                                              {40, read(0x080, 128)}, {41, read(0x2400, 128)}};
+  for (const TimedRequest& r : requests) {
+    EXPECT_EQ(view->estimateInto(r.now, r.request), hbm.estimateAfter(before, r.now, r.request)) << before.size();
+    before.push_back(r);
+  }
+  ASSERT_EQ(view->requests().size(), requests.size());
+  EXPECT_EQ(view->requests()[2].request.lineAddress, 0x800u);
+  EXPECT_EQ(hbm.stats().readRequests, 1u);  // a view changes nothing
+  // Cleared, it sees the HBM as it is again.
+  view->clear();
+  EXPECT_TRUE(view->requests().empty());
+  EXPECT_EQ(view->estimateInto(0, read(0x000, 128)), hbm.estimate(0, read(0x000, 128)));
 }
 
 }  // namespace

@@ -158,5 +158,25 @@ TEST(InterconnectEstimate, EstimatesMatchAServedTwin) {
   EXPECT_EQ(noc.stats().requests, 1u);
 }
 
+TEST(Interconnect, InjectThenEjectIsARequestsCrossing) {
+  // The timing driver's two steps (SMs' ports, then slices' ports) against
+  // request() on a twin, for requests of two SMs to two slices.
+  RecordingBackend backend(50), twinBackend(50);
+  Interconnect noc(small(), 2, sliceOfLine, backend), twin(small(), 2, sliceOfLine, twinBackend);
+  noc.addSms(2);
+  InterconnectStats counts;
+  const std::vector<MemoryRequest> requests = {read(0, 64, 0), read(128, 32, 0), read(384, 32, 1), read(256, 128, 1)};
+  for (const MemoryRequest& r : requests) {
+    const uint64_t ejected = noc.eject(noc.inject(10, r, counts), r, counts);
+    EXPECT_EQ(ejected + 50, twin.request(10, r));
+  }
+  noc.addCounts(counts);
+  EXPECT_EQ(noc.stats().requests, twin.stats().requests);
+  EXPECT_EQ(noc.stats().bytes, twin.stats().bytes);
+  EXPECT_EQ(noc.stats().smPortWaitCycles, twin.stats().smPortWaitCycles);
+  EXPECT_EQ(noc.stats().slicePortWaitCycles, twin.stats().slicePortWaitCycles);
+  EXPECT_TRUE(backend.sent.empty());  // the back end is the caller's to ask
+}
+
 }  // namespace
 }  // namespace ptxsim::memory
