@@ -14,21 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "small_hbm.h"
+
 namespace ptxsim::memory {
 namespace {
 
-HbmConfig small() {
-  HbmConfig config;
-  config.channels = 4;
-  config.banksPerChannel = 2;
-  config.rowBytes = 1024;
-  config.interleaveBytes = 256;
-  config.rowHitLatencyCycles = 100;
-  config.rowMissLatencyCycles = 150;
-  config.bytesPerCyclePerChannel = 16;
-  config.queueReorderPercent = 0;  // in order: the reordering has its own test
-  return config;
-}
+HbmConfig small() { return test::smallHbm(4); }
 
 MemoryRequest read(uint64_t line, uint32_t bytes) { return {line, 0xf, bytes, false}; }
 

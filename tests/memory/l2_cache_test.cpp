@@ -18,6 +18,7 @@
 
 #include "ptxsim/memory/hbm.h"
 #include "recording_backend.h"
+#include "small_hbm.h"
 
 namespace ptxsim::memory {
 namespace {
@@ -467,18 +468,7 @@ TEST(L2Cache, AFlushEmptiesTheCacheWithoutWritingBack) {
 
 // An HBM of one channel behind the small L2: slice 0's and slice 1's
 // misses meet there.
-HbmConfig oneChannel() {
-  HbmConfig config;
-  config.channels = 1;
-  config.banksPerChannel = 2;
-  config.rowBytes = 1024;
-  config.interleaveBytes = 256;
-  config.rowHitLatencyCycles = 100;
-  config.rowMissLatencyCycles = 150;
-  config.bytesPerCyclePerChannel = 16;
-  config.queueReorderPercent = 0;
-  return config;
-}
+HbmConfig oneChannel() { return test::smallHbm(1); }
 
 TEST(L2CacheWindow, ASliceSeesTheDramAsAtTheWindowsStartPlusItsOwnRequests) {
   Hbm hbm(oneChannel());
