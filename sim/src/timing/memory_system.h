@@ -17,14 +17,12 @@ namespace ptxsim::sim::timing {
 class MemorySystem {
  public:
   // The L2 for a launch under `timing`, made anew (empty) when its geometry
-  // or the DRAM's changed or when `flush` (the crossbar when its own did);
-  // clocks and statistics restart.
+  // or the DRAM's changed, emptied when `flush` (the crossbar made anew
+  // when its own geometry changed); clocks and statistics restart.
   memory::L2Cache& forLaunch(const TimingConfig& timing, bool flush = false);
-  // Where the SMs send their requests: the crossbar to the L2.
-  memory::MemoryBackend& fromSms() { return *noc_; }
   const memory::Interconnect& interconnect() const { return *noc_; }
-  // The same, for the driver's window, which applies the requests in two
-  // steps (Interconnect::inject and eject, L2Cache::requestInWindow).
+  // Where the driver's windows apply the SMs' requests, in steps
+  // (Interconnect::inject and eject, L2Cache::requestInWindow).
   memory::Interconnect& crossbar() { return *noc_; }
   memory::L2Cache& l2() { return *l2_; }
   const memory::Hbm& dram() const { return *dram_; }

@@ -6,8 +6,8 @@
 // which nothing happens are skipped.
 //
 // Phase A, in parallel (window_pool.h: each host thread runs the SMs of
-// its block of SM numbers, then helps the others; which thread runs an SM
-// changes nothing but the wall time): every SM with an event before T1
+// its block of the SMs that hold CTAs, then helps the others; which thread
+// runs an SM changes nothing but the wall time): every SM with an event before T1
 // runs its cycles up to T1 on its own (SmModel::runWindow). Nothing it does there is seen by another
 // SM in the same window:
 //  - global stores go to the SM's store overlay (exec/store_overlay.h);
@@ -24,16 +24,22 @@
 //    slice's port shows other SMs' traffic one window late;
 //  - counts the launch shares (instructions for the timeout, writes for the
 //    livelock watch) are the SM's own.
-// Phase B, on the calling thread, in a fixed order: the overlays are
-// written to memory in SM order (on the host threads when there are many
-// sectors, each thread a share of the addresses, its SMs in order, so the
-// bytes are the same; StoreOverlay::commitShare); the deferred instructions run in (t, SM,
+// Phase B, in a fixed order: the overlays are written to memory in SM
+// order (on the host threads when there are many sectors, each thread a
+// share of the addresses, its SMs in order, so the bytes are the same;
+// StoreOverlay::commitShare); the deferred instructions run in (t, SM,
 // sub-partition) order, each timed as issued at its t; the logged L2
 // requests, theirs included, are applied to the real crossbar and L2 in
-// (cycle, SM, sequence) order (the statistics come from here; an answer
-// later than the SM's estimate moves what waited on it, late_answers.h,
-// when the SM next runs, on its host thread, before it places new CTAs;
-// the host fetches each request's L2 set a few requests ahead);
+// (cycle, SM, sequence) order, on the host threads when there are many:
+// each SM's crossbar port takes the SM's requests (Interconnect::inject),
+// each L2 slice, whose sets and ports are its own, the slice's (eject,
+// L2Cache::requestInWindow: within the window a slice sees the HBM as at
+// T0 plus its own requests), and the slices' HBM requests go to the HBM in
+// (cycle, slice) order when all are done (L2Cache::finishWindow); the
+// statistics come from here; an answer later than the SM's estimate moves
+// what waited on it, late_answers.h, when the SM next runs, on its host
+// thread, before it places new CTAs (the host fetches each request's L2
+// set a few requests ahead);
 // finished CTAs are retired in (cycle, SM) order, the next ones placed
 // sm.cta_launch cycles after (more than a window), each told to --trace in
 // that order (a placed CTA's state is built, reusing a finished one's, by
@@ -285,9 +291,9 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     timer.mark(&HostProfile::deferredSeconds);
     // The logged L2 requests, applied in (cycle, SM, sequence) order, in
     // steps that run on the host threads: each SM's port takes its
-    // requests in order (an SM's log is in that order); each slice's port,
-    // sets and view of the DRAM (L2Cache::requestInWindow) take the slice's
-    // requests in order; the slices' DRAM requests go to the HBM in order
+    // requests in (cycle, sequence) order; each slice's port, sets and
+    // view of the DRAM (L2Cache::requestInWindow) take the slice's requests
+    // in order; the slices' DRAM requests go to the HBM in order
     // (L2Cache::finishWindow); each SM hears its answers in order.
     memory::Interconnect& crossbar = kept.memory.crossbar();
     memory::L2Cache& l2Applied = kept.memory.l2();
