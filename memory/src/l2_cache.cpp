@@ -326,8 +326,11 @@ void L2Cache::finishWindow() {
       window.backend->clear();
     }
     stats_.add(window.stats);
+    // Restarted keeping the partitions' vector: this runs every window.
+    std::vector<uint64_t> partitionHits = std::move(window.stats.partitionSectorHits);
+    std::fill(partitionHits.begin(), partitionHits.end(), 0);
     window.stats = L2Stats{};
-    window.stats.partitionSectorHits.assign(config_.partitions, 0);
+    window.stats.partitionSectorHits = std::move(partitionHits);
     atomicBusyTicks_ += window.atomicBusyTicks;
     window.atomicBusyTicks = 0;
   }
