@@ -38,8 +38,8 @@ void WindowPool::drain(uint32_t generation, unsigned self) {
     uint64_t claim = stripe.claim.load(std::memory_order_acquire);
     while (true) {
       if (generationOf(claim) != generation) return;  // the run is over: every item was claimed
-      const uint32_t item = stripe.first.load(std::memory_order_relaxed) + claimedOf(claim);
-      if (item >= stripe.end.load(std::memory_order_relaxed)) break;
+      const uint32_t item = stripe.first.load(std::memory_order_acquire) + claimedOf(claim);
+      if (item >= stripe.end.load(std::memory_order_acquire)) break;
       if (!stripe.claim.compare_exchange_weak(claim, claim + 1, std::memory_order_acq_rel)) continue;
       // The item is ours and unfinished, so the run (count_, work_) stays.
       const uint32_t count = count_;
@@ -60,7 +60,7 @@ void WindowPool::drain(uint32_t generation, unsigned self) {
 
 void WindowPool::helperLoop(unsigned self) {
   uint32_t seen = 0;
-  auto started = [&] { return stopping_.load() || generation_.load(std::memory_order_acquire) != seen; };
+  auto started = [&] { return stopping_.load() || generation_.load() != seen; };
   while (true) {
     if (!spinUntil(started)) {
       ++sleepingHelpers_;
@@ -74,16 +74,19 @@ void WindowPool::helperLoop(unsigned self) {
   }
 }
 
-void WindowPool::run(size_t count, const std::function<void(size_t)>& work, std::span<const size_t> stripeStarts) {
+void WindowPool::run(size_t count, const std::function<void(size_t)>& work,
+                     std::span<const size_t> stripeStarts) {
   const unsigned stripes = threads();
   if (!stripeStarts.empty() && (stripeStarts.size() != stripes + 1u || stripeStarts.back() != count ||
                                 !std::is_sorted(stripeStarts.begin(), stripeStarts.end())))
-    throw std::invalid_argument("window pool: the stripes must be threads() + 1 sorted starts ending at the count");
+    throw std::invalid_argument(
+        "window pool: the stripes must be threads() + 1 sorted starts ending at the count");
   if (helpers_.empty() || count <= 1) {
     for (size_t i = 0; i < count; ++i) work(i);
     return;
   }
-  if (count > std::numeric_limits<uint32_t>::max()) throw std::length_error("window pool: too many items in a run");
+  if (count > std::numeric_limits<uint32_t>::max())
+    throw std::length_error("window pool: too many items in a run");
   work_ = &work;
   count_ = static_cast<uint32_t>(count);
   finished_ = 0;
@@ -91,13 +94,23 @@ void WindowPool::run(size_t count, const std::function<void(size_t)>& work, std:
   const uint32_t generation = generation_.load() + 1;
   for (unsigned t = 0; t < stripes; ++t) {
     Stripe& stripe = stripes_[t];
-    stripe.first.store(static_cast<uint32_t>(stripeStarts.empty() ? count * t / stripes : stripeStarts[t]),
-                       std::memory_order_relaxed);
-    stripe.end.store(static_cast<uint32_t>(stripeStarts.empty() ? count * (t + 1) / stripes : stripeStarts[t + 1]),
-                     std::memory_order_relaxed);
+    // The claim first: a thread late from the last run may hold that run's
+    // claim (all its items taken) and be about to read this stripe's new
+    // bounds. Were they written first, the stripe's new items past the old
+    // count would look unclaimed to it and its compare-and-swap on the old
+    // claim would win one, to be run twice (and the caller, counting one
+    // item too many, would wait for ever). With the claim first, whoever
+    // reads a new bound (acquire) sees the new claim, and its swap fails.
     stripe.claim.store(uint64_t{generation} << 32, std::memory_order_release);
+    stripe.first.store(static_cast<uint32_t>(stripeStarts.empty() ? count * t / stripes : stripeStarts[t]),
+                       std::memory_order_release);
+    stripe.end.store(
+        static_cast<uint32_t>(stripeStarts.empty() ? count * (t + 1) / stripes : stripeStarts[t + 1]),
+        std::memory_order_release);
   }
-  generation_.store(generation, std::memory_order_release);
+  // Sequentially consistent, as sleepingHelpers_ is: either a helper going
+  // to sleep sees the new run or this thread sees it sleeping and wakes it.
+  generation_.store(generation);
   if (sleepingHelpers_.load() != 0) {
     { std::lock_guard lock(mutex_); }
     start_.notify_all();

@@ -67,7 +67,8 @@ class WindowPool {
   struct alignas(64) Stripe {
     std::atomic<uint64_t> claim = 0;
     // Atomic only so that a thread late from the last run may read them
-    // while the next is set up (its claim then fails: the run changed).
+    // while the next is set up: run() stores the new claim before them, so
+    // such a thread's claim then fails (the run changed).
     std::atomic<uint32_t> first = 0;
     std::atomic<uint32_t> end = 0;
   };

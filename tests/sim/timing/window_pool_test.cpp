@@ -30,6 +30,24 @@ TEST(WindowPool, EveryItemOnceInEveryRun) {
   for (auto& d : done) ASSERT_EQ(d.load(), 1u);
 }
 
+TEST(WindowPool, AThreadLateFromARunTakesNothingOfTheNextWhoseStripesGrew) {
+  // Each helper's stripe swings between one item and many from run to run,
+  // as the driver's stripes follow the SMs that hold CTAs. A helper still
+  // reading the last run's full claim when the next run's bounds appear
+  // must not win an item of the new run (it would run twice, and the
+  // caller, counting one item too many, would wait for ever). The window
+  // is a few nanoseconds wide: many short runs give it chances.
+  WindowPool pool(4);
+  std::vector<std::atomic<uint32_t>> done(40);
+  const std::vector<size_t> layouts[2] = {{0, 1, 2, 3, 40}, {0, 37, 38, 39, 40}};
+  for (int run = 0; run < 20000; ++run) {
+    for (auto& d : done) d.store(0, std::memory_order_relaxed);
+    pool.run(
+        done.size(), [&](size_t i) { done[i].fetch_add(1, std::memory_order_relaxed); }, layouts[run % 2]);
+    for (size_t i = 0; i < done.size(); ++i) ASSERT_EQ(done[i].load(), 1u) << "run " << run << " item " << i;
+  }
+}
+
 TEST(WindowPool, AnItemsExceptionReachesTheCallerAfterTheRun) {
   WindowPool pool(3);
   std::atomic<uint32_t> finished = 0;
@@ -52,13 +70,18 @@ TEST(WindowPool, StripesTheCallerGivesCoverEveryItemOnce) {
   const std::vector<size_t> starts{0, 30, 30, 35, 40};
   for (int run = 0; run < 200; ++run) {
     for (auto& d : done) d = 0;
-    pool.run(done.size(), [&](size_t i) { ++done[i]; }, starts);
+    pool.run(
+        done.size(), [&](size_t i) { ++done[i]; }, starts);
     for (auto& d : done) ASSERT_EQ(d.load(), 1u) << "run " << run;
   }
   const std::vector<size_t> tooFew{0, 40};
-  EXPECT_THROW(pool.run(done.size(), [](size_t) {}, tooFew), std::invalid_argument);
+  EXPECT_THROW(pool.run(
+                   done.size(), [](size_t) {}, tooFew),
+               std::invalid_argument);
   const std::vector<size_t> unsorted{0, 30, 20, 35, 40};
-  EXPECT_THROW(pool.run(done.size(), [](size_t) {}, unsorted), std::invalid_argument);
+  EXPECT_THROW(pool.run(
+                   done.size(), [](size_t) {}, unsorted),
+               std::invalid_argument);
 }
 
 }  // namespace
