@@ -33,7 +33,11 @@ TEST(TimingStats, ASecondLoadOfALineHitsInL1) {
   ASSERT_FALSE(run.result.error) << run.result.error.message;
   const sim::TimedStats& s = run.result.stats.timing;
   EXPECT_EQ(s.l1LoadSectors, 2u);
-  EXPECT_EQ(s.l1SectorHits, 2u);  // the second load, and the second result's store (the first wrote its sector)
+  // The second load. The second result's store finds the sector the first
+  // result's wrote a cycle or two before: within l1.store_fill, a miss,
+  // as the H100 counts it (tests/timing/kernels/probe/l1_store_probe.cu).
+  ASSERT_GT(sim::GpuConfig{}.timing.l1.storeFillCycles, 2u);
+  EXPECT_EQ(s.l1SectorHits, 1u);
   EXPECT_EQ(s.l1StoreSectors, 3u);  // the word, then the two results, one sector each
   // In the L2: the three stores' sectors (a write needs no fetch: a hit,
   // as Nsight Compute counts it) and the first load, which finds the

@@ -9,21 +9,23 @@ set -uo pipefail
 
 # Issue 15's bar for cycles (MAPE <= 15%, correlation >= 0.95, no kernel
 # off by more than 40%) is met: 2026-11-25, cycle MAPE 8.6%, correlation
-# 0.9996, worst kernel +38.2%; DRAM bytes read: MAPE 2.5% (bar 10%). These
-# checks guard those figures. Not met yet: hit rates within 10 points
-# (L1 within 13.2 points, MAPE 6.9%, transpose_naive the worst, since
-# texture fetches see the block-linear layout of CUDA arrays and count
-# lookups per quad: tex2d_box_filter 90.8% as on the H100, from 75.2%;
+# 0.9996, worst kernel +38.2%; DRAM bytes read: MAPE 2.5% (bar 10%); L1
+# hit rates within 8.2 points (MAPE 5.5%; transpose_naive the worst, since
+# a store within l1.store_fill cycles of the store that allocated its sector
+# counts as a miss, as on the H100's probe: probe/l1_store_test.sh; 13.2
+# before; texture fetches see the block-linear layout of CUDA arrays and
+# count lookups per quad: tex2d_box_filter 90.8% as on the H100, from 75.2%);
 # the SMs' own L2 hit rates are within 7.3 points since the L2's request
-# coalescer, below, which meets the bar; DRAM bytes written: 0 where the H100
-# writes back 40-320 kB in five kernels, README); the checks guard today's figures so that the test fails
-# when accuracy drops. Tighten them as the model improves. (lts__t_sector_hit_rate.pct
-# is guarded loosely: the H100's counts its partitions' traffic too.)
+# coalescer, below. Not met yet: DRAM bytes written: 0 where the H100
+# writes back 40-320 kB in five kernels (README). The checks guard today's
+# figures so that the test fails when accuracy drops. Tighten them as the
+# model improves. (lts__t_sector_hit_rate.pct is guarded loosely: the
+# H100's counts its partitions' traffic too.)
 checks=(
   "gpc__cycles_elapsed.max:mape<=9.5"
   "gpc__cycles_elapsed.max:corr>=0.995"
   "gpc__cycles_elapsed.max:max_error<=40"
-  "l1tex__t_sector_hit_rate.pct:max_points<=13.65"
+  "l1tex__t_sector_hit_rate.pct:max_points<=8.7"
   "lts__t_sector_hit_rate.pct:max_points<=52"
   "dram__bytes_read.sum:mape<=3"
 )
