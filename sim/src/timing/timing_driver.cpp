@@ -211,20 +211,71 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       uint32_t index;  // in the SM's log
       const memory::MemoryRequest* request;
       uint64_t injected;  // when it leaves its SM's port
-      uint64_t answer;
     };
     std::vector<Item> items;
     memory::InterconnectStats counts;
   };
-  struct alignas(64) SmRequests {
-    std::vector<uint32_t> order;     // its logged requests in (cycle, sequence) order
-    std::vector<uint64_t> injected;  // per logged request
-    std::vector<uint64_t> answers;
+  struct alignas(64) SmSteps {          // an SM's part of phase B, and what it owes its next run
+    std::vector<uint32_t> order;        // its logged requests in (cycle, sequence) order
+    std::vector<uint64_t> injected;     // per logged request
+    std::vector<uint32_t> bySlice;      // its logged requests by slice, each slice's in sequence order
+    std::vector<uint32_t> sliceStarts;  // ... where each slice's start (slices + 1)
+    std::vector<uint32_t> sliceCursor;  // scratch for sorting them
+    std::vector<uint64_t> answers;      // per logged request, written by the slices' step
+    bool injectAfterDeferred = false;   // its log grows in phase B: injected there
+    bool answersDue = false;            // answered, not yet heard
+    bool overlayDue = false;            // its store overlay committed share by share, not yet emptied
     memory::InterconnectStats counts;
   };
-  std::vector<SmRequests> bySm(sms.size());
-  kept.memory.crossbar().addSms(static_cast<uint32_t>(sms.size()));
-  std::vector<SliceRequests> bySlice(l2.config().slices);
+  std::vector<SmSteps> bySm(sms.size());
+  memory::Interconnect& crossbar = kept.memory.crossbar();
+  memory::L2Cache& l2Applied = kept.memory.l2();
+  crossbar.addSms(static_cast<uint32_t>(sms.size()));
+  const uint32_t slices = l2.config().slices;
+  std::vector<SliceRequests> bySlice(slices);
+  // An SM's share of applying its logged L2 requests, run on its own host
+  // thread (its state stays in that core's caches, and no pool run is
+  // spent on it) as soon as its log is complete: at the end of its window
+  // in phase A, or after the deferred instructions in phase B for an SM
+  // that has some. Its crossbar port takes its requests in (cycle,
+  // sequence) order (no other SM's request uses the port), and they are
+  // sorted by slice, each slice's in sequence order, for the slices' step.
+  auto injectLog = [&](uint32_t s) {
+    SmSteps& mine = bySm[s];
+    const auto& log = sms[s]->l2Requests();
+    // Logged in sequence order; by cycle too but for the instructions
+    // deferred to phase B, logged after the window's others.
+    mine.order.resize(log.size());
+    std::iota(mine.order.begin(), mine.order.end(), 0u);
+    std::stable_sort(mine.order.begin(), mine.order.end(),
+                     [&](uint32_t x, uint32_t y) { return log[x].now < log[y].now; });
+    mine.injected.resize(log.size());
+    for (uint32_t k : mine.order) mine.injected[k] = crossbar.inject(log[k].now, log[k].request, mine.counts);
+    mine.sliceStarts.assign(slices + 1, 0);
+    for (const auto& logged : log) ++mine.sliceStarts[logged.slice + 1];
+    std::partial_sum(mine.sliceStarts.begin(), mine.sliceStarts.end(), mine.sliceStarts.begin());
+    mine.sliceCursor.assign(mine.sliceStarts.begin(), mine.sliceStarts.end() - 1);
+    mine.bySlice.resize(log.size());
+    for (uint32_t k = 0; k < log.size(); ++k) mine.bySlice[mine.sliceCursor[log[k].slice]++] = k;
+    mine.answers.resize(log.size());
+    mine.answersDue = true;
+  };
+  // The SM hears the answers to its last applied log, on its own host
+  // thread before it next runs (or at the launch's end): nothing reads
+  // what they change before then (late answers move what waited on them
+  // only when the SM runs: late_answers.h).
+  auto hearAnswers = [&](uint32_t s) {
+    SmSteps& mine = bySm[s];
+    if (!mine.answersDue) return;
+    mine.answersDue = false;
+    const auto& log = sms[s]->l2Requests();
+    uint64_t doneAt = 0;
+    for (uint32_t k : mine.order) {
+      if (mine.answers[k] > log[k].estimate) sms[s]->lateAnswer(log[k].sequence, mine.answers[k]);
+      doneAt = std::max(doneAt, mine.answers[k]);
+    }
+    sms[s]->appliedL2Requests(doneAt);
+  };
   bool failed = false;
   while (!failed) {
     const uint64_t soonest = *std::min_element(nextEvent.begin(), nextEvent.end());
@@ -257,7 +308,14 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     timer.parallel(onStripes, running.size(), &HostProfile::smWindows, &HostProfile::phaseASeconds,
                    [&](size_t i) {
                      const uint32_t s = running[i];
+                     hearAnswers(s);
+                     if (bySm[s].overlayDue) {
+                       sms[s]->overlay().clear();
+                       bySm[s].overlayDue = false;
+                     }
                      nextEvent[s] = sms[s]->runWindow(nextEvent[s], windowEnd);
+                     bySm[s].injectAfterDeferred = !sms[s]->deferred().empty();
+                     if (!bySm[s].injectAfterDeferred) injectLog(s);
                    });
     // Phase B. Stores first, in SM order.
     size_t storedSectors = 0;
@@ -271,7 +329,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
         for (uint32_t s : running)
           sms[s]->overlay().commitShare(grid.store, static_cast<unsigned>(share), threads);
       });
-      kept.pool->run(running.size(), [&](size_t i) { sms[running[i]]->overlay().clear(); });
+      // Each SM empties its overlay on its own thread before it next runs.
+      for (uint32_t s : running) bySm[s].overlayDue = true;
     }
     timer.mark(&HostProfile::overlaySeconds);
     deferred.clear();
@@ -291,55 +350,54 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     timer.mark(&HostProfile::deferredSeconds);
     // The logged L2 requests, applied in (cycle, SM, sequence) order, in
     // steps that run on the host threads: each SM's port takes its
-    // requests in (cycle, sequence) order; each slice's port, sets and
-    // view of the DRAM (L2Cache::requestInWindow) take the slice's requests
-    // in order; the slices' DRAM requests go to the HBM in order
-    // (L2Cache::finishWindow); each SM hears its answers in order.
-    memory::Interconnect& crossbar = kept.memory.crossbar();
-    memory::L2Cache& l2Applied = kept.memory.l2();
-    size_t requestCount = 0;
-    for (uint32_t s : running) requestCount += sms[s]->l2Requests().size();
-    const bool share = threads > 1 && requestCount >= kRequestsToShare;
-    auto onRunning = [&](const std::function<void(size_t)>& work) {
-      if (share) {
-        kept.pool->run(running.size(), work, stripeStarts);
-      } else {
-        for (size_t i = 0; i < running.size(); ++i) work(i);
-      }
-    };
-    onRunning([&](size_t i) {
-      const uint32_t s = running[i];
-      SmRequests& mine = bySm[s];
-      const auto& log = sms[s]->l2Requests();
-      // Logged in sequence order; by cycle too but for the instructions
-      // deferred to phase B, logged after the window's others.
-      mine.order.resize(log.size());
-      std::iota(mine.order.begin(), mine.order.end(), 0u);
-      std::stable_sort(mine.order.begin(), mine.order.end(),
-                       [&](uint32_t x, uint32_t y) { return log[x].now < log[y].now; });
-      mine.injected.resize(log.size());
-      for (uint32_t k : mine.order) mine.injected[k] = crossbar.inject(log[k].now, log[k].request, mine.counts);
-    });
-    for (SliceRequests& slice : bySlice) slice.items.clear();
+    // requests in (cycle, sequence) order (injectLog, in phase A unless the
+    // SM has deferred instructions); each slice's port, sets and view of
+    // the DRAM (L2Cache::requestInWindow) take the slice's requests in
+    // order; the slices' DRAM requests go to the HBM in order
+    // (L2Cache::finishWindow); each SM hears its answers in order
+    // (hearAnswers, when it next runs).
+    size_t requestCount = 0, lateRequests = 0;
     for (uint32_t s : running) {
-      const auto& log = sms[s]->l2Requests();
-      for (uint32_t i = 0; i < log.size(); ++i)
-        bySlice[log[i].slice].items.push_back({log[i].now, s, i, &log[i].request, bySm[s].injected[i], 0});
+      requestCount += sms[s]->l2Requests().size();
+      if (bySm[s].injectAfterDeferred) lateRequests += sms[s]->l2Requests().size();
+    }
+    const bool share = threads > 1 && requestCount >= kRequestsToShare;
+    if (lateRequests > 0) {
+      auto injectLate = [&](size_t i) {
+        if (bySm[running[i]].injectAfterDeferred) injectLog(running[i]);
+      };
+      if (threads > 1 && lateRequests >= kRequestsToShare) {
+        kept.pool->run(running.size(), injectLate, stripeStarts);
+      } else {
+        for (size_t i = 0; i < running.size(); ++i) injectLate(i);
+      }
     }
     auto applySlice = [&](size_t index) {
       SliceRequests& slice = bySlice[index];
-      // In (cycle, SM, sequence) order: the SMs' were gathered in SM order,
-      // each SM's in sequence order.
-      std::stable_sort(slice.items.begin(), slice.items.end(),
-                       [](const SliceRequests::Item& x, const SliceRequests::Item& y) { return x.now < y.now; });
+      // In (cycle, SM, sequence) order: gathered in SM order, each SM's in
+      // sequence order, then sorted by cycle keeping that order.
+      slice.items.clear();
+      for (uint32_t s : running) {
+        const SmSteps& mine = bySm[s];
+        const auto& log = sms[s]->l2Requests();
+        for (uint32_t p = mine.sliceStarts[index]; p < mine.sliceStarts[index + 1]; ++p) {
+          const uint32_t k = mine.bySlice[p];
+          slice.items.push_back({log[k].now, s, k, &log[k].request, mine.injected[k]});
+        }
+      }
+      std::stable_sort(
+          slice.items.begin(), slice.items.end(),
+          [](const SliceRequests::Item& x, const SliceRequests::Item& y) { return x.now < y.now; });
       for (size_t k = 0; k < slice.items.size(); ++k) {
         // The L2's sets are megabytes of host memory, each request in a
         // set of its own, most of them: fetched ahead they cost no wait.
         if (k + kPrefetchRequests < slice.items.size())
           kept.memory.prefetch(slice.items[k + kPrefetchRequests].request->lineAddress);
-        SliceRequests::Item& item = slice.items[k];
-        item.answer = l2Applied.requestInWindow(crossbar.eject(item.injected, *item.request, slice.counts),
-                                                *item.request);
+        const SliceRequests::Item& item = slice.items[k];
+        // Each request's answer has a place of its own: slices on other
+        // threads write the same SM's other answers.
+        bySm[item.sm].answers[item.index] = l2Applied.requestInWindow(
+            crossbar.eject(item.injected, *item.request, slice.counts), *item.request);
       }
     };
     if (share) {
@@ -348,24 +406,10 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       for (size_t slice = 0; slice < bySlice.size(); ++slice) applySlice(slice);
     }
     l2Applied.finishWindow();
-    for (uint32_t s : running) bySm[s].answers.resize(sms[s]->l2Requests().size());
     for (SliceRequests& slice : bySlice) {
-      for (const SliceRequests::Item& item : slice.items) bySm[item.sm].answers[item.index] = item.answer;
       crossbar.addCounts(slice.counts);
       slice.counts = {};
     }
-    onRunning([&](size_t i) {
-      const uint32_t s = running[i];
-      const auto& log = sms[s]->l2Requests();
-      const std::vector<uint64_t>& answers = bySm[s].answers;
-      uint64_t doneAt = 0;
-      for (uint32_t k : bySm[s].order) {
-        // What waited on it moves when the SM next runs (late_answers.h).
-        if (answers[k] > log[k].estimate) sms[s]->lateAnswer(log[k].sequence, answers[k]);
-        doneAt = std::max(doneAt, answers[k]);
-      }
-      sms[s]->appliedL2Requests(doneAt);
-    });
     for (uint32_t s : running) {
       crossbar.addCounts(bySm[s].counts);
       bySm[s].counts = {};
@@ -433,6 +477,9 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     }
     timer.mark(&HostProfile::checkSeconds);
   }
+  // The answers to the last windows' requests of the SMs that have not
+  // run since.
+  for (uint32_t s = 0; s < sms.size(); ++s) hearAnswers(s);
   uint64_t lastActive = startCycle;
   for (auto& sm : sms) {
     lastActive = std::max(lastActive, sm->lastActiveCycle());
