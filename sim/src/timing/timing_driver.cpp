@@ -31,15 +31,17 @@
 // sub-partition) order, each timed as issued at its t; the logged L2
 // requests, theirs included, are applied to the real crossbar and L2 in
 // (cycle, SM, sequence) order, on the host threads when there are many:
-// each SM's crossbar port takes the SM's requests (Interconnect::inject),
-// each L2 slice, whose sets and ports are its own, the slice's (eject,
+// each SM's crossbar port takes the SM's requests (Interconnect::inject;
+// already at the end of the SM's phase A when it has no deferred
+// instruction, as no other SM's request uses the port), each L2 slice,
+// whose sets and ports are its own, the slice's (eject,
 // L2Cache::requestInWindow: within the window a slice sees the HBM as at
 // T0 plus its own requests), and the slices' HBM requests go to the HBM in
 // (cycle, slice) order when all are done (L2Cache::finishWindow); the
-// statistics come from here; an answer later than the SM's estimate moves
-// what waited on it, late_answers.h, when the SM next runs, on its host
-// thread, before it places new CTAs (the host fetches each request's L2
-// set a few requests ahead);
+// statistics come from here; the SM hears the answers when it next runs,
+// on its host thread, and an answer later than its estimate moves what
+// waited on it (late_answers.h) before it places new CTAs (the host
+// fetches each request's L2 set a few requests ahead);
 // finished CTAs are retired in (cycle, SM) order, the next ones placed
 // sm.cta_launch cycles after (more than a window), each told to --trace in
 // that order (a placed CTA's state is built, reusing a finished one's, by
