@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <functional>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -31,7 +31,8 @@ void checkL2Config(const L2Config& config) {
   if (config.ways == 0 || config.capacityBytes == 0 ||
       config.capacityBytes % (uint64_t{config.lineBytes} * config.ways) != 0)
     fail("the capacity must be a positive whole number of sets of `ways` lines");
-  if (config.capacityBytes / (uint64_t{config.lineBytes} * config.ways) > UINT32_MAX) fail("more than 2^32 sets");
+  if (config.capacityBytes / (uint64_t{config.lineBytes} * config.ways) > UINT32_MAX)
+    fail("more than 2^32 sets");
   if (config.slices == 0) fail("at least one slice is needed");
   if (config.partitions == 0) fail("at least one partition is needed");
   if (config.slices % config.partitions != 0) fail("the slices must split evenly between the partitions");
@@ -92,7 +93,8 @@ uint32_t L2Cache::sliceOf(uint64_t lineAddress) const {
 
 uint32_t L2Cache::setIndexOf(uint64_t lineAddress) const {
   const uint64_t line = lineAddress / config_.lineBytes;
-  return spreadIndex(line, config_.slices) * setsPerSlice_ + spreadIndex(line / config_.slices, setsPerSlice_);
+  return spreadIndex(line, config_.slices) * setsPerSlice_ +
+         spreadIndex(line / config_.slices, setsPerSlice_);
 }
 
 L2Cache::Way* L2Cache::setOf(uint64_t line) {
@@ -137,8 +139,8 @@ const uint64_t* L2Cache::arrivals(const Way& way) const {
   return &arrival_[(&way - ways_.data()) * sectorsPerLine_];
 }
 
-void L2Cache::count(L2Stats& stats, const MemoryRequest& request, uint32_t partition, bool near, uint32_t hits,
-                    uint32_t inFlightHits) {
+void L2Cache::count(L2Stats& stats, const MemoryRequest& request, uint32_t partition, bool near,
+                    uint32_t hits, uint32_t inFlightHits) {
   const uint32_t sectors = static_cast<uint32_t>(std::popcount(request.sectorMask));
   if (request.atomic) {
     ++stats.atomicRequests;
@@ -178,7 +180,8 @@ void L2Stats::add(const L2Stats& other) {
   writePortWaitCycles += other.writePortWaitCycles;
   if (partitionSectorHits.size() < other.partitionSectorHits.size())
     partitionSectorHits.resize(other.partitionSectorHits.size(), 0);
-  for (size_t p = 0; p < other.partitionSectorHits.size(); ++p) partitionSectorHits[p] += other.partitionSectorHits[p];
+  for (size_t p = 0; p < other.partitionSectorHits.size(); ++p)
+    partitionSectorHits[p] += other.partitionSectorHits[p];
 }
 
 void L2Cache::startLaunch() {
@@ -250,12 +253,15 @@ struct L2Cache::Shadowed {
         copy->ways.assign(self.config_.ways, Way{});  // emptied by a flush, when next used
       copy->arrival.resize(uint64_t{self.config_.ways} * self.sectorsPerLine_);
       for (uint32_t w = 0; w < self.config_.ways; ++w)
-        std::copy_n(self.arrivals(ways[w]), self.sectorsPerLine_, &copy->arrival[uint64_t{w} * self.sectorsPerLine_]);
+        std::copy_n(self.arrivals(ways[w]), self.sectorsPerLine_,
+                    &copy->arrival[uint64_t{w} * self.sectorsPerLine_]);
     }
     current = copy;
     return copy->ways.data();
   }
-  uint64_t* arrivals(Way& way) { return &current->arrival[(&way - current->ways.data()) * self.sectorsPerLine_]; }
+  uint64_t* arrivals(Way& way) {
+    return &current->arrival[(&way - current->ways.data()) * self.sectorsPerLine_];
+  }
   uint64_t backend(uint64_t now, const MemoryRequest& request) {
     const uint64_t done = self.backend_.estimateAfter(shadow.backend_, now, request);
     shadow.backend_.push_back({now, request});
@@ -313,7 +319,9 @@ uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) {
 }
 
 uint64_t L2Cache::requestInWindow(uint64_t now, const MemoryRequest& request) {
-  Applied state{*this, &sliceWindows_[sliceOf(request.lineAddress)]};
+  SliceWindow& window = sliceWindows_[sliceOf(request.lineAddress)];
+  window.touched = true;
+  Applied state{*this, &window};
   return serve(state, now, request);
 }
 
@@ -321,6 +329,8 @@ void L2Cache::finishWindow() {
   windowBackend_.clear();
   for (uint32_t s = 0; s < sliceWindows_.size(); ++s) {
     SliceWindow& window = sliceWindows_[s];
+    if (!window.touched) continue;
+    window.touched = false;
     if (window.backend) {
       for (const TimedRequest& logged : window.backend->requests()) windowBackend_.push_back({logged, s});
       window.backend->clear();
@@ -459,8 +469,7 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
   // reads miss, writes hit; tests/timing/kernels/h100/streaming.ncu.csv).
   if constexpr (kCommit) {
     count(state.stats(), request, partition, near,
-                     store ? sectorCount : static_cast<uint32_t>(std::popcount(present)),
-                     store ? 0 : inFlightHits);
+          store ? sectorCount : static_cast<uint32_t>(std::popcount(present)), store ? 0 : inFlightHits);
   }
   if (way != nullptr) way->lastUse = ++slice.useClock;
 

@@ -404,7 +404,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     };
     if (share) {
       kept.pool->run(bySlice.size(), applySlice);
-    } else {
+    } else if (requestCount > 0) {
       for (size_t slice = 0; slice < bySlice.size(); ++slice) applySlice(slice);
     }
     l2Applied.finishWindow();

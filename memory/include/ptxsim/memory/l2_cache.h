@@ -267,7 +267,7 @@ class L2Cache final : public MemoryBackend {
     // The atomic unit's recent sector updates, as many as it can start in
     // a hazard's time (atomicUpdateSlots_); an older one is a hazard no more.
     std::vector<AtomicUpdate> atomicUpdates;
-    uint64_t writeFreeAtTick = 0;   // the write port's, in kAtomicTicksPerCycle units
+    uint64_t writeFreeAtTick = 0;  // the write port's, in kAtomicTicksPerCycle units
     // When each busy MSHR frees: a min-heap (std::push_heap with greater).
     std::vector<uint64_t> mshrFreeAt;
     // The request coalescer's recent reads (coalesceWindowCycles), oldest
@@ -288,6 +288,10 @@ class L2Cache final : public MemoryBackend {
     std::unique_ptr<View> backend;  // its view of the back end (made on first use)
     L2Stats stats;
     uint64_t atomicBusyTicks = 0;
+    // Whether it took a request since the last finishWindow(): most
+    // windows of a compute-bound kernel touch few slices or none, and
+    // finishing an untouched one would only add zeros.
+    bool touched = false;
   };
   // Where serve() reads and changes the state: the L2 itself (request(),
   // requestInWindow()) or a Shadow's copies (estimateInto()), so that they
@@ -319,8 +323,8 @@ class L2Cache final : public MemoryBackend {
   // every line (the const form reads them without the reset).
   uint64_t* arrivals(Way& way);
   const uint64_t* arrivals(const Way& way) const;
-  static void count(L2Stats& stats, const MemoryRequest& request, uint32_t partition, bool near, uint32_t hits,
-                    uint32_t inFlightHits);
+  static void count(L2Stats& stats, const MemoryRequest& request, uint32_t partition, bool near,
+                    uint32_t hits, uint32_t inFlightHits);
 
   L2Config config_;
   MemoryBackend& backend_;
@@ -333,14 +337,14 @@ class L2Cache final : public MemoryBackend {
   uint32_t atomicUpdateSlots_ = 0;
   uint64_t writeTicksPerRequest_ = 0;  // the write port's, in kAtomicTicksPerCycle units
   uint64_t writeTicksPerSector_ = 0;
-  std::vector<Way> ways_;          // set-major
-  uint32_t flushes_ = 0;           // flush() calls so far
+  std::vector<Way> ways_;             // set-major
+  uint32_t flushes_ = 0;              // flush() calls so far
   std::vector<uint32_t> setFlushes_;  // per set: flushes_ when it was last emptied or used
-  std::vector<uint64_t> arrival_;  // per way and sector: the cycle its data is in the slice
+  std::vector<uint64_t> arrival_;     // per way and sector: the cycle its data is in the slice
   std::vector<Slice> slices_;
-  std::vector<SliceWindow> sliceWindows_;  // one a slice
+  std::vector<SliceWindow> sliceWindows_;                         // one a slice
   std::vector<std::pair<TimedRequest, uint32_t>> windowBackend_;  // finishWindow's merge: (request, slice)
-  uint32_t launch_ = 0;  // launches started (startLaunch)
+  uint32_t launch_ = 0;                                           // launches started (startLaunch)
   uint64_t atomicBusyTicks_ = 0;
   L2Stats stats_;
 };
