@@ -5,8 +5,8 @@
 // the timing model (`timing` 1: then also simulated cycles per second; the
 // SMs advance on the host threads in windows, timing_driver.cpp). Module loading and
 // input setup happen once, outside the timed loop; each iteration is one
-// complete kernel run (three launches for the whole-array scan), after at
-// least one untimed warm-up run.
+// complete kernel run (three launches for the whole-array scan), after one
+// untimed run on the same device (kernelThroughput).
 //
 // With PTXSIM_BENCH_HOST_PROFILE=1 in the environment, timed runs also
 // report where the host time goes by phase of the timing driver's windows
@@ -18,8 +18,8 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <random>
 #include <string>
@@ -33,8 +33,8 @@ namespace {
 using ptxsim::Device;
 using ptxsim::DeviceOptions;
 using ptxsim::KernelArgs;
-using ptxsim::sim::HostProfile;
 using ptxsim::sim::Dim3;
+using ptxsim::sim::HostProfile;
 using ptxsim::sim::LaunchResult;
 using ptxsim::sim::LoadedModule;
 
@@ -179,7 +179,8 @@ void reportHostProfile(benchmark::State& state, const HostProfile& p) {
   };
   perIteration("hp_windows", static_cast<double>(p.smWindows.runs));
   state.counters["hp_sms_per_window"] =
-      p.smWindows.runs != 0 ? static_cast<double>(p.smWindows.items) / static_cast<double>(p.smWindows.runs) : 0;
+      p.smWindows.runs != 0 ? static_cast<double>(p.smWindows.items) / static_cast<double>(p.smWindows.runs)
+                            : 0;
   perIteration("hp_build_s", p.smBuilds.seconds);
   perIteration("hp_sm_s", p.smWindows.seconds);
   perIteration("hp_longest_sm_s", p.smWindows.longestSeconds);
@@ -211,7 +212,8 @@ void reportHostProfile(benchmark::State& state, const HostProfile& p) {
 void kernelThroughput(benchmark::State& state, const char* program, Workload workload) {
   const auto threads = static_cast<unsigned>(state.range(0));
   Device device(ptxsim::sim::GpuConfig{}, DeviceOptions{threads});
-  device.launchOptions().simt = state.range(1) == 0 ? ptxsim::sim::SimtMode::Stack : ptxsim::sim::SimtMode::Its;
+  device.launchOptions().simt =
+      state.range(1) == 0 ? ptxsim::sim::SimtMode::Stack : ptxsim::sim::SimtMode::Its;
   device.launchOptions().timing = state.range(2) != 0;
   std::shared_ptr<LoadedModule> module;
   try {
@@ -222,6 +224,19 @@ void kernelThroughput(benchmark::State& state, const char* program, Workload wor
     return;
   }
   Run run = workload(device, *module);
+  // One untimed run first, on one host thread as on many: a device's first
+  // launch builds its L2 and its SMs' caches, an SM's first CTAs their
+  // frames (later launches reuse them: KeptState), and the process's first
+  // MUFU instruction decodes its table. Google Benchmark's own warm-up
+  // (MinWarmUpTime) would run this function again, with a device of its
+  // own, so it could not warm this one.
+  if (run.reset) run.reset();
+  for (const LaunchResult& result : run.launch()) {
+    if (result.error) {
+      state.SkipWithError(result.error.message.c_str());
+      return;
+    }
+  }
   HostProfile profile;
   const char* profiling = std::getenv("PTXSIM_BENCH_HOST_PROFILE");
   if (state.range(2) != 0 && profiling != nullptr && std::string(profiling) == "1")
@@ -249,7 +264,8 @@ void kernelThroughput(benchmark::State& state, const char* program, Workload wor
   state.counters["thread_inst/s"] = Counter(static_cast<double>(threadInstructions), Counter::kIsRate);
   state.counters["warp_inst/s"] = Counter(static_cast<double>(warpInstructions), Counter::kIsRate);
   state.counters["host_threads"] = hostThreads;
-  if (state.range(2) != 0) state.counters["sim_cycles/s"] = Counter(static_cast<double>(cycles), Counter::kIsRate);
+  if (state.range(2) != 0)
+    state.counters["sim_cycles/s"] = Counter(static_cast<double>(cycles), Counter::kIsRate);
   if (device.launchOptions().hostProfile != nullptr) reportHostProfile(state, profile);
 }
 
@@ -269,10 +285,7 @@ void configure(benchmark::internal::Benchmark* b) {
       ->Args({4, 1, 1})
       ->Args({8, 1, 1})
       ->Args({0, 1, 1});
-  // A warm-up run first, untimed, on one host thread as on many: a
-  // device's first launch builds its L2, and an SM's first CTAs their
-  // frames, which later launches reuse (KeptState).
-  b->UseRealTime()->MinWarmUpTime(0.2)->Unit(benchmark::kMillisecond);
+  b->UseRealTime()->Unit(benchmark::kMillisecond);
 }
 
 BENCHMARK_CAPTURE(kernelThroughput, vector_add_1M, "vector_add", vectorAdd)->Apply(configure);
