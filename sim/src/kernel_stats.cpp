@@ -70,6 +70,7 @@ std::string KernelStats::toJson() const {
     }
     j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] = timing.sharedBankConflictsLoad;
     j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"] = timing.sharedBankConflictsStore;
+    j["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum"] = timing.sharedBankConflictsAtomic;
     j["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = timing.l1LoadRequests;
     j["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"] = timing.l1StoreRequests;
     j["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = timing.l1LoadSectors;

@@ -46,6 +46,7 @@ struct SmCounters {
   // (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld / _st).
   uint64_t sharedBankConflictsLoad = 0;
   uint64_t sharedBankConflictsStore = 0;
+  uint64_t sharedBankConflictsAtomic = 0;
 };
 
 // alignas: SMs run on different host threads (timing_driver.cpp); their

@@ -501,6 +501,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     for (size_t r = 0; r < kStallReasons; ++r) out.stats.timing.stallWarpCycles[r] += c.warpCycles[r];
     out.stats.timing.sharedBankConflictsLoad += c.sharedBankConflictsLoad;
     out.stats.timing.sharedBankConflictsStore += c.sharedBankConflictsStore;
+    out.stats.timing.sharedBankConflictsAtomic += c.sharedBankConflictsAtomic;
     const memory::L1Stats& l1 = sm->l1();
     out.stats.timing.l1LoadRequests += l1.loadRequests;
     out.stats.timing.l1StoreRequests += l1.storeRequests;

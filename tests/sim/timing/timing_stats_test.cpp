@@ -86,6 +86,23 @@ TEST(TimingStats, A32WayConflictCostsThirtyOneExtraWavefronts) {
   for (uint64_t t = 0; t < 32; ++t) EXPECT_EQ(run.out[t], t);
 }
 
+TEST(TimingStats, ASharedAtomicsConflictsCountApartFromLoads) {
+  // Every lane adds to its own word of bank 0 (128 bytes apart), then
+  // reads it back: the atomic's 31 extra wavefronts are Nsight Compute's
+  // op_atom conflicts, not op_ld's (histogram_shared on the H200: 67 081
+  // under op_atom, 0 under op_ld).
+  std::string body =
+      ".shared .align 8 .u32 s[1024];\nmov.u64 %base, s;\nmul.wide.u32 %a, %tx, 128;\nadd.u64 %a, %a, %base;\n"
+      "st.shared.u32 [%a], %tx;\natom.shared.add.u32 %v, [%a], 5;\nld.shared.u32 %v, [%a];\n"
+      "cvt.u64.u32 %w, %v;\nadd.u64 %o, %out, %tx8;\nst.global.u64 [%o], %w;\n";
+  TimedRun run = runTimed(test::ptxKernel(".reg .u64 %base, %a, %o, %w; .reg .u32 %v;", body), 32, 32, true);
+  ASSERT_FALSE(run.result.error) << run.result.error.message;
+  EXPECT_EQ(run.result.stats.timing.sharedBankConflictsStore, 31u);
+  EXPECT_EQ(run.result.stats.timing.sharedBankConflictsAtomic, 31u);
+  EXPECT_EQ(run.result.stats.timing.sharedBankConflictsLoad, 31u);  // the ld alone
+  for (uint64_t t = 0; t < 32; ++t) EXPECT_EQ(run.out[t], t + 5);
+}
+
 TEST(TimingStats, EveryWarpCycleHasOneReason) {
   // One warp: a chain of dependent adds (each waits 3 cycles for the one
   // before: `wait`) after a global load the first add needs

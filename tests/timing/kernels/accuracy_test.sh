@@ -92,4 +92,14 @@ for name in "${programs[@]}"; do cat "$recording/$name.caches.ncu.csv"; done |
   --check "lts__t_sectors_srcunit_tex_lookup_hit_rate.pct:max_points<=${l2_sm_hit_points}"
 caches_code=$?
 [ $caches_code -eq 0 ] || echo "ptxsim compare exit code $caches_code: the SMs' L2 hit rate is below its guard" >&2
-[ $code -eq 0 ] && [ $caches_code -eq 0 ]
+
+# Shared atomics' bank conflicts (op_atom), recorded apart on an H200 (the
+# H100's SM; h200/README.md): histogram_shared's 67 081, exactly.
+for name in "${programs[@]}"; do cat "$here/h200/$name.shared.ncu.csv"; done |
+  awk 'NR == 1 { header = $0 } NR == 1 || $0 != header { print }' >"$work/shared.ncu.csv"
+"$ptxsim" compare --ncu "$work/shared.ncu.csv" --stats "$work/all.jsonl" \
+  --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum \
+  --check "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum:max_error<=0"
+shared_code=$?
+[ $shared_code -eq 0 ] || echo "ptxsim compare exit code $shared_code: shared atomics' conflicts are off" >&2
+[ $code -eq 0 ] && [ $caches_code -eq 0 ] && [ $shared_code -eq 0 ]

@@ -45,6 +45,7 @@ metrics=(
   l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
   l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
   l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+  l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum
   dram__bytes_read.sum dram__bytes_write.sum gpu__time_duration.sum
   sm__cycles_elapsed.avg.per_second dram__cycles_elapsed.avg.per_second
 )

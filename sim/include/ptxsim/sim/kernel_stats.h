@@ -26,6 +26,7 @@ struct TimedStats {
   std::array<uint64_t, kStallReasons> stallWarpCycles{};
   uint64_t sharedBankConflictsLoad = 0;   // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
   uint64_t sharedBankConflictsStore = 0;  // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+  uint64_t sharedBankConflictsAtomic = 0;  // l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum
   // Global and local accesses at the L1 (l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_{ld,st}.sum
   // and the sectors that hit, for l1tex__t_sector_hit_rate.pct).
   uint64_t l1LoadRequests = 0;
