@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-
 #include <numeric>
 #include <string>
 
@@ -28,7 +27,8 @@ TEST(TimingStats, ASecondLoadOfALineHitsInL1) {
       "st.global.cg.u32 [%in], %tx;\nmembar.gl;\n"
       "mov.u64 %t0, %clock64;\nld.global.u32 %v, [%in];\nadd.u32 %w, %v, 1;\nmov.u64 %t1, %clock64;\n"
       "ld.global.u32 %v, [%in];\nadd.u32 %w, %v, %w;\nmov.u64 %t2, %clock64;\n"
-      "sub.u64 %t1, %t1, %t0;\nsub.u64 %t2, %t2, %t0;\nst.global.u64 [%out], %t1;\nst.global.u64 [%out+8], %t2;\n";
+      "sub.u64 %t1, %t1, %t0;\nsub.u64 %t2, %t2, %t0;\nst.global.u64 [%out], %t1;\nst.global.u64 [%out+8], "
+      "%t2;\n";
   TimedRun run = runTimed(test::ptxKernel(".reg .u64 %t0, %t1, %t2; .reg .u32 %v, %w;", body), 2, 1, true);
   ASSERT_FALSE(run.result.error) << run.result.error.message;
   const sim::TimedStats& s = run.result.stats.timing;
@@ -73,13 +73,20 @@ TEST(TimingStats, ALaunchWithEmptyCachesReadsItsOwnDataFromDram) {
   EXPECT_EQ(sim::GpuConfig{}.timing.launchDramReadBytes, 5376u);
 }
 
-TEST(TimingStats, A32WayConflictCostsThirtyOneExtraWavefronts) {
-  // Every lane stores to and loads from bank 0 (words 128 bytes apart).
+// One warp whose every lane stores its index to its own word of bank 0
+// (words 128 bytes apart), runs `thenOnIt` on that word (`%a`, into
+// `%v`), and writes `%v` to out[lane].
+TimedRun runOnBankZero(const std::string& thenOnIt) {
   std::string body =
-      ".shared .align 8 .u32 s[1024];\nmov.u64 %base, s;\nmul.wide.u32 %a, %tx, 128;\nadd.u64 %a, %a, %base;\n"
-      "st.shared.u32 [%a], %tx;\nld.shared.u32 %v, [%a];\ncvt.u64.u32 %w, %v;\nadd.u64 %o, %out, %tx8;\n"
-      "st.global.u64 [%o], %w;\n";
-  TimedRun run = runTimed(test::ptxKernel(".reg .u64 %base, %a, %o, %w; .reg .u32 %v;", body), 32, 32, true);
+      ".shared .align 8 .u32 s[1024];\nmov.u64 %base, s;\nmul.wide.u32 %a, %tx, 128;\nadd.u64 %a, %a, "
+      "%base;\n"
+      "st.shared.u32 [%a], %tx;\n" +
+      thenOnIt + "cvt.u64.u32 %w, %v;\nadd.u64 %o, %out, %tx8;\nst.global.u64 [%o], %w;\n";
+  return runTimed(test::ptxKernel(".reg .u64 %base, %a, %o, %w; .reg .u32 %v;", body), 32, 32, true);
+}
+
+TEST(TimingStats, A32WayConflictCostsThirtyOneExtraWavefronts) {
+  TimedRun run = runOnBankZero("ld.shared.u32 %v, [%a];\n");
   ASSERT_FALSE(run.result.error) << run.result.error.message;
   EXPECT_EQ(run.result.stats.timing.sharedBankConflictsStore, 31u);
   EXPECT_EQ(run.result.stats.timing.sharedBankConflictsLoad, 31u);
@@ -87,15 +94,10 @@ TEST(TimingStats, A32WayConflictCostsThirtyOneExtraWavefronts) {
 }
 
 TEST(TimingStats, ASharedAtomicsConflictsCountApartFromLoads) {
-  // Every lane adds to its own word of bank 0 (128 bytes apart), then
-  // reads it back: the atomic's 31 extra wavefronts are Nsight Compute's
-  // op_atom conflicts, not op_ld's (histogram_shared on the H200: 67 081
-  // under op_atom, 0 under op_ld).
-  std::string body =
-      ".shared .align 8 .u32 s[1024];\nmov.u64 %base, s;\nmul.wide.u32 %a, %tx, 128;\nadd.u64 %a, %a, %base;\n"
-      "st.shared.u32 [%a], %tx;\natom.shared.add.u32 %v, [%a], 5;\nld.shared.u32 %v, [%a];\n"
-      "cvt.u64.u32 %w, %v;\nadd.u64 %o, %out, %tx8;\nst.global.u64 [%o], %w;\n";
-  TimedRun run = runTimed(test::ptxKernel(".reg .u64 %base, %a, %o, %w; .reg .u32 %v;", body), 32, 32, true);
+  // The atomic's 31 extra wavefronts are Nsight Compute's op_atom
+  // conflicts, not op_ld's (histogram_shared on the H200: 67 081 under
+  // op_atom, 0 under op_ld).
+  TimedRun run = runOnBankZero("atom.shared.add.u32 %v, [%a], 5;\nld.shared.u32 %v, [%a];\n");
   ASSERT_FALSE(run.result.error) << run.result.error.message;
   EXPECT_EQ(run.result.stats.timing.sharedBankConflictsStore, 31u);
   EXPECT_EQ(run.result.stats.timing.sharedBankConflictsAtomic, 31u);
@@ -129,7 +131,8 @@ TEST(TimingStats, DurationIsTheCyclesAtTheSmClock) {
   TimedRun run = runTimed(test::ptxKernel("", "st.global.u64 [%out], %tx8;\n"), 1, 32, true);
   ASSERT_FALSE(run.result.error) << run.result.error.message;
   sim::GpuConfig h100;
-  EXPECT_EQ(run.result.stats.timing.durationNs, run.result.stats.timing.cyclesElapsed * 1'000'000 / h100.clockRateKhz);
+  EXPECT_EQ(run.result.stats.timing.durationNs,
+            run.result.stats.timing.cyclesElapsed * 1'000'000 / h100.clockRateKhz);
   EXPECT_GT(run.result.stats.timing.durationNs, 0u);
 }
 
@@ -149,8 +152,7 @@ TEST(TimingStats, TheSameRunGivesTheSameFiguresOnAnyNumberOfHostThreads) {
       "add.u64 %o, %out, %o;\ncvt.rn.f32.u32 %f, %i;\nsqrt.rn.f32 %f, %f;\nmov.b32 %v, %f;\n"
       "mul.wide.u32 %a, %tx, 4;\nmov.u64 %b, s;\nadd.u64 %a, %a, %b;\nst.shared.u32 [%a], %v;\nbar.sync 0;\n"
       "xor.b64 %a, %a, 4;\nld.shared.u32 %v, [%a];\ncvt.u64.u32 %w, %v;\nst.global.u64 [%o], %w;\n";
-  std::string ptx =
-      test::ptxKernel(".reg .u32 %c, %i, %v; .reg .u64 %o, %a, %b, %w; .reg .f32 %f;", body);
+  std::string ptx = test::ptxKernel(".reg .u32 %c, %i, %v; .reg .u64 %o, %a, %b, %w; .reg .f32 %f;", body);
   auto figures = [](sim::KernelStats stats) {
     stats.simulationSeconds = 0;
     stats.hostThreads = 0;
