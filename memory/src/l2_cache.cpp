@@ -40,6 +40,9 @@ void checkL2Config(const L2Config& config) {
     fail("every slice needs at least one set");
   if (config.sliceBytesPerCycle == 0) fail("a slice's port must move at least one byte a cycle");
   if (config.mshrsPerSlice == 0) fail("a slice needs at least one MSHR");
+  if (!std::has_single_bit(config.fetchBytes) || config.fetchBytes < config.sectorBytes ||
+      config.fetchBytes > config.lineBytes)
+    fail("the fetch granularity must be a power of two from a sector to a line");
   if (!std::isfinite(config.atomicCyclesPerOp) || config.atomicCyclesPerOp <= 0)
     fail("the atomic unit must take a positive, finite number of cycles per operation");
   if (!std::isfinite(config.atomicCyclesPerSector) || config.atomicCyclesPerSector <= 0)
@@ -59,6 +62,7 @@ void checkL2Config(const L2Config& config) {
 L2Cache::L2Cache(const L2Config& config, MemoryBackend& backend) : config_(config), backend_(backend) {
   checkL2Config(config);
   sectorsPerLine_ = config.lineBytes / config.sectorBytes;
+  sectorsPerFetch_ = config.fetchBytes / config.sectorBytes;
   const uint64_t sets = config.capacityBytes / (uint64_t{config.lineBytes} * config.ways);
   const auto ticks = [](double cycles) {
     return static_cast<uint64_t>(std::llround(cycles * kAtomicTicksPerCycle));
@@ -500,12 +504,14 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
   }
 
   if (missing != 0) {
-    // The fetch of the missing sectors, once an MSHR is free.
-    MemoryRequest read{request.lineAddress, missing,
-                       static_cast<uint32_t>(std::popcount(missing)) * config.sectorBytes, false};
+    // The fetch of the fetch blocks holding the missing sectors (the
+    // sectors of them the line lacks), once an MSHR is free.
+    const uint32_t fetched = way != nullptr ? self.fetchBlocks(missing) & ~(fresh ? 0u : way->sectors) : missing;
+    const auto fetchedCount = static_cast<uint32_t>(std::popcount(fetched));
+    MemoryRequest read{request.lineAddress, fetched, fetchedCount * config.sectorBytes, false};
     read.sm = request.sm;
     std::vector<uint64_t>& mshrs = slice.mshrFreeAt;
-    const uint64_t slotAt = writePort(now, static_cast<uint32_t>(std::popcount(missing))).first;
+    const uint64_t slotAt = writePort(now, fetchedCount).first;
     while (!mshrs.empty() && mshrs.front() <= slotAt) {
       std::pop_heap(mshrs.begin(), mshrs.end(), std::greater<>());
       mshrs.pop_back();
@@ -522,9 +528,9 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
     std::push_heap(mshrs.begin(), mshrs.end(), std::greater<>());
     dataAt = std::max(dataAt, arrives);
     if (way != nullptr) {
-      way->sectors |= missing;
+      way->sectors |= fetched;
       for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
-        if ((missing >> s) & 1) arrival[s] = arrives;
+        if ((fetched >> s) & 1) arrival[s] = arrives;
     }
   }
   if (!request.atomic) return dataAt + latency;
@@ -549,6 +555,22 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
     state.backend(now, writeBack);
   }
   return done + latency;
+}
+
+uint32_t L2Cache::fetchBlocks(uint32_t sectors) const {
+  const uint32_t block = sectorsPerFetch_ >= 32 ? ~0u : (1u << sectorsPerFetch_) - 1;
+  uint32_t widened = 0;
+  for (uint32_t first = 0; first < sectorsPerLine_; first += sectorsPerFetch_)
+    if ((sectors >> first) & block) widened |= block << first;
+  return widened;
+}
+
+void L2Cache::setFetchBytes(uint32_t bytes) {
+  L2Config changed = config_;
+  changed.fetchBytes = bytes;
+  checkL2Config(changed);
+  config_.fetchBytes = bytes;
+  sectorsPerFetch_ = bytes / config_.sectorBytes;
 }
 
 uint64_t L2Cache::runAtomicUnit(Slice& slice, uint64_t dataAt, const MemoryRequest& request,

@@ -46,11 +46,16 @@ CUDART_EXPORT cudaError_t cudaDeviceReset() {
 CUDART_EXPORT cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
   std::lock_guard lock(shimState().mutex());
   ptxsim::cudart::ShimState& s = shimState();
+  s.device();  // made first: it sets every limit to the preset's
   switch (limit) {
     case cudaLimitStackSize: s.stackLimit = value; break;
     case cudaLimitPrintfFifoSize: s.printfFifoLimit = value; break;
     case cudaLimitMallocHeapSize: s.heapLimit = value; break;
     case cudaLimitDevRuntimePendingLaunchCount: s.pendingLaunchLimit = value; break;
+    case cudaLimitMaxL2FetchGranularity:
+      if (value > 128) return result(cudaErrorInvalidValue);  // CUDA's range: 0 to 128 bytes
+      s.l2FetchLimit = value;
+      break;
     default: return result(cudaErrorUnsupportedLimit);
   }
   return cudaSuccess;
@@ -60,8 +65,10 @@ CUDART_EXPORT cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
   std::lock_guard lock(shimState().mutex());
   if (value == nullptr) return result(cudaErrorInvalidValue);
   ptxsim::cudart::ShimState& s = shimState();
+  s.device();
   switch (limit) {
     case cudaLimitStackSize: *value = s.stackLimit; break;
+    case cudaLimitMaxL2FetchGranularity: *value = s.l2FetchLimit; break;
     case cudaLimitPrintfFifoSize: *value = s.printfFifoLimit; break;
     case cudaLimitMallocHeapSize: *value = s.heapLimit; break;
     case cudaLimitDevRuntimePendingLaunchCount: *value = s.pendingLaunchLimit; break;

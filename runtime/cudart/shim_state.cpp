@@ -5,6 +5,8 @@
 #include "ptxsim/sim/gpu_presets.h"
 #include "ptxsim/sim/trace_recorder.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -104,6 +106,7 @@ Device& ShimState::device() {
     heapLimit = config.mallocHeapBytes;
     printfFifoLimit = config.printfFifoBytes;
     pendingLaunchLimit = config.pendingLaunchLimit;
+    l2FetchLimit = config.timing.l2.fetchBytes;
   }
   return *device_;
 }
@@ -329,6 +332,10 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
   dev.gpu().mutableConfig().stackBytesPerThread = stackLimit;
   dev.gpu().mutableConfig().mallocHeapBytes = heapLimit;  // takes effect with the first launch
   dev.gpu().mutableConfig().pendingLaunchLimit = pendingLaunchLimit;
+  // A hint to CUDA: the L2 fetches whole blocks of it rounded up to a power
+  // of two, from a sector to a line.
+  memory::L2Config& l2 = dev.gpu().mutableConfig().timing.l2;
+  l2.fetchBytes = std::clamp<uint32_t>(std::bit_ceil(static_cast<uint32_t>(l2FetchLimit)), l2.sectorBytes, l2.lineBytes);
   // A launch flushes the printf output of the kernels before it, as CUDA
   // does; its own output waits for the next synchronisation.
   dev.synchronize();

@@ -131,6 +131,45 @@ TEST(L2Cache, MissFetchesOnlyMissingSectorsAndWaitsForOnesInFlight) {
   EXPECT_EQ(l2.stats().sectorMisses, 4u);
 }
 
+TEST(L2Cache, AMissFetchesTheWholeFetchBlocksHoldingItsSectorsThatTheLineLacks) {
+  RecordingBackend backend(50);
+  L2Config config = small();
+  config.fetchBytes = 64;  // the H100's default (its probe): sectors in pairs
+  L2Cache l2(config, backend);
+  // Sector 0 missing: sectors 0 and 1 fetched (the probe's stride 64).
+  EXPECT_EQ(l2.request(0, read(kLine0, 0x1)), 50u + 100u);
+  ASSERT_EQ(backend.sent.size(), 1u);
+  EXPECT_EQ(backend.sent[0].request.sectorMask, 0x3u);
+  EXPECT_EQ(backend.sent[0].request.bytes, 64u);
+  // Its neighbour came with it: a hit (in flight until 50), nothing sent.
+  EXPECT_EQ(l2.request(10, read(kLine0, 0x2)), 50u + 100u);
+  EXPECT_EQ(backend.sent.size(), 1u);
+  EXPECT_EQ(l2.stats().sectorHits, 1u);
+  EXPECT_EQ(l2.stats().inFlightSectorHits, 1u);
+  // Sectors 1 (there) and 2 (missing): only the block 2-3 is fetched.
+  l2.request(100, read(kLine0, 0x6));
+  ASSERT_EQ(backend.sent.size(), 2u);
+  EXPECT_EQ(backend.sent[1].request.sectorMask, 0xcu);
+  // Counted as the sectors asked for: one miss each time.
+  EXPECT_EQ(l2.stats().sectorMisses, 2u);
+
+  // A whole line (128): one sector asked, four fetched; a stored sector of
+  // the line is not fetched over.
+  l2.setFetchBytes(128);
+  l2.request(1000, write(kLine1, 0x4, 1));
+  l2.request(1100, read(kLine1, 0x1, 1));
+  ASSERT_EQ(backend.sent.size(), 3u);
+  EXPECT_EQ(backend.sent[2].request.sectorMask, 0xbu);
+  EXPECT_EQ(backend.sent[2].request.bytes, 96u);
+  // A sector (32, the limit's 0 to 32): only what is asked for.
+  l2.setFetchBytes(32);
+  l2.request(2000, read(kLine3, 0x1));
+  ASSERT_EQ(backend.sent.size(), 4u);
+  EXPECT_EQ(backend.sent[3].request.sectorMask, 0x1u);
+  EXPECT_THROW(l2.setFetchBytes(48), std::invalid_argument);
+  EXPECT_EQ(l2.config().fetchBytes, 32u);
+}
+
 TEST(L2Cache, TheRequestCoalescerMergesReadsOfSectorsLookedUpJustBefore) {
   L2Config config = small();
   config.coalesceWindowCycles = 3;
@@ -396,6 +435,10 @@ TEST(L2Cache, RejectsImpossibleConfigurations) {
             "L2 cache: a slice's port must move at least one byte a cycle");
   EXPECT_EQ(messageFor([](L2Config& c) { c.mshrsPerSlice = 0; }),
             "L2 cache: a slice needs at least one MSHR");
+  const std::string fetch = "L2 cache: the fetch granularity must be a power of two from a sector to a line";
+  EXPECT_EQ(messageFor([](L2Config& c) { c.fetchBytes = 16; }), fetch);
+  EXPECT_EQ(messageFor([](L2Config& c) { c.fetchBytes = 96; }), fetch);
+  EXPECT_EQ(messageFor([](L2Config& c) { c.fetchBytes = 256; }), fetch);
   EXPECT_EQ(messageFor([](L2Config& c) { c.writeSectorsPerCycle = 0; }),
             "L2 cache: the write port must pass a positive, finite number of sectors a cycle");
   EXPECT_EQ(messageFor([](L2Config& c) { c.writeRequestCycles = -1; }),

@@ -21,7 +21,10 @@ void MemorySystem::readLaunchData(uint32_t bytes, const memory::L2Config& l2) {
 }
 
 memory::L2Cache& MemorySystem::forLaunch(const TimingConfig& timing, bool flush) {
-  if (!l2_ || !(l2_->config() == timing.l2) || !(dram_->config() == timing.dram)) {
+  // A new fetch granularity alone (cudaLimitMaxL2FetchGranularity) keeps the lines.
+  memory::L2Config sameFetch = timing.l2;
+  if (l2_) sameFetch.fetchBytes = l2_->config().fetchBytes;
+  if (!l2_ || !(l2_->config() == sameFetch) || !(dram_->config() == timing.dram)) {
     noc_.reset();
     l2_.reset();
     dram_ = std::make_unique<memory::Hbm>(timing.dram);
@@ -37,6 +40,7 @@ memory::L2Cache& MemorySystem::forLaunch(const TimingConfig& timing, bool flush)
     noc_ = std::make_unique<memory::Interconnect>(
         timing.noc, timing.l2.slices, [l2](uint64_t line) { return l2->sliceOf(line); }, *l2_);
   }
+  l2_->setFetchBytes(timing.l2.fetchBytes);
   dram_->startLaunch();
   l2_->startLaunch();
   noc_->startLaunch();

@@ -129,6 +129,12 @@ struct L2Config {
   double atomicCyclesPerSector = 0.3;  // ... the sectors it starts, apart
   double atomicHazardCycles = 12.7;    // ... an update to other words of a sector it just updated, after
   uint32_t coalesceWindowCycles = 3;   // 0: no request coalescer
+  // A read miss fetches the aligned blocks of this many bytes that hold its
+  // missing sectors (a power of two from a sector to a line): the CUDA
+  // limit cudaLimitMaxL2FetchGranularity. The H100's default is 64
+  // (tests/timing/kernels/probe/h200/l2_fetch.ncu.csv); the presets keep 32
+  // until the L2's partition copies are modelled (README, "L2 fetch").
+  uint32_t fetchBytes = 32;
   // The slice's data-array write port (stores and fills): a request holds
   // it writeRequestCycles plus 1 / writeSectorsPerCycle per sector.
   double writeRequestCycles = 1.0;
@@ -234,6 +240,10 @@ class L2Cache final : public MemoryBackend {
 
   const L2Stats& stats() const { return stats_; }
   const L2Config& config() const { return config_; }
+  // Changes L2Config::fetchBytes between launches, keeping the lines (as
+  // cudaDeviceSetLimit(cudaLimitMaxL2FetchGranularity) does); throws
+  // std::invalid_argument for a granularity checkL2Config refuses.
+  void setFetchBytes(uint32_t bytes);
 
  private:
   struct Way {
@@ -325,12 +335,15 @@ class L2Cache final : public MemoryBackend {
   const uint64_t* arrivals(const Way& way) const;
   static void count(L2Stats& stats, const MemoryRequest& request, uint32_t partition, bool near,
                     uint32_t hits, uint32_t inFlightHits);
+  // `sectors` (a line's mask) widened to the whole fetch blocks holding them.
+  uint32_t fetchBlocks(uint32_t sectors) const;
 
   L2Config config_;
   MemoryBackend& backend_;
   uint32_t sets_ = 0;
   uint32_t setsPerSlice_ = 0;
   uint32_t sectorsPerLine_ = 0;
+  uint32_t sectorsPerFetch_ = 0;  // config_.fetchBytes in sectors
   uint64_t atomicTicksPerOp_ = 0;
   uint64_t atomicTicksPerSector_ = 0;
   uint64_t atomicHazardTicks_ = 0;
