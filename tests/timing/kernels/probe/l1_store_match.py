@@ -5,28 +5,24 @@ the L1's sector hit rate (the H100's from its lookup hits and misses).
 Prints each launch and exits 1 when fewer than MIN_MATCHED launches are
 within 10 points.
 Usage: l1_store_match.py STATS.jsonl H100.ncu.csv MIN_MATCHED"""
-import csv
-import json
 import sys
+
+from probe_records import recorded_launches, simulated_launches
 
 POINTS = 10.0
 
 
 def h100_rates(path):
-    counts = {}
-    for row in csv.DictReader(open(path)):
-        value = float(row["Metric Value"].replace(",", ""))
-        counts.setdefault(int(row["ID"]), {})[row["Metric Name"]] = value
     rates = []
-    for launch in sorted(counts):
-        hits = counts[launch]["l1tex__t_sectors_lookup_hit.sum"]
-        misses = counts[launch]["l1tex__t_sectors_lookup_miss.sum"]
+    for launch in recorded_launches(path):
+        hits = launch["l1tex__t_sectors_lookup_hit.sum"]
+        misses = launch["l1tex__t_sectors_lookup_miss.sum"]
         rates.append((100.0 * hits / (hits + misses)) if hits + misses else 0.0)
     return rates
 
 
 def main(stats_path, csv_path, min_matched):
-    simulated = [json.loads(line) for line in open(stats_path) if line.strip()]
+    simulated = simulated_launches(stats_path)
     hardware = h100_rates(csv_path)
     if len(simulated) != len(hardware):
         print(f"l1_store_match: {len(simulated)} launches simulated, {len(hardware)} recorded")

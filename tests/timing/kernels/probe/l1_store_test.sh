@@ -7,10 +7,6 @@
 # matches 22).
 # Usage: l1_store_test.sh PTXSIM WORK_DIR
 set -euo pipefail
-ptxsim="$(realpath "${1:?usage: l1_store_test.sh PTXSIM WORK_DIR}")"
-work="$(realpath -m "${2:?usage: l1_store_test.sh PTXSIM WORK_DIR}")"
-here="$(cd "$(dirname "$0")" && pwd)"
-rm -rf "$work" && mkdir -p "$work"
-"$here/../../../cuda/programs/build_program.sh" "$here/l1_store_probe.cu" "$work/l1_store_probe"
+source "$(dirname "$0")/probe_test_env.sh" l1_store_probe "$@"
 (cd "$work" && "$ptxsim" run --timing --cache-control all --stats "$work/l1_store.jsonl" -- ./l1_store_probe >/dev/null)
 python3 "$here/l1_store_match.py" "$work/l1_store.jsonl" "$here/h100/l1_store.ncu.csv" 25

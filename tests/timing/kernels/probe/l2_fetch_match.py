@@ -5,23 +5,16 @@ the DRAM bytes read (within 2%) and the SMs' L2 read hits (within 2% of the
 read sectors). The launches from FIRST on are held (those under a limit the
 program set); the earlier ones are printed. Exits 1 when a held one is off.
 Usage: l2_fetch_match.py STATS.jsonl H200.ncu.csv FIRST"""
-import csv
-import json
 import sys
+
+from probe_records import recorded_launches, simulated_launches
 
 TOLERANCE = 0.02
 
 
-def recorded(path):
-    counts = {}
-    for row in csv.DictReader(open(path)):
-        counts.setdefault(int(row["ID"]), {})[row["Metric Name"]] = float(row["Metric Value"].replace(",", ""))
-    return [counts[launch] for launch in sorted(counts)]
-
-
 def main(stats_path, csv_path, first):
-    simulated = [json.loads(line) for line in open(stats_path) if line.strip()]
-    hardware = recorded(csv_path)
+    simulated = simulated_launches(stats_path)
+    hardware = recorded_launches(csv_path)
     if len(simulated) != len(hardware):
         print(f"l2_fetch_match: {len(simulated)} launches simulated, {len(hardware)} recorded")
         return 1

@@ -10,11 +10,7 @@
 # printed, not held.
 # Usage: l2_fetch_test.sh PTXSIM WORK_DIR
 set -euo pipefail
-ptxsim="$(realpath "${1:?usage: l2_fetch_test.sh PTXSIM WORK_DIR}")"
-work="$(realpath -m "${2:?usage: l2_fetch_test.sh PTXSIM WORK_DIR}")"
-here="$(cd "$(dirname "$0")" && pwd)"
-rm -rf "$work" && mkdir -p "$work"
-"$here/../../../cuda/programs/build_program.sh" "$here/l2_fetch_probe.cu" "$work/l2_fetch_probe"
+source "$(dirname "$0")/probe_test_env.sh" l2_fetch_probe "$@"
 (cd "$work" && "$ptxsim" run --timing --cache-control all --stats "$work/l2_fetch.jsonl" -- ./l2_fetch_probe >"$work/l2_fetch.stdout")
 diff <(grep -v '^limit default' "$here/h200/l2_fetch.stdout") <(grep -v '^limit default' "$work/l2_fetch.stdout")
 python3 "$here/l2_fetch_match.py" "$work/l2_fetch.jsonl" "$here/h200/l2_fetch.ncu.csv" 4
