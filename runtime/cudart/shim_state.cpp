@@ -335,7 +335,8 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
   // A hint to CUDA: the L2 fetches whole blocks of it rounded up to a power
   // of two, from a sector to a line.
   memory::L2Config& l2 = dev.gpu().mutableConfig().timing.l2;
-  l2.fetchBytes = std::clamp<uint32_t>(std::bit_ceil(static_cast<uint32_t>(l2FetchLimit)), l2.sectorBytes, l2.lineBytes);
+  l2.fetchBytes =
+      std::clamp<uint32_t>(std::bit_ceil(static_cast<uint32_t>(l2FetchLimit)), l2.sectorBytes, l2.lineBytes);
   // A launch flushes the printf output of the kernels before it, as CUDA
   // does; its own output waits for the next synchronisation.
   dev.synchronize();

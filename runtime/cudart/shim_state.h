@@ -193,7 +193,7 @@ class ShimState {
   size_t printfFifoLimit = size_t{1} << 20;
   size_t heapLimit = size_t{8} << 20;
   size_t pendingLaunchLimit = 2048;  // cudaLimitDevRuntimePendingLaunchCount
-  size_t l2FetchLimit = 64;          // cudaLimitMaxL2FetchGranularity, bytes
+  size_t l2FetchLimit = 32;          // cudaLimitMaxL2FetchGranularity, bytes
   int currentDevice = 0;
   // cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize).
   std::map<const void*, int> maxDynamicShared;

@@ -173,7 +173,8 @@ std::vector<TimingParameter> makeParameters() {
   p.push_back(number("l2.mshrs_per_slice", "count", "missed lines in flight per L2 slice",
                      [](TimingConfig& t) -> uint32_t& { return t.l2.mshrsPerSlice; }, 1));
   p.push_back(number("l2.fetch_bytes", "bytes",
-                     "a read miss fetches the aligned blocks of this size holding its sectors (cudaLimitMaxL2FetchGranularity)",
+                     "a read miss fetches the aligned blocks of this size holding its sectors "
+                     "(cudaLimitMaxL2FetchGranularity)",
                      [](TimingConfig& t) -> uint32_t& { return t.l2.fetchBytes; }, 1));
   p.push_back(number("l2.coalesce_window_cycles", "cycles",
                      "a read merges with a read of its sectors looked up this recently (0: no coalescer)",
