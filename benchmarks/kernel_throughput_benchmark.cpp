@@ -13,7 +13,8 @@
 // (ptxsim/sim/host_profile.h: the hp_* counters, seconds per iteration, and
 // the efficiency predicted for 2 to 16 host threads from the run measured);
 // the profiling's clock reads slow the run a little, so the throughput
-// figures of a profiled run are not the ones to quote.
+// figures of a profiled run are not the ones to quote. With
+// PTXSIM_BENCH_RUN_AHEAD=0, timed runs keep every SM to every window.
 
 #include <benchmark/benchmark.h>
 
@@ -237,6 +238,10 @@ void kernelThroughput(benchmark::State& state, const char* program, Workload wor
       return;
     }
   }
+  // PTXSIM_BENCH_RUN_AHEAD=0: every SM waits for every window (LaunchOptions::runAhead), to see what
+  // running ahead gives.
+  const char* runAhead = std::getenv("PTXSIM_BENCH_RUN_AHEAD");
+  device.launchOptions().runAhead = runAhead == nullptr || std::string(runAhead) != "0";
   HostProfile profile;
   const char* profiling = std::getenv("PTXSIM_BENCH_HOST_PROFILE");
   if (state.range(2) != 0 && profiling != nullptr && std::string(profiling) == "1")

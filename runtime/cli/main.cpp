@@ -84,6 +84,10 @@ int main(int argc, char** argv) {
                   "default --cache-control all does; `none` (the default) keeps what earlier launches left")
       ->check(CLI::IsMember({"all", "none"}))
       ->needs(timing);
+  run->add_flag("--no-run-ahead", runOptions.noRunAhead,
+                "With --timing: every SM waits for every synchronisation window, even while nothing it runs "
+                "reaches beyond it (the same results and statistics, on more host time)")
+      ->needs(timing);
   run->add_option("--trace", runOptions.tracePath,
                   "With --timing: write the timed launches to FILE as a trace (Chrome trace-event JSON: kernels, "
                   "the CTAs on each SM and each SM's stall reasons over simulated time); open it in "

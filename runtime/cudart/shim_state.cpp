@@ -43,6 +43,7 @@ void applySchedulingOptions(sim::LaunchOptions& options) {
   if (std::string count = environment("PTXSIM_TIMING_LAUNCH_COUNT"); !count.empty())
     options.timingLaunchCount = std::strtoull(count.c_str(), nullptr, 10);
   options.flushCaches = environment("PTXSIM_CACHE_CONTROL") == "all";
+  options.runAhead = environment("PTXSIM_RUN_AHEAD") != "0";
   options.checkWarpSync = environment("PTXSIM_CHECK").find("warp-sync") != std::string::npos;
   // --progress / --no-progress; by default, lines for long launches only.
   std::string progress = environment("PTXSIM_PROGRESS");

@@ -112,6 +112,7 @@ int runProgram(const RunOptions& options) {
     if (!options.kernelName.empty()) setenv("PTXSIM_TIMING_KERNEL", options.kernelName.c_str(), 1);
     if (options.launchSkip) setenv("PTXSIM_TIMING_LAUNCH_SKIP", std::to_string(*options.launchSkip).c_str(), 1);
     if (!options.cacheControl.empty()) setenv("PTXSIM_CACHE_CONTROL", options.cacheControl.c_str(), 1);
+    if (options.noRunAhead) setenv("PTXSIM_RUN_AHEAD", "0", 1);
     if (options.launchCount) setenv("PTXSIM_TIMING_LAUNCH_COUNT", std::to_string(*options.launchCount).c_str(), 1);
     if (!options.simt.empty()) setenv("PTXSIM_SIMT", options.simt.c_str(), 1);
     if (!options.itsSchedule.empty()) setenv("PTXSIM_ITS_SCHEDULE", options.itsSchedule.c_str(), 1);

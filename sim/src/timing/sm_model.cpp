@@ -1,6 +1,7 @@
 #include "sm_model.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "../exec/barriers.h"
 #include "../exec/cta_runner.h"
@@ -8,6 +9,7 @@
 #include "pipeline_of.h"
 #include "access_shape.h"
 #include "register_banks.h"
+#include "stays_on_sm.h"
 #include "ptxsim/memory/generic_address.h"
 #include "ptxsim/memory/shared_banks.h"
 
@@ -233,6 +235,9 @@ bool SmModel::isSerial(const TimedWarp& w, const exec::PreparedInstruction& pi) 
 }
 
 void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now) {
+  // mayReachBeyondSm looked at every warp that could issue in this cycle.
+  if (runningAhead_ && !staysOnSm(pi))
+    throw std::logic_error("internal: an instruction that reaches beyond its SM issued while the SM ran ahead");
   if (windowEnd_ != 0 && isSerial(w, pi)) {
     // Charged its issue slot now, run after the window (runDeferred); the
     // warp issues nothing more in this window.
@@ -310,6 +315,44 @@ void SmModel::failLaunch(LaunchErrorKind kind, const std::string& what) {
 }
 
 uint64_t SmModel::runWindow(uint64_t from, uint64_t end) {
+  return runCycles(from, end, [](uint64_t) { return false; });
+}
+
+uint64_t SmModel::runAhead(uint64_t from, uint64_t end, std::atomic<uint64_t>& reached) {
+  runningAhead_ = true;
+  const uint64_t next = runCycles(from, end, [&](uint64_t at) {
+    reached.store(at, std::memory_order_release);
+    return mayReachBeyondSm(at);
+  });
+  runningAhead_ = false;
+  return next;
+}
+
+bool SmModel::mayReachBeyondSm(uint64_t now) {
+  for (SubPartition& sp : subPartitions_) {
+    for (uint32_t index : sp.warps) {
+      TimedWarp& w = warps_[index];
+      if (w.warp->done() || now < w.retry) continue;
+      const exec::PreparedInstruction* pi = w.next;
+      if (!w.nextKnown) {
+        ctx_.cta = w.cta;
+        ctx_.warp = w.warp;
+        pi = exec::peek(ctx_);
+        if (ctx_.aborted) return true;
+        if (pi == nullptr) continue;
+        // The moves skipVanishing would run first: none is a branch, so
+        // the instructions after them follow in the code.
+        const exec::PreparedFunction& fn = *w.warp->group().frame->function;
+        for (int n = 0; n < 8 && pi != &fn.code.back() && vanishesInSass(*fn.function, *pi->source); ++n) ++pi;
+      }
+      if (pi != nullptr && !staysOnSm(*pi)) return true;
+    }
+  }
+  return false;
+}
+
+template <class StopBefore>
+uint64_t SmModel::runCycles(uint64_t from, uint64_t end, const StopBefore& stopBefore) {
   windowEnd_ = end;
   // The driver applied the last window's requests to the L2 since.
   l2_.clearShadows();
@@ -318,6 +361,7 @@ uint64_t SmModel::runWindow(uint64_t from, uint64_t end) {
   ctx_.overlay = &overlay_;
   uint64_t next = from;
   while (next < end) {
+    if (stopBefore(next)) break;
     finishedNow_.clear();
     uint64_t at = next;
     next = cycle(at, finishedNow_);

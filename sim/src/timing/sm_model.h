@@ -14,6 +14,7 @@
 // holding the warp until a cp.async.wait_group/wait_all asks for them.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -92,6 +93,15 @@ class alignas(64) SmModel {
   // L2 as it is and logged (l2Requests()), serial instructions are
   // charged but deferred (deferred()). Returns the SM's next event.
   uint64_t runWindow(uint64_t from, uint64_t end);
+  // Runs ahead of the other SMs (timing_driver.cpp, "Running ahead"): as
+  // runWindow, but stops before the first cycle in which a warp that may
+  // issue has an instruction that reaches beyond the SM (stays_on_sm.h),
+  // so nothing it runs is seen by, or depends on, another SM. Before each
+  // cycle it stores the cycle in `reached` (every earlier one is done).
+  // Returns the cycle it stopped before, not run: its next event, `end` or
+  // later if it ran that far (UINT64_MAX if nothing will happen; if the
+  // launch failed, `reached` holds the cycle it failed in).
+  uint64_t runAhead(uint64_t from, uint64_t end, std::atomic<uint64_t>& reached);
   // A request the SM made of the L2, in the order made.
   struct LoggedRequest {
     uint64_t now = 0;
@@ -247,6 +257,15 @@ class alignas(64) SmModel {
   // Runs `pi` and times it as issued at `now`; `charged`: its issue slot
   // was counted when it was deferred.
   void execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now, bool charged);
+  // runWindow and runAhead: cycles from `from` until `end` or until
+  // stopBefore(cycle) says to stop before it.
+  template <class StopBefore>
+  uint64_t runCycles(uint64_t from, uint64_t end, const StopBefore& stopBefore);
+  // Whether a warp that may issue at `now` has, as its next instruction
+  // (past the moves skipVanishing would run), one that reaches beyond the
+  // SM. Changes nothing cycle(now) would not: it only peeks, in cycle()'s
+  // order (the ITS schedule picks a warp's threads once a step).
+  bool mayReachBeyondSm(uint64_t now);
   // Whether `pi` has effects other SMs could see at once (atomics and
   // reductions on global memory, device-runtime calls): run between windows.
   bool isSerial(const TimedWarp& w, const exec::PreparedInstruction& pi) const;
@@ -313,6 +332,7 @@ class alignas(64) SmModel {
   uint64_t windowInstructions_ = 0;
   uint64_t issuedSinceWatch_ = 0;
   uint64_t windowEnd_ = 0;  // of the window being run
+  bool runningAhead_ = false;  // in runAhead: only instructions that stay on the SM may issue
   std::vector<Deferred> deferred_;
   std::vector<Finished> finished_;
   std::vector<std::unique_ptr<exec::CtaState>> finishedNow_;  // cycle()'s, moved to finished_

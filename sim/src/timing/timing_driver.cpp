@@ -49,6 +49,23 @@
 // counts are summed, then the timeout check, the progress line (once a
 // window), the livelock and deadlock checks run.
 //
+// Running ahead: an SM whose window made no L2 request goes on, as a task
+// on the host threads (run_ahead.h), past the window's end while every
+// warp that may issue has an instruction that stays on the SM
+// (stays_on_sm.h: registers, its CTAs' shared memory, CTA barriers,
+// branches), until at most the next multiple of kRunAheadWindows windows.
+// Nothing it runs there is seen by another SM, nor depends on one (its
+// answers were heard first), so it reaches the cycle it stops before in
+// the state the windows would have left it in; it rejoins the window that
+// cycle lies in, and its counts join the launch's there. Meanwhile the
+// windows go on without it, each waiting only until every SM running
+// ahead has stopped or got past its end (so which window an SM rejoins
+// depends on the cycles alone). The livelock check and the progress line
+// wait for a window with no SM running ahead (at least each multiple of
+// kRunAheadWindows windows). What it gives: the SMs of a shared-memory
+// loop (n-body's tiles, SGEMM's) run thousands of cycles without meeting
+// the others at every window.
+//
 // So an SM sees other SMs' stores at the next window and their L2 traffic
 // (contention, lines they brought in) one window late, which W well below
 // the L2's round trip keeps close to a serial model, and the results depend
@@ -65,11 +82,13 @@
 #include <iostream>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
 #include "../exec/cta_runner.h"
 #include "phase_timer.h"
+#include "run_ahead.h"
 #include "ptxsim/memory/l1_carveout.h"
 #include "sm_model.h"
 #include "trace_hooks.h"
@@ -124,6 +143,11 @@ constexpr size_t kPrefetchRequests = 8;
 // Fewer L2 requests than this in a window are applied on the calling
 // thread alone.
 constexpr size_t kRequestsToShare = 64;
+// An SM runs ahead at most until the next multiple of this many windows
+// from the launch's start (Running ahead, above).
+constexpr uint64_t kRunAheadWindows = 256;
+// nextEvent of an SM running ahead: not known, not "never".
+constexpr uint64_t kRunningAhead = UINT64_MAX - 1;
 
 }  // namespace
 
@@ -278,12 +302,65 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     }
     sms[s]->appliedL2Requests(doneAt);
   };
+  // Resident CTAs but nothing will ever happen: every warp waits for a
+  // barrier or for threads that cannot run. Fails the launch if so.
+  auto stalled = [&] {
+    if (*std::min_element(nextEvent.begin(), nextEvent.end()) != UINT64_MAX) return false;
+    for (auto& sm : sms) {
+      if (sm->residentCtas() == 0) continue;
+      exec::failStalled(sm->context(), *sm->context().cta, "no thread of the block can make progress");
+      return true;
+    }
+    return false;
+  };
+  RunAhead ahead(*kept.pool, sms.size());
+  const uint64_t runAheadSpan = grid.options.runAhead ? kRunAheadWindows * window : 0;
+  // An SM that stopped running ahead rejoins the windows at the cycle it
+  // stopped before; a launch failed there fails here.
+  auto rejoin = [&](uint32_t s, uint64_t stop) {
+    nextEvent[s] = stop;
+    return sms[s]->context().aborted;
+  };
+  auto rejoinAll = [&] {
+    const std::vector<std::optional<uint64_t>> stops = ahead.stopAll();
+    for (uint32_t s = 0; s < stops.size(); ++s)
+      if (stops[s]) rejoin(s, *stops[s]);
+  };
   bool failed = false;
+  uint64_t windowsDoneAt = startCycle;  // the end of the last window run or passed
   while (!failed) {
-    const uint64_t soonest = *std::min_element(nextEvent.begin(), nextEvent.end());
-    if (soonest == UINT64_MAX) break;
-    const uint64_t windowStart = soonest - (soonest - startCycle) % window;
-    const uint64_t windowEnd = windowStart + window;
+    // The next window: that of the soonest event of the SMs not running
+    // ahead, or sooner if one running ahead stopped before its end; with
+    // none but those, the next window, passed if none stopped in it.
+    uint64_t soonest = UINT64_MAX, windowEnd = UINT64_MAX;
+    for (bool rejoined = true; rejoined && !failed;) {
+      rejoined = false;
+      soonest = UINT64_MAX;
+      for (uint32_t s = 0; s < sms.size(); ++s)
+        if (!ahead.running(s)) soonest = std::min(soonest, nextEvent[s]);
+      if (soonest != UINT64_MAX) {
+        windowEnd = soonest - (soonest - startCycle) % window + window;
+      } else {
+        windowEnd = ahead.count() != 0 ? windowsDoneAt + window : UINT64_MAX;
+      }
+      for (uint32_t s = 0; s < sms.size() && ahead.count() != 0; ++s) {
+        if (!ahead.running(s)) continue;
+        if (std::optional<uint64_t> stop = ahead.stoppedBefore(s, windowEnd)) {
+          failed = rejoin(s, *stop) || failed;
+          rejoined = true;
+        }
+      }
+    }
+    if (failed || (soonest == UINT64_MAX && ahead.count() == 0 && stalled())) {
+      failed = true;
+      break;
+    }
+    if (soonest == UINT64_MAX) {
+      if (ahead.count() == 0) break;
+      windowsDoneAt = windowEnd;
+      continue;
+    }
+    windowsDoneAt = windowEnd;
     running.clear();
     for (uint32_t s = 0; s < sms.size(); ++s)
       if (nextEvent[s] < windowEnd) running.push_back(s);
@@ -448,6 +525,9 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     grid.warpInstructions.store(launchInstructions);
     if (failed) break;
     if (launchInstructions > grid.options.maxWarpInstructions) {
+      // The SMs running ahead stop where they would anyway (the message
+      // names a resident CTA of an SM that is not running).
+      rejoinAll();
       auto busy =
           std::find_if(sms.begin(), sms.end(), [](const auto& sm) { return sm->residentCtas() != 0; });
       SmModel& sm = busy != sms.end() ? **busy : *sms.front();
@@ -457,28 +537,43 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       break;
     }
     // Once a window, on the calling thread: the cycles simulated so far.
-    if (progress.due()) progress.report(progressOf(sms, windowEnd - startCycle));
+    // Both read every SM's state: not while some run ahead.
+    if (ahead.count() == 0 && progress.due()) progress.report(progressOf(sms, windowEnd - startCycle));
     // Every resident CTA on every SM spins through states it was in
     // before, and no memory changed: it will go on forever.
-    if (auto [sm, stuck] = livelocked(sms); stuck != nullptr) {
+    if (auto [sm, stuck] = ahead.count() == 0 ? livelocked(sms) : std::pair<SmModel*, exec::CtaState*>{};
+        stuck != nullptr) {
       exec::failStalled(
           sm->context(), *stuck,
           "the resident blocks repeat the same states without writing memory (a spin on memory no "
           "block writes, or a grid.sync() some block never reaches); the first of them");
       break;
     }
-    // Resident CTAs but nothing will ever happen: every warp waits for a
-    // barrier or for threads that cannot run.
-    if (*std::min_element(nextEvent.begin(), nextEvent.end()) == UINT64_MAX) {
-      for (auto& sm : sms) {
-        if (sm->residentCtas() == 0) continue;
-        exec::failStalled(sm->context(), *sm->context().cta, "no thread of the block can make progress");
-        failed = true;
-        break;
+    if (stalled()) failed = true;
+    // SMs whose window asked nothing of the L2 run ahead from their next
+    // event, unless the window ends at a multiple of the span (a window
+    // with none running ahead).
+    if (!failed && runAheadSpan != 0 && (windowEnd - startCycle) % runAheadSpan != 0) {
+      const uint64_t until = windowEnd - (windowEnd - startCycle) % runAheadSpan + runAheadSpan;
+      for (uint32_t s : running) {
+        const uint64_t from = nextEvent[s];
+        if (from >= until || !sms[s]->l2Requests().empty()) continue;
+        nextEvent[s] = kRunningAhead;
+        // What the SM's next window would start with (phase A), then its cycles.
+        ahead.start(s, from, until, [&, s](std::atomic<uint64_t>& reached, uint64_t start, uint64_t end) {
+          hearAnswers(s);
+          if (bySm[s].overlayDue) {
+            sms[s]->overlay().clear();
+            bySm[s].overlayDue = false;
+          }
+          const uint64_t stop = sms[s]->runAhead(start, end, reached);
+          return sms[s]->context().aborted ? reached.load(std::memory_order_relaxed) : stop;
+        });
       }
     }
     timer.mark(&HostProfile::checkSeconds);
   }
+  rejoinAll();
   // The answers to the last windows' requests of the SMs that have not
   // run since.
   for (uint32_t s = 0; s < sms.size(); ++s) hearAnswers(s);

@@ -60,7 +60,7 @@ void WindowPool::drain(uint32_t generation, unsigned self) {
 
 void WindowPool::helperLoop(unsigned self) {
   uint32_t seen = 0;
-  auto started = [&] { return stopping_.load() || generation_.load() != seen; };
+  auto started = [&] { return stopping_.load() || generation_.load() != seen || queuedTasks_.load() != 0; };
   while (true) {
     if (!spinUntil(started)) {
       ++sleepingHelpers_;
@@ -69,9 +69,53 @@ void WindowPool::helperLoop(unsigned self) {
       --sleepingHelpers_;
     }
     if (stopping_) return;
-    seen = generation_.load(std::memory_order_acquire);
-    drain(seen, self);
+    // A run's items first: the caller waits for them.
+    const uint32_t generation = generation_.load(std::memory_order_acquire);
+    if (generation != seen) {
+      seen = generation;
+      drain(seen, self);
+    } else if (Task* task = takeTask()) {
+      task->runOnce();
+    }
   }
+}
+
+void WindowPool::Task::runOnce() {
+  try {
+    work_();
+  } catch (...) {
+    error_ = std::current_exception();
+  }
+  state_.store(State::Done, std::memory_order_release);
+}
+
+WindowPool::Task* WindowPool::takeTask() {
+  std::lock_guard lock(mutex_);
+  if (tasks_.empty()) return nullptr;
+  Task* task = tasks_.front();
+  tasks_.pop_front();
+  --queuedTasks_;
+  task->state_.store(Task::State::Running, std::memory_order_relaxed);
+  return task;
+}
+
+void WindowPool::post(Task& task) {
+  {
+    std::lock_guard lock(mutex_);
+    task.state_.store(Task::State::Queued, std::memory_order_relaxed);
+    tasks_.push_back(&task);
+    ++queuedTasks_;
+  }
+  if (sleepingHelpers_.load() != 0) start_.notify_one();
+}
+
+bool WindowPool::claim(Task& task) {
+  std::lock_guard lock(mutex_);
+  if (task.state_.load(std::memory_order_relaxed) != Task::State::Queued) return false;
+  tasks_.erase(std::find(tasks_.begin(), tasks_.end(), &task));
+  --queuedTasks_;
+  task.state_.store(Task::State::Running, std::memory_order_relaxed);
+  return true;
 }
 
 void WindowPool::run(size_t count, const std::function<void(size_t)>& work,

@@ -20,9 +20,15 @@
 // items claimed (so a thread that arrives late claims nothing of a later
 // run), the caller waits for a count of finished items, and idle threads
 // spin a while before they sleep.
+//
+// Tasks (post) are work that may outlast the runs: an SM running ahead of
+// the windows (timing_driver.cpp). A helper with no run item to do takes
+// the oldest; the caller, when it needs one done, may run it itself if no
+// helper has taken it (claim). So one host thread runs them too.
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -48,7 +54,34 @@ class WindowPool {
   // `count`, where each thread's stripe starts; empty: even stripes.
   void run(size_t count, const std::function<void(size_t)>& work, std::span<const size_t> stripeStarts = {});
 
+  class Task {
+   public:
+    explicit Task(std::function<void()> work) : work_(std::move(work)) {}
+    // Whether it has run (what it wrote is then visible to the caller).
+    bool done() const { return state_.load(std::memory_order_acquire) == State::Done; }
+    // Once done: rethrows what it threw.
+    void rethrow() const {
+      if (error_) std::rethrow_exception(error_);
+    }
+    // Runs it on the calling thread, once claimed (WindowPool::claim).
+    void runOnce();
+
+   private:
+    friend class WindowPool;
+    enum class State : uint8_t { Idle, Queued, Running, Done };
+    std::function<void()> work_;
+    std::atomic<State> state_ = State::Idle;  // to Queued and Running under the pool's mutex_
+    std::exception_ptr error_;
+  };
+  // Queues `task`, which must stay alive until done().
+  void post(Task& task);
+  // Takes `task` for the calling thread to run (Task::runOnce) if no
+  // helper has taken it; returns whether it did.
+  bool claim(Task& task);
+
  private:
+  // The oldest queued task, marked running; null if none.
+  Task* takeTask();
   void helperLoop(unsigned self);
   // Runs items of run `generation`, its own stripe's first, until none is
   // left; returns after its last.
@@ -91,6 +124,8 @@ class WindowPool {
   std::condition_variable start_;
   std::condition_variable done_;
   std::exception_ptr error_;  // under mutex_
+  std::deque<Task*> tasks_;   // under mutex_
+  std::atomic<uint32_t> queuedTasks_ = 0;
 };
 
 }  // namespace ptxsim::sim::timing

@@ -27,6 +27,7 @@ struct RunOptions {
   std::optional<uint64_t> launchSkip;   // --launch-skip: of those, the first N run functionally
   std::optional<uint64_t> launchCount;  // --launch-count: then at most N are timed
   std::string cacheControl;         // --cache-control all|none: flush the L2 before each timed launch
+  bool noRunAhead = false;          // --no-run-ahead: SMs wait for every window (the same results, slower)
   std::string profileFromStart;     // --profile-from-start on|off (default on)
   std::string tracePath;            // --trace FILE: the timed launches as a Perfetto/Chrome trace
   std::string progress;             // --progress: "on", --no-progress: "off"; empty: long launches only

@@ -58,6 +58,10 @@ struct LaunchOptions {
   // the filter selects (as Nsight Compute's --kernel-name, --launch-skip and
   // --launch-count select launches to profile); the others run functionally.
   bool timing = false;
+  // Timing: let an SM run ahead of the others' windows while nothing it
+  // does reaches beyond it (sim/src/timing/timing_driver.cpp). The results
+  // are the same either way; off, every SM waits for every window.
+  bool runAhead = true;
   std::string timingKernelName;
   uint64_t timingLaunchSkip = 0;
   uint64_t timingLaunchCount = UINT64_MAX;
