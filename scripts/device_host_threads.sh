@@ -6,7 +6,9 @@
 # after scripts/device_host_threads.sh --pack, which copies the benchmark's
 # shared libraries (the device has none of the build's packages) into
 # build/devlibs. Writes OUTDIR/host_threads.json (Google Benchmark's JSON)
-# and OUTDIR/machine.txt; the figures are in README.md (Speed). Then, with
+# and OUTDIR/machine.txt; the figures are in README.md (Speed);
+# OUTDIR/no_run_ahead.json the same kernels with the SMs kept to every
+# window (PTXSIM_BENCH_RUN_AHEAD=0). Then, with
 # the host-time profile on (PTXSIM_BENCH_HOST_PROFILE=1, slower, so apart),
 # OUTDIR/host_profile.json on one thread and on every core:
 # scripts/host_profile_table.py turns it into the table of where the time
@@ -28,6 +30,11 @@ mkdir -p "$out"
 PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" \
   --benchmark_filter='(vector_add_1M|reduce_f32_4M|sgemm_256|transpose_1024|nbody_2048)/threads:[0-9]+/simt:1/timing:1' \
   --benchmark_repetitions=3 --benchmark_out="$out/host_threads.json" --benchmark_out_format=json
+# The same on every core with every SM kept to every window (no running
+# ahead: LaunchOptions::runAhead), to see what running ahead gives.
+PTXSIM_BENCH_RUN_AHEAD=0 PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" \
+  --benchmark_filter='(vector_add_1M|reduce_f32_4M|sgemm_256|transpose_1024|nbody_2048)/threads:(1|0)/simt:1/timing:1' \
+  --benchmark_repetitions=3 --benchmark_out="$out/no_run_ahead.json" --benchmark_out_format=json
 PTXSIM_BENCH_HOST_PROFILE=1 PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" \
   --benchmark_filter='(vector_add_1M|reduce_f32_4M|sgemm_256|transpose_1024|nbody_2048)/threads:(1|0)/simt:1/timing:1' \
   --benchmark_out="$out/host_profile.json" --benchmark_out_format=json

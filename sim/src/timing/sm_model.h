@@ -155,15 +155,21 @@ class alignas(64) SmModel {
   // Fails the launch (`kind`, `what`) in the name of the SM's first
   // resident CTA (between windows: no instruction is running).
   void failLaunch(LaunchErrorKind kind, const std::string& what);
-  // Warp instructions and memory-writing instructions since the last sync;
-  // syncLaunch gives the SM the launch's totals and restarts them.
-  uint64_t windowInstructions() const { return windowInstructions_; }
-  uint64_t windowWrites() const { return windowWrites_; }
-  void syncLaunchWrites(uint64_t launchWrites) {
-    launchWrites_ = launchWrites;
-    windowWrites_ = 0;
+  // Warp instructions and memory-writing instructions since the last
+  // take, which restarts them.
+  struct WindowCounts {
+    uint64_t instructions = 0;
+    uint64_t writes = 0;
+  };
+  WindowCounts takeWindowCounts() {
+    const WindowCounts counts{windowInstructions_, windowWrites_};
     windowInstructions_ = 0;
+    windowWrites_ = 0;
+    return counts;
   }
+  // The launch's memory writes so far, which the SM's livelock watches
+  // compare their verdicts against (its own writes since are added).
+  void syncLaunchWrites(uint64_t launchWrites) { launchWrites_ = launchWrites; }
 
   // The SM's execution context: statistics, the abort flag.
   exec::ExecContext& context() { return ctx_; }

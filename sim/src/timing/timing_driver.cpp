@@ -49,22 +49,24 @@
 // counts are summed, then the timeout check, the progress line (once a
 // window), the livelock and deadlock checks run.
 //
-// Running ahead: an SM whose window made no L2 request goes on, as a task
-// on the host threads (run_ahead.h), past the window's end while every
-// warp that may issue has an instruction that stays on the SM
-// (stays_on_sm.h: registers, its CTAs' shared memory, CTA barriers,
-// branches), until at most the next multiple of kRunAheadWindows windows.
-// Nothing it runs there is seen by another SM, nor depends on one (its
-// answers were heard first), so it reaches the cycle it stops before in
-// the state the windows would have left it in; it rejoins the window that
-// cycle lies in, and its counts join the launch's there. Meanwhile the
-// windows go on without it, each waiting only until every SM running
-// ahead has stopped or got past its end (so which window an SM rejoins
-// depends on the cycles alone). The livelock check and the progress line
-// wait for a window with no SM running ahead (at least each multiple of
-// kRunAheadWindows windows). What it gives: the SMs of a shared-memory
-// loop (n-body's tiles, SGEMM's) run thousands of cycles without meeting
-// the others at every window.
+// Running ahead: when every SM holding CTAs can have a host thread of its
+// own, an SM whose window made no L2 request goes on, as a task on the
+// host threads (run_ahead.h), past the window's end while every warp that
+// may issue has an instruction that stays on the SM (stays_on_sm.h:
+// registers, its CTAs' shared memory, CTA barriers, branches), until at
+// most the end of the span of kRunAheadWindows windows it is in. Nothing
+// it runs there is seen by another SM, nor depends on one (its answers
+// were heard first), so it reaches the cycle it stops before in the state
+// the windows would have left it in; it rejoins the window that cycle lies
+// in, and its counts join the launch's there. Meanwhile the windows go on
+// without it, each waiting only until every SM running ahead has stopped
+// or got past its end (so which window an SM rejoins depends on the cycles
+// alone). What it gives: the SMs of a shared-memory loop (n-body's tiles)
+// run thousands of cycles without meeting the others at every window.
+// The checks that read every SM (the instruction limit, the livelock
+// watch, and the launch's writes the watches compare against) run at each
+// span's first window, where none runs ahead: so running ahead or not,
+// on any number of threads, changes nothing but the host time.
 //
 // So an SM sees other SMs' stores at the next window and their L2 traffic
 // (contention, lines they brought in) one window late, which W well below
@@ -143,8 +145,9 @@ constexpr size_t kPrefetchRequests = 8;
 // Fewer L2 requests than this in a window are applied on the calling
 // thread alone.
 constexpr size_t kRequestsToShare = 64;
-// An SM runs ahead at most until the next multiple of this many windows
-// from the launch's start (Running ahead, above).
+// The spans of windows from the launch's start: an SM runs ahead at most
+// to its span's end, and the checks run at each span's first window
+// (Running ahead, above). A livelock is found within two spans.
 constexpr uint64_t kRunAheadWindows = 256;
 // nextEvent of an SM running ahead: not known, not "never".
 constexpr uint64_t kRunningAhead = UINT64_MAX - 1;
@@ -314,11 +317,20 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     return false;
   };
   RunAhead ahead(*kept.pool, sms.size());
-  const uint64_t runAheadSpan = grid.options.runAhead ? kRunAheadWindows * window : 0;
+  const uint64_t span = kRunAheadWindows * window;
+  uint64_t checkedSpan = UINT64_MAX;  // the span of the last checkpoint
+  // The launch's shared counts: an SM's counts join them when it has run
+  // a window or stopped running ahead.
+  auto addCounts = [&](uint32_t s) {
+    const SmModel::WindowCounts counts = sms[s]->takeWindowCounts();
+    launchInstructions += counts.instructions;
+    launchWrites += counts.writes;
+  };
   // An SM that stopped running ahead rejoins the windows at the cycle it
   // stopped before; a launch failed there fails here.
   auto rejoin = [&](uint32_t s, uint64_t stop) {
     nextEvent[s] = stop;
+    addCounts(s);
     return sms[s]->context().aborted;
   };
   auto rejoinAll = [&] {
@@ -516,18 +528,19 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     }
     for (uint32_t s : running) sms[s]->recycleFinished();
     timer.mark(&HostProfile::retireSeconds);
-    // The launch's shared counts.
-    for (uint32_t s : running) {
-      launchWrites += sms[s]->windowWrites();
-      launchInstructions += sms[s]->windowInstructions();
-    }
-    for (uint32_t s : running) sms[s]->syncLaunchWrites(launchWrites);
+    for (uint32_t s : running) addCounts(s);
     grid.warpInstructions.store(launchInstructions);
     if (failed) break;
-    if (launchInstructions > grid.options.maxWarpInstructions) {
-      // The SMs running ahead stop where they would anyway (the message
-      // names a resident CTA of an SM that is not running).
-      rejoinAll();
+    // The checks that read every SM run at checkpoints, the first window
+    // of each span, where none runs ahead (their runs end at the spans'
+    // ends): so they see the same states whether SMs ran ahead or not.
+    const bool checkpoint = (windowEnd - 1 - startCycle) / span != checkedSpan;
+    if (checkpoint) {
+      checkedSpan = (windowEnd - 1 - startCycle) / span;
+      rejoinAll();  // those that stopped at the span's end and wait for a later window
+      for (auto& sm : sms) sm->syncLaunchWrites(launchWrites);
+    }
+    if (checkpoint && launchInstructions > grid.options.maxWarpInstructions) {
       auto busy =
           std::find_if(sms.begin(), sms.end(), [](const auto& sm) { return sm->residentCtas() != 0; });
       SmModel& sm = busy != sms.end() ? **busy : *sms.front();
@@ -541,7 +554,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     if (ahead.count() == 0 && progress.due()) progress.report(progressOf(sms, windowEnd - startCycle));
     // Every resident CTA on every SM spins through states it was in
     // before, and no memory changed: it will go on forever.
-    if (auto [sm, stuck] = ahead.count() == 0 ? livelocked(sms) : std::pair<SmModel*, exec::CtaState*>{};
+    if (auto [sm, stuck] = checkpoint ? livelocked(sms) : std::pair<SmModel*, exec::CtaState*>{};
         stuck != nullptr) {
       exec::failStalled(
           sm->context(), *stuck,
@@ -551,10 +564,14 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     }
     if (stalled()) failed = true;
     // SMs whose window asked nothing of the L2 run ahead from their next
-    // event, unless the window ends at a multiple of the span (a window
-    // with none running ahead).
-    if (!failed && runAheadSpan != 0 && (windowEnd - startCycle) % runAheadSpan != 0) {
-      const uint64_t until = windowEnd - (windowEnd - startCycle) % runAheadSpan + runAheadSpan;
+    // event to at most the span's end (not past it: the next checkpoint
+    // is the next span's first window), when each SM holding CTAs can
+    // have a host thread of its own: with more SMs than threads, each
+    // window already keeps every thread busy, and an SM run ahead on a
+    // thread would hold back the SMs dealt to it.
+    if (!failed && grid.options.runAhead && threads > 1 && occupied.size() <= threads &&
+        (windowEnd - startCycle) % span != 0) {
+      const uint64_t until = windowEnd - (windowEnd - startCycle) % span + span;
       for (uint32_t s : running) {
         const uint64_t from = nextEvent[s];
         if (from >= until || !sms[s]->l2Requests().empty()) continue;
