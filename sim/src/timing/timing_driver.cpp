@@ -46,8 +46,9 @@
 // sm.cta_launch cycles after (more than a window), each told to --trace in
 // that order (a placed CTA's state is built, reusing a finished one's, by
 // its SM when it next runs: in phase A, on its host thread); the shared
-// counts are summed, then the timeout check, the progress line (once a
-// window), the livelock and deadlock checks run.
+// counts are summed, then the progress line (once a window), the
+// deadlock check, and at each span's first window (Running ahead, below)
+// the instruction limit and livelock checks run.
 //
 // Running ahead: when every SM holding CTAs can have a host thread of its
 // own, an SM whose window made no L2 request goes on, as a task on the
