@@ -59,16 +59,7 @@ Motion motionOf(const PreparedFunction& fn, const PreparedInstruction& pi) {
     case Opcode::Sust: return Motion::Store;
     default: break;
   }
-  switch (inst.unit) {
-    case isa::UnitClass::IntAlu:
-    case isa::UnitClass::IntMul:
-    case isa::UnitClass::Fp32:
-    case isa::UnitClass::Fp64:
-    case isa::UnitClass::Fp16:
-    case isa::UnitClass::Sfu:
-    case isa::UnitClass::Conversion: return Motion::Free;
-    default: return Motion::Fixed;
-  }
+  return isa::computesOnly(inst.unit) ? Motion::Free : Motion::Fixed;
 }
 
 bool usesCarry(const isa::Instruction& inst) {

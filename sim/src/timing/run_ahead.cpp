@@ -22,7 +22,8 @@ void RunAhead::start(uint32_t sm, uint64_t from, uint64_t end, Run run) {
 }
 
 void RunAhead::post(Job& job) {
-  job.task = std::make_unique<WindowPool::Task>([&job] { job.stop = job.run(job.reached, job.from, job.until); });
+  job.task =
+      std::make_unique<WindowPool::Task>([&job] { job.stop = job.run(job.reached, job.from, job.until); });
   pool_.post(*job.task);
 }
 

@@ -52,10 +52,10 @@ class RunAhead {
  private:
   struct alignas(64) Job {
     std::atomic<uint64_t> reached = 0;
-    uint64_t from = 0;    // where its task starts
-    uint64_t until = 0;   // ... and stops at the latest
-    uint64_t end = 0;     // where the job stops at the latest
-    uint64_t stop = 0;    // written by the task before it is done
+    uint64_t from = 0;   // where its task starts
+    uint64_t until = 0;  // ... and stops at the latest
+    uint64_t end = 0;    // where the job stops at the latest
+    uint64_t stop = 0;   // written by the task before it is done
     Run run;
     std::unique_ptr<WindowPool::Task> task;
   };

@@ -237,7 +237,8 @@ bool SmModel::isSerial(const TimedWarp& w, const exec::PreparedInstruction& pi) 
 void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now) {
   // mayReachBeyondSm looked at every warp that could issue in this cycle.
   if (runningAhead_ && !staysOnSm(pi))
-    throw std::logic_error("internal: an instruction that reaches beyond its SM issued while the SM ran ahead");
+    throw std::logic_error(
+        "internal: an instruction that reaches beyond its SM issued while the SM ran ahead");
   if (windowEnd_ != 0 && isSerial(w, pi)) {
     // Charged its issue slot now, run after the window (runDeferred); the
     // warp issues nothing more in this window.
@@ -343,7 +344,8 @@ bool SmModel::mayReachBeyondSm(uint64_t now) {
         // The moves skipVanishing would run first: none is a branch, so
         // the instructions after them follow in the code.
         const exec::PreparedFunction& fn = *w.warp->group().frame->function;
-        for (int n = 0; n < 8 && pi != &fn.code.back() && vanishesInSass(*fn.function, *pi->source); ++n) ++pi;
+        for (int n = 0; n < 8 && pi != &fn.code.back() && vanishesInSass(*fn.function, *pi->source); ++n)
+          ++pi;
       }
       if (pi != nullptr && !staysOnSm(*pi)) return true;
     }

@@ -54,16 +54,7 @@ bool staysOnSm(const exec::PreparedInstruction& pi) {
     case Opcode::Movmatrix: return true;
     default: break;
   }
-  switch (inst.unit) {
-    case isa::UnitClass::IntAlu:
-    case isa::UnitClass::IntMul:
-    case isa::UnitClass::Fp32:
-    case isa::UnitClass::Fp64:
-    case isa::UnitClass::Fp16:
-    case isa::UnitClass::Sfu:
-    case isa::UnitClass::Conversion: return true;
-    default: return false;
-  }
+  return isa::computesOnly(inst.unit);
 }
 
 }  // namespace ptxsim::sim::timing

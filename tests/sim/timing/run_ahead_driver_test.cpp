@@ -58,8 +58,8 @@ TEST(RunAheadDriver, ASharedMemoryLoopGivesTheSameFiguresRunAheadOrNot) {
       "bar.sync 0;\nadd.u32 %k, %k, 1;\nsetp.lt.u32 %p, %k, 3000;\n@%p bra LOOP;\n"
       "mov.u32 %g, %ctaid.x;\nmad.lo.u32 %g, %g, 128, %tx;\nmul.wide.u32 %o, %g, 8;\nadd.u64 %o, %out, %o;\n"
       "cvt.u64.u32 %w, %sum;\nst.global.u64 [%o], %w;\n";
-  const std::string ptx = ptxKernel(
-      ".reg .u32 %n, %sum, %k, %v, %g; .reg .u64 %a, %b, %c, %o, %w; .reg .pred %p;", body);
+  const std::string ptx =
+      ptxKernel(".reg .u32 %n, %sum, %k, %v, %g; .reg .u64 %a, %b, %c, %o, %w; .reg .pred %p;", body);
   const unsigned ctas = 4;
   const Launched one = launch(ptx, ctas, 1, true);
   ASSERT_FALSE(one.result.error) << one.result.error.message;
@@ -83,19 +83,22 @@ TEST(RunAheadDriver, ASpinOnSharedMemoryNothingEndsIsStillALivelock) {
   // Every thread waits for a shared-memory flag that no thread sets: the
   // SMs run ahead through the spin, and the check between spans finds it.
   const std::string body =
-      ".shared .u32 flag;\nSPIN:\nld.volatile.shared.u32 %v, [flag];\nsetp.eq.u32 %p, %v, 0;\n@%p bra SPIN;\n";
+      ".shared .u32 flag;\nSPIN:\nld.volatile.shared.u32 %v, [flag];\nsetp.eq.u32 %p, %v, 0;\n@%p bra "
+      "SPIN;\n";
   const std::string ptx = ptxKernel(".reg .u32 %v; .reg .pred %p;", body);
   for (unsigned threads : {1u, 4u}) {
     const Launched run = launch(ptx, 2, threads, true);
     ASSERT_TRUE(run.result.error) << threads << " threads";
-    EXPECT_NE(run.result.error.message.find("repeat the same states without writing memory"), std::string::npos)
+    EXPECT_NE(run.result.error.message.find("repeat the same states without writing memory"),
+              std::string::npos)
         << run.result.error.message;
   }
 }
 
 TEST(RunAheadDriver, AnEndlessLoopRunAheadStillHitsTheInstructionLimit) {
   // A counter that never stops changing: no livelock, but no end either.
-  const std::string ptx = ptxKernel(".reg .u32 %k;", "mov.u32 %k, 0;\nLOOP:\nadd.u32 %k, %k, 1;\nbra LOOP;\n");
+  const std::string ptx =
+      ptxKernel(".reg .u32 %k;", "mov.u32 %k, 0;\nLOOP:\nadd.u32 %k, %k, 1;\nbra LOOP;\n");
   std::string messages[2];
   for (unsigned threads : {1u, 4u}) {
     const Launched run = launch(ptx, 2, threads, true, 200000);

@@ -92,11 +92,11 @@ std::vector<std::pair<uint64_t, uint64_t>> rejoins(unsigned threads, std::vector
 TEST(RunAhead, TheDriverLearnsTheSameStopsInTheSameWindowsOnOneOrManyThreads) {
   for (unsigned threads : {1u, 2u, 4u}) {
     std::vector<FakeSm> sms(6);
-    sms[0].stopAt = 100;   // stops at once
-    sms[1].stopAt = 555;   // stops in the window [544, 576)
-    sms[2].stopAt = 2000;  // beyond its end: stops at 1000
+    sms[0].stopAt = 100;     // stops at once
+    sms[1].stopAt = 555;     // stops in the window [544, 576)
+    sms[2].stopAt = 2000;    // beyond its end: stops at 1000
     sms[3].lastCycle = 300;  // nothing left after cycle 300: rejoins by the window that holds 301
-    sms[4].stopAt = 160;   // on a window's start: rejoins in [160, 192)
+    sms[4].stopAt = 160;     // on a window's start: rejoins in [160, 192)
     sms[5].stopAt = 999;
     std::vector<std::pair<uint64_t, uint64_t>> seen = rejoins(threads, sms);
     EXPECT_EQ(seen[0], (std::pair<uint64_t, uint64_t>{128, 100})) << threads << " threads";

@@ -74,4 +74,19 @@ enum class UnitClass : uint8_t {
   Misc,        // nanosleep, pmevent, trap, ...
 };
 
+// Whether the class's instructions only compute on their operands (no
+// memory, control flow or synchronisation).
+constexpr bool computesOnly(UnitClass unit) {
+  switch (unit) {
+    case UnitClass::IntAlu:
+    case UnitClass::IntMul:
+    case UnitClass::Fp32:
+    case UnitClass::Fp64:
+    case UnitClass::Fp16:
+    case UnitClass::Sfu:
+    case UnitClass::Conversion: return true;
+    default: return false;
+  }
+}
+
 }  // namespace ptxsim::isa
