@@ -6,7 +6,7 @@ namespace ptxsim::sim::timing {
 
 RunAhead::~RunAhead() {
   for (Job& job : jobs_) {
-    if (job.task) waitFor(job, UINT64_MAX);
+    if (job.task) waitFor(job, UINT64_MAX, true);
   }
 }
 
@@ -27,11 +27,11 @@ void RunAhead::post(Job& job) {
   pool_.post(*job.task);
 }
 
-void RunAhead::waitFor(Job& job, uint64_t cycle) {
+void RunAhead::waitFor(Job& job, uint64_t cycle, bool idle) {
   if (pool_.claim(*job.task)) {
     // Taken by no helper: run here, only as far as needed when helpers
-    // could take the rest.
-    const bool part = pool_.threads() > 1 && cycle < job.end;
+    // could take the rest and the driver has windows to run.
+    const bool part = pool_.threads() > 1 && cycle < job.end && !idle;
     if (part) job.until = cycle;
     job.task->runOnce();
     if (!part || job.stop < cycle || job.stop == UINT64_MAX) return;
@@ -45,9 +45,9 @@ void RunAhead::waitFor(Job& job, uint64_t cycle) {
   while (!job.task->done() && job.reached.load(std::memory_order_acquire) < cycle) std::this_thread::yield();
 }
 
-std::optional<uint64_t> RunAhead::stoppedBefore(uint32_t sm, uint64_t cycle) {
+std::optional<uint64_t> RunAhead::stoppedBefore(uint32_t sm, uint64_t cycle, bool idle) {
   Job& job = jobs_[sm];
-  waitFor(job, cycle);
+  waitFor(job, cycle, idle);
   if (!job.task->done()) return std::nullopt;
   // Where it rejoins: at the cycle it stopped before or, with nothing left
   // to do, at the last it ran (so that the windows do not wait for it).
@@ -62,7 +62,7 @@ std::optional<uint64_t> RunAhead::stoppedBefore(uint32_t sm, uint64_t cycle) {
 std::vector<std::optional<uint64_t>> RunAhead::stopAll() {
   std::vector<std::optional<uint64_t>> stops(jobs_.size());
   for (uint32_t sm = 0; sm < jobs_.size(); ++sm) {
-    if (jobs_[sm].task) stops[sm] = stoppedBefore(sm, UINT64_MAX);
+    if (jobs_[sm].task) stops[sm] = stoppedBefore(sm, UINT64_MAX, true);
   }
   return stops;
 }

@@ -7,8 +7,8 @@
 // only "did it stop before cycle X", waiting until it has either stopped or
 // got to X, so what the driver does never depends on how fast a host thread
 // ran. The driver's thread, when it waits for an SM no helper has taken,
-// runs it only as far as it needs (with no helpers, all the way), and
-// leaves the rest to a new task.
+// runs it only as far as it needs (with no helpers, or nothing else to do,
+// all the way), and leaves the rest to a new task.
 
 #include <atomic>
 #include <cstdint>
@@ -43,8 +43,9 @@ class RunAhead {
   // Waits until SM `sm`, running ahead, has stopped or got to `cycle`. If
   // it stopped before `cycle` (or at all, for UINT64_MAX), it no longer
   // runs ahead: returns the cycle it stopped before (rethrowing what it
-  // threw). Else nothing.
-  std::optional<uint64_t> stoppedBefore(uint32_t sm, uint64_t cycle);
+  // threw). Else nothing. `idle`: the driver has nothing else to do until
+  // then, so its thread runs an SM no helper has taken to its end.
+  std::optional<uint64_t> stoppedBefore(uint32_t sm, uint64_t cycle, bool idle = false);
   // Waits until every SM running ahead has stopped; none runs ahead then.
   // Their stops, by SM (unset for SMs that were not running ahead).
   std::vector<std::optional<uint64_t>> stopAll();
@@ -62,7 +63,7 @@ class RunAhead {
   // A task running `job` from job.from to job.until, posted.
   void post(Job& job);
   // Waits until the job has stopped or got to `cycle`.
-  void waitFor(Job& job, uint64_t cycle);
+  void waitFor(Job& job, uint64_t cycle, bool idle);
 
   WindowPool& pool_;
   std::vector<Job> jobs_;

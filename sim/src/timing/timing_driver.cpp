@@ -358,7 +358,9 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       }
       for (uint32_t s = 0; s < sms.size() && ahead.count() != 0; ++s) {
         if (!ahead.running(s)) continue;
-        if (std::optional<uint64_t> stop = ahead.stoppedBefore(s, windowEnd)) {
+        // With no window to run before, the driver's thread may as well
+        // run an SM no helper has taken all the way.
+        if (std::optional<uint64_t> stop = ahead.stoppedBefore(s, windowEnd, soonest == UINT64_MAX)) {
           failed = rejoin(s, *stop) || failed;
           rejoined = true;
         }
