@@ -300,7 +300,8 @@ void L2Cache::finishWindow() {
     if (!window.touched) continue;
     window.touched = false;
     if (window.backend) {
-      for (const TimedRequest& logged : window.backend->requests()) windowBackend_.push_back({logged, s});
+      for (const TimedRequest& logged : window.backend->requests())
+        windowBackend_.push_back({logged, static_cast<uint32_t>(windowBackend_.size())});
       window.backend->clear();
     }
     stats_.add(window.stats);
@@ -313,11 +314,13 @@ void L2Cache::finishWindow() {
     window.atomicBusyTicks = 0;
   }
   stats_.atomicUnitBusyCycles = atomicBusyTicks_ / kAtomicTicksPerCycle;
-  // Each slice's in its order; the slices' by cycle, then slice.
-  std::stable_sort(windowBackend_.begin(), windowBackend_.end(), [](const auto& x, const auto& y) {
+  // By cycle, then slice, each slice's in its order: gathered in (slice,
+  // order), so by cycle and then place (std::sort, unlike stable_sort,
+  // allocates nothing, and this runs every window).
+  std::sort(windowBackend_.begin(), windowBackend_.end(), [](const auto& x, const auto& y) {
     return std::tie(x.first.now, x.second) < std::tie(y.first.now, y.second);
   });
-  for (const auto& [logged, slice] : windowBackend_) backend_.request(logged.now, logged.request);
+  for (const auto& [logged, place] : windowBackend_) backend_.request(logged.now, logged.request);
 }
 
 uint64_t L2Cache::estimateInto(Shadow& shadow, uint64_t now, const MemoryRequest& request) const {

@@ -356,7 +356,8 @@ class L2Cache final : public MemoryBackend {
   std::vector<uint64_t> arrival_;     // per way and sector: the cycle its data is in the slice
   std::vector<Slice> slices_;
   std::vector<SliceWindow> sliceWindows_;                         // one a slice
-  std::vector<std::pair<TimedRequest, uint32_t>> windowBackend_;  // finishWindow's merge: (request, slice)
+  // finishWindow's merge: each request and its place in (slice, order).
+  std::vector<std::pair<TimedRequest, uint32_t>> windowBackend_;
   uint32_t launch_ = 0;                                           // launches started (startLaunch)
   uint64_t atomicBusyTicks_ = 0;
   L2Stats stats_;
