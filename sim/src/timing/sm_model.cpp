@@ -9,6 +9,7 @@
 #include "pipeline_of.h"
 #include "access_shape.h"
 #include "register_banks.h"
+#include "shared_pairs.h"
 #include "stays_on_sm.h"
 #include "ptxsim/memory/generic_address.h"
 #include "ptxsim/memory/shared_banks.h"
@@ -377,6 +378,29 @@ uint64_t SmModel::runCycles(uint64_t from, uint64_t end, const StopBefore& stopB
   return next;
 }
 
+const exec::PreparedInstruction* SmModel::stepSharedPartner(TimedWarp& w, const exec::PreparedFunction& fn,
+                                                            const exec::PreparedInstruction& pi) {
+  if (ctx_.report.access == AccessKind::None || &pi < fn.code.data() || &pi + 1 >= fn.code.data() + fn.code.size())
+    return nullptr;
+  const exec::PreparedInstruction& next = *(&pi + 1);
+  const std::optional<int64_t> lower = sharedPairOffset(fn, pi, next);
+  if (!lower) return nullptr;
+  exec::StepReport pair = ctx_.report;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    if (((pair.executed >> lane) & 1) != 0 && ((pair.addresses[lane] + *lower) & 7) != 0) return nullptr;
+  }
+  // The same threads go on to it (not another path of a diverged warp).
+  if (exec::peek(ctx_) != &next || w.warp->group().mask != pair.active) return nullptr;
+  const uint64_t writesBefore = w.cta->memoryWrites;
+  if (exec::step(ctx_) != exec::StepResult::Executed) return nullptr;
+  afterStep(w);
+  watchForLivelock(w.cta->memoryWrites - writesBefore);
+  for (uint32_t lane = 0; lane < 32; ++lane) pair.addresses[lane] += *lower;
+  pair.accessBytes = 8;
+  ctx_.report = pair;
+  return &next;
+}
+
 void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now,
                       bool charged) {
   ctx_.cta = w.cta;
@@ -395,6 +419,7 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
   }
   afterStep(w);
   watchForLivelock(w.cta->memoryWrites - writesBefore);
+  const exec::PreparedInstruction* partner = charged ? nullptr : stepSharedPartner(w, fn, pi);
   if (!charged) {
     account(w, now, StallReason::Selected);
     account(w, now + 1, StallReason::NotSelected);  // until the warp is looked at again
@@ -415,6 +440,12 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
   for (uint32_t row : fn.writesOf(pi)) {
     w.readyAt[row] = ready;
     w.path[row] = path;
+  }
+  if (partner != nullptr) {
+    for (uint32_t row : fn.writesOf(*partner)) {
+      w.readyAt[row] = ready;
+      w.path[row] = path;
+    }
   }
   if (ctx_.report.access != AccessKind::None) memoryDrained_ = std::max(memoryDrained_, ready);
   late_.noteAccess(accessTickets_, {w.warp, fn.writesOf(pi), ready, accessAnswerOffset_,

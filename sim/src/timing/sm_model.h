@@ -260,6 +260,11 @@ class alignas(64) SmModel {
   // Counts the cycles since `w.since` under its state, which becomes `next` from `now`.
   void account(TimedWarp& w, uint64_t now, StallReason next);
   void issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now);
+  // After `pi`, a 32-bit shared access, has run: if ptxas would pair it
+  // with the next instruction (shared_pairs.h), runs that one too (not
+  // issued) and makes ctx_.report the pair's 64-bit access; returns it.
+  const exec::PreparedInstruction* stepSharedPartner(TimedWarp& w, const exec::PreparedFunction& fn,
+                                                     const exec::PreparedInstruction& pi);
   // Runs `pi` and times it as issued at `now`; `charged`: its issue slot
   // was counted when it was deferred.
   void execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now, bool charged);

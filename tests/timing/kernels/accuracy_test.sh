@@ -16,7 +16,11 @@ set -uo pipefail
 # before; texture fetches see the block-linear layout of CUDA arrays and
 # count lookups per quad: tex2d_box_filter 90.8% as on the H100, from 75.2%);
 # the SMs' own L2 hit rates are within 7.3 points since the L2's request
-# coalescer, below. Not met yet: DRAM bytes written: 0 where the H100
+# coalescer, below. Shared-memory bank conflicts (bitonic_sort, the one
+# kernel with many): loads exact, stores +10.9% since ptxas's pairs of
+# adjacent 32-bit accesses count as one (sim/src/timing/shared_pairs.h;
+# +34.6% and +38.6% before; the stores' MAPE also holds
+# reduce_1block's 1 against 0). Not met yet: DRAM bytes written: 0 where the H100
 # writes back 40-320 kB in five kernels (README). The checks guard today's
 # figures so that the test fails when accuracy drops. Tighten them as the
 # model improves. (lts__t_sector_hit_rate.pct is guarded loosely: the
@@ -28,6 +32,8 @@ checks=(
   "l1tex__t_sector_hit_rate.pct:max_points<=8.7"
   "lts__t_sector_hit_rate.pct:max_points<=52"
   "dram__bytes_read.sum:mape<=3"
+  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum:mape<=1"
+  "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum:mape<=56"
 )
 
 # The SMs' own L2 hit rate (below), in points: within 7.31 today (MAPE
