@@ -12,7 +12,8 @@ using isa::Mod;
 // `inst` is one.
 std::optional<unsigned> sharedWordAddress(const isa::Function& fn, const isa::Instruction& inst) {
   if (inst.opcode != isa::Opcode::Ld && inst.opcode != isa::Opcode::St) return std::nullopt;
-  if (inst.guard.reg != isa::kNone || inst.typeCount < 1 || isa::typeBits(inst.types[0]) != 32) return std::nullopt;
+  if (inst.guard.reg != isa::kNone || inst.typeCount < 1 || isa::typeBits(inst.types[0]) != 32)
+    return std::nullopt;
   const isa::ModifierSet& m = inst.modifiers;
   const Mod space = m.get(isa::ModGroup::Space);
   if (space != Mod::Shared && space != Mod::SharedCta) return std::nullopt;
@@ -27,7 +28,8 @@ std::optional<unsigned> sharedWordAddress(const isa::Function& fn, const isa::In
 
 }  // namespace
 
-std::optional<int64_t> sharedPairOffset(const exec::PreparedFunction& fn, const exec::PreparedInstruction& first,
+std::optional<int64_t> sharedPairOffset(const exec::PreparedFunction& fn,
+                                        const exec::PreparedInstruction& first,
                                         const exec::PreparedInstruction& second) {
   const isa::Instruction& a = *first.source;
   const isa::Instruction& b = *second.source;

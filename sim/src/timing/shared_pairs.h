@@ -28,7 +28,8 @@ namespace ptxsim::sim::timing {
 // CTA's shared memory, from the same base 4 bytes apart, `second` reading
 // nothing `first` writes): what to add to `first`'s addresses to get the
 // pair's lower one (0 or -4). Else nothing.
-std::optional<int64_t> sharedPairOffset(const exec::PreparedFunction& fn, const exec::PreparedInstruction& first,
+std::optional<int64_t> sharedPairOffset(const exec::PreparedFunction& fn,
+                                        const exec::PreparedInstruction& first,
                                         const exec::PreparedInstruction& second);
 
 }  // namespace ptxsim::sim::timing

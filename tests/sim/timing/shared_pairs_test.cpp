@@ -24,36 +24,39 @@ TimedRun pairRun(const std::string& address, const std::string& loads) {
       "bar.sync 0;\n" +
       address + loads +
       "mad.lo.u32 %v, %y, 1000, %x;\ncvt.u64.u32 %w, %v;\nadd.u64 %o, %out, %tx8;\nst.global.u64 [%o], %w;\n";
-  return runTimed(ptxKernel(".reg .u64 %a, %b, %i, %o, %w; .reg .u32 %t2, %x, %y, %v, %k;", body), 32, 32, true);
+  return runTimed(ptxKernel(".reg .u64 %a, %b, %i, %o, %w; .reg .u32 %t2, %x, %y, %v, %k;", body), 32, 32,
+                  true);
 }
 
-TEST(SharedPairs, AdjacentAlignedWordLoadsAreOneAccessWithoutConflicts) {
-  const TimedRun run =
-      pairRun("mul.wide.u32 %a, %tx, 8;\nadd.u64 %a, %a, %b;\n",
-              "ld.shared.u32 %y, [%a+4];\nld.shared.u32 %x, [%a];\n");
+// Lanes [0, lanes) loaded words `first` and `first` + 1 of the tile (each
+// word holds its index), and the loads took `conflicts` extra wavefronts.
+void expectLoads(const TimedRun& run, uint32_t first, uint32_t lanes, uint64_t conflicts) {
   ASSERT_FALSE(run.result.error) << run.result.error.message;
-  for (uint32_t lane = 0; lane < 32; ++lane) EXPECT_EQ(run.out[lane], 2 * lane + 1000 * (2 * lane + 1));
-  EXPECT_EQ(run.result.stats.timing.sharedBankConflictsLoad, 0u);
+  for (uint32_t lane = 0; lane < lanes; ++lane) {
+    const uint32_t word = 2 * lane + first;
+    EXPECT_EQ(run.out[lane], word + 1000 * (word + 1)) << "lane " << lane;
+  }
+  EXPECT_EQ(run.result.stats.timing.sharedBankConflictsLoad, conflicts);
+}
+
+const char* const kEightBytesALane = "mul.wide.u32 %a, %tx, 8;\nadd.u64 %a, %a, %b;\n";
+
+TEST(SharedPairs, AdjacentAlignedWordLoadsAreOneAccessWithoutConflicts) {
+  const TimedRun run = pairRun(kEightBytesALane, "ld.shared.u32 %y, [%a+4];\nld.shared.u32 %x, [%a];\n");
+  expectLoads(run, 0, 32, 0);
   // The stores before the barrier paired too: [%i] then [%i+4].
   EXPECT_EQ(run.result.stats.timing.sharedBankConflictsStore, 0u);
 }
 
 TEST(SharedPairs, WordLoadsApartOrMisalignedAreTwoAccessesWithAConflictEach) {
   // A barrier between them (which the issue order keeps in its place).
-  const TimedRun apart =
-      pairRun("mul.wide.u32 %a, %tx, 8;\nadd.u64 %a, %a, %b;\n",
-              "ld.shared.u32 %y, [%a+4];\nbar.sync 0;\nld.shared.u32 %x, [%a];\n");
-  ASSERT_FALSE(apart.result.error) << apart.result.error.message;
-  for (uint32_t lane = 0; lane < 32; ++lane) EXPECT_EQ(apart.out[lane], 2 * lane + 1000 * (2 * lane + 1));
-  EXPECT_EQ(apart.result.stats.timing.sharedBankConflictsLoad, 2u);
-  // The lower address 4 bytes past an 8-byte boundary: [a + 4] and [a + 8].
-  const TimedRun misaligned =
-      pairRun("mul.wide.u32 %a, %tx, 8;\nadd.u64 %a, %a, %b;\nadd.u64 %a, %a, 4;\n",
-              "ld.shared.u32 %x, [%a];\nld.shared.u32 %y, [%a+4];\n");
-  ASSERT_FALSE(misaligned.result.error) << misaligned.result.error.message;
-  // (Lane 31's second word lies past the words written.)
-  for (uint32_t lane = 0; lane < 31; ++lane) EXPECT_EQ(misaligned.out[lane], 2 * lane + 1 + 1000 * (2 * lane + 2));
-  EXPECT_EQ(misaligned.result.stats.timing.sharedBankConflictsLoad, 2u);
+  expectLoads(pairRun(kEightBytesALane, "ld.shared.u32 %y, [%a+4];\nbar.sync 0;\nld.shared.u32 %x, [%a];\n"),
+              0, 32, 2);
+  // The lower address 4 bytes past an 8-byte boundary: [a + 4] and [a + 8]
+  // (lane 31's second word lies past the words written).
+  expectLoads(pairRun(std::string(kEightBytesALane) + "add.u64 %a, %a, 4;\n",
+                      "ld.shared.u32 %x, [%a];\nld.shared.u32 %y, [%a+4];\n"),
+              1, 31, 2);
 }
 
 }  // namespace
