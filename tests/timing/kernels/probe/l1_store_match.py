@@ -7,33 +7,29 @@ within 10 points.
 Usage: l1_store_match.py STATS.jsonl H100.ncu.csv MIN_MATCHED"""
 import sys
 
-from probe_records import recorded_launches, simulated_launches
+from probe_records import paired_launches
 
 POINTS = 10.0
 
 
-def h100_rates(path):
-    rates = []
-    for launch in recorded_launches(path):
-        hits = launch["l1tex__t_sectors_lookup_hit.sum"]
-        misses = launch["l1tex__t_sectors_lookup_miss.sum"]
-        rates.append((100.0 * hits / (hits + misses)) if hits + misses else 0.0)
-    return rates
+def h100_rate(recorded):
+    hits = recorded["l1tex__t_sectors_lookup_hit.sum"]
+    misses = recorded["l1tex__t_sectors_lookup_miss.sum"]
+    return (100.0 * hits / (hits + misses)) if hits + misses else 0.0
 
 
 def main(stats_path, csv_path, min_matched):
-    simulated = simulated_launches(stats_path)
-    hardware = h100_rates(csv_path)
-    if len(simulated) != len(hardware):
-        print(f"l1_store_match: {len(simulated)} launches simulated, {len(hardware)} recorded")
+    pairs = paired_launches(stats_path, csv_path, "l1_store_match")
+    if pairs is None:
         return 1
     matched = 0
-    for index, (launch, hw) in enumerate(zip(simulated, hardware)):
+    for index, (launch, recorded) in enumerate(pairs):
+        hw = h100_rate(recorded)
         sim = launch["l1tex__t_sector_hit_rate.pct"]
         ok = abs(sim - hw) <= POINTS
         matched += ok
         print(f"#{index:2} {launch['kernel']:32} H100 {hw:5.1f}%  ptxsim {sim:5.1f}%  {'' if ok else 'off'}")
-    print(f"{matched} of {len(hardware)} launches within {POINTS:g} points (at least {min_matched} required)")
+    print(f"{matched} of {len(pairs)} launches within {POINTS:g} points (at least {min_matched} required)")
     return 0 if matched >= min_matched else 1
 
 

@@ -7,19 +7,17 @@ program set); the earlier ones are printed. Exits 1 when a held one is off.
 Usage: l2_fetch_match.py STATS.jsonl H200.ncu.csv FIRST"""
 import sys
 
-from probe_records import recorded_launches, simulated_launches
+from probe_records import paired_launches
 
 TOLERANCE = 0.02
 
 
 def main(stats_path, csv_path, first):
-    simulated = simulated_launches(stats_path)
-    hardware = recorded_launches(csv_path)
-    if len(simulated) != len(hardware):
-        print(f"l2_fetch_match: {len(simulated)} launches simulated, {len(hardware)} recorded")
+    pairs = paired_launches(stats_path, csv_path, "l2_fetch_match")
+    if pairs is None:
         return 1
     off = 0
-    for index, (launch, hw) in enumerate(zip(simulated, hardware)):
+    for index, (launch, hw) in enumerate(pairs):
         bytes_hw, bytes_sim = hw["dram__bytes_read.sum"], launch["dram__bytes_read.sum"]
         sectors = hw["lts__t_sectors_srcunit_tex_op_read.sum"]
         # ptxsim's SM lookup hits count the stores' sectors too (every one a
@@ -32,7 +30,7 @@ def main(stats_path, csv_path, first):
         off += held and not ok
         print(f"#{index:2} {launch['kernel']:26} DRAM read H200 {bytes_hw:12,.0f} ptxsim {bytes_sim:12,.0f}   "
               f"L2 read hits H200 {hits_hw:9,.0f} ptxsim {hits_sim:9,.0f}  {'' if ok else 'off'}{'' if held else ' (not held)'}")
-    print(f"{len(hardware) - first - off} of {len(hardware) - first} held launches within {100 * TOLERANCE:g}%")
+    print(f"{len(pairs) - first - off} of {len(pairs) - first} held launches within {100 * TOLERANCE:g}%")
     return 1 if off else 0
 
 

@@ -14,3 +14,15 @@ def recorded_launches(path):
 
 def simulated_launches(path):
     return [json.loads(line) for line in open(path) if line.strip()]
+
+
+def paired_launches(stats_path, csv_path, checker):
+    """The run's launches beside the recording's, in order, as (simulated,
+    recorded) pairs; None, after saying so as `checker`, when their counts
+    differ."""
+    simulated = simulated_launches(stats_path)
+    hardware = recorded_launches(csv_path)
+    if len(simulated) != len(hardware):
+        print(f"{checker}: {len(simulated)} launches simulated, {len(hardware)} recorded")
+        return None
+    return list(zip(simulated, hardware))
