@@ -1,14 +1,18 @@
 // The SM's memory path in the timing model: when the access the executor
 // just reported has its data (shared-memory banks, the constant cache, the
 // L1 and the texture pipeline, through the crossbar to the L2), and how
-// long it keeps its pipeline. The issue logic is in sm_model.cpp.
+// long it keeps its pipeline, and the shared accesses ptxas pairs into one.
+// The issue logic is in sm_model.cpp.
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
 
+#include "../exec/executor.h"
 #include "access_shape.h"
 #include "pipeline_of.h"
+#include "shared_pairs.h"
 #include "sm_model.h"
 #include "ptxsim/memory/shared_banks.h"
 #include "ptxsim/memory/texture_lookups.h"
@@ -248,6 +252,29 @@ uint32_t SmModel::occupancy(Pipeline pipe) const {
   // cycles, ld64 8, ld128 17.5).
   uint32_t requests = requestsOf(r.accessBytes, r.executed);
   return std::max(interval * requests, timing_.shared.cyclesPerWavefront * lastWavefronts_);
+}
+
+const exec::PreparedInstruction* SmModel::stepSharedPartner(TimedWarp& w, const exec::PreparedFunction& fn,
+                                                            const exec::PreparedInstruction& pi) {
+  if (ctx_.report.access == AccessKind::None || &pi < fn.code.data() || &pi + 1 >= fn.code.data() + fn.code.size())
+    return nullptr;
+  const exec::PreparedInstruction& next = *(&pi + 1);
+  const std::optional<int64_t> lower = sharedPairOffset(fn, pi, next);
+  if (!lower) return nullptr;
+  exec::StepReport pair = ctx_.report;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    if (((pair.executed >> lane) & 1) != 0 && ((pair.addresses[lane] + *lower) & 7) != 0) return nullptr;
+  }
+  // The same threads go on to it (not another path of a diverged warp).
+  if (exec::peek(ctx_) != &next || w.warp->group().mask != pair.active) return nullptr;
+  const uint64_t writesBefore = w.cta->memoryWrites;
+  if (exec::step(ctx_) != exec::StepResult::Executed) return nullptr;
+  afterStep(w);
+  watchForLivelock(w.cta->memoryWrites - writesBefore);
+  for (uint32_t lane = 0; lane < 32; ++lane) pair.addresses[lane] += *lower;
+  pair.accessBytes = 8;
+  ctx_.report = pair;
+  return &next;
 }
 
 }  // namespace ptxsim::sim::timing

@@ -9,7 +9,6 @@
 #include "pipeline_of.h"
 #include "access_shape.h"
 #include "register_banks.h"
-#include "shared_pairs.h"
 #include "stays_on_sm.h"
 #include "ptxsim/memory/generic_address.h"
 #include "ptxsim/memory/shared_banks.h"
@@ -314,91 +313,6 @@ void SmModel::failLaunch(LaunchErrorKind kind, const std::string& what) {
   ctx_.frame = nullptr;
   ctx_.current = nullptr;
   ctx_.fail(kind, what, 0);
-}
-
-uint64_t SmModel::runWindow(uint64_t from, uint64_t end) {
-  return runCycles(from, end, [](uint64_t) { return false; });
-}
-
-uint64_t SmModel::runAhead(uint64_t from, uint64_t end, std::atomic<uint64_t>& reached) {
-  runningAhead_ = true;
-  const uint64_t next = runCycles(from, end, [&](uint64_t at) {
-    reached.store(at, std::memory_order_release);
-    return mayReachBeyondSm(at);
-  });
-  runningAhead_ = false;
-  return next;
-}
-
-bool SmModel::mayReachBeyondSm(uint64_t now) {
-  for (SubPartition& sp : subPartitions_) {
-    for (uint32_t index : sp.warps) {
-      TimedWarp& w = warps_[index];
-      if (w.warp->done() || now < w.retry) continue;
-      const exec::PreparedInstruction* pi = w.next;
-      if (!w.nextKnown) {
-        ctx_.cta = w.cta;
-        ctx_.warp = w.warp;
-        pi = exec::peek(ctx_);
-        if (ctx_.aborted) return true;
-        if (pi == nullptr) continue;
-        // The moves skipVanishing would run first: none is a branch, so
-        // the instructions after them follow in the code.
-        const exec::PreparedFunction& fn = *w.warp->group().frame->function;
-        for (int n = 0; n < 8 && pi != &fn.code.back() && vanishesInSass(*fn.function, *pi->source); ++n)
-          ++pi;
-      }
-      if (pi != nullptr && !staysOnSm(*pi)) return true;
-    }
-  }
-  return false;
-}
-
-template <class StopBefore>
-uint64_t SmModel::runCycles(uint64_t from, uint64_t end, const StopBefore& stopBefore) {
-  windowEnd_ = end;
-  // The driver applied the last window's requests to the L2 since.
-  l2_.clearShadows();
-  reviseLateAnswers();
-  startPlacedCtas();
-  ctx_.overlay = &overlay_;
-  uint64_t next = from;
-  while (next < end) {
-    if (stopBefore(next)) break;
-    finishedNow_.clear();
-    uint64_t at = next;
-    next = cycle(at, finishedNow_);
-    for (auto& cta : finishedNow_) finished_.push_back({at, std::move(cta)});
-    if (ctx_.aborted) {
-      next = UINT64_MAX;
-      break;
-    }
-  }
-  ctx_.overlay = nullptr;
-  return next;
-}
-
-const exec::PreparedInstruction* SmModel::stepSharedPartner(TimedWarp& w, const exec::PreparedFunction& fn,
-                                                            const exec::PreparedInstruction& pi) {
-  if (ctx_.report.access == AccessKind::None || &pi < fn.code.data() || &pi + 1 >= fn.code.data() + fn.code.size())
-    return nullptr;
-  const exec::PreparedInstruction& next = *(&pi + 1);
-  const std::optional<int64_t> lower = sharedPairOffset(fn, pi, next);
-  if (!lower) return nullptr;
-  exec::StepReport pair = ctx_.report;
-  for (uint32_t lane = 0; lane < 32; ++lane) {
-    if (((pair.executed >> lane) & 1) != 0 && ((pair.addresses[lane] + *lower) & 7) != 0) return nullptr;
-  }
-  // The same threads go on to it (not another path of a diverged warp).
-  if (exec::peek(ctx_) != &next || w.warp->group().mask != pair.active) return nullptr;
-  const uint64_t writesBefore = w.cta->memoryWrites;
-  if (exec::step(ctx_) != exec::StepResult::Executed) return nullptr;
-  afterStep(w);
-  watchForLivelock(w.cta->memoryWrites - writesBefore);
-  for (uint32_t lane = 0; lane < 32; ++lane) pair.addresses[lane] += *lower;
-  pair.accessBytes = 8;
-  ctx_.report = pair;
-  return &next;
 }
 
 void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now,
