@@ -87,41 +87,19 @@
 #include <numeric>
 #include <optional>
 #include <tuple>
-#include <unordered_map>
 
 #include "../exec/cta_runner.h"
 #include "phase_timer.h"
 #include "run_ahead.h"
 #include "ptxsim/memory/l1_carveout.h"
+#include "simulated_clock.h"
 #include "sm_model.h"
+#include "timed_stats.h"
 #include "trace_hooks.h"
 
 namespace ptxsim::sim::timing {
 
 namespace {
-
-// %smid and %clock64 are the SM's and its cycle; %globaltimer converts the
-// cycle at the preset's SM clock. Every instruction runs in its SM's
-// context (SmModel::context), which names the SM; the map is built once
-// and only read, from any host thread.
-class SimulatedClock final : public exec::DriverClock {
- public:
-  SimulatedClock(const std::vector<std::unique_ptr<SmModel>>& sms, uint64_t startNs, uint32_t clockKhz)
-      : sms_(sms), startNs_(startNs), clockKhz_(clockKhz) {
-    for (const auto& sm : sms) smOf_.emplace(&sm->context(), sm->index());
-  }
-  uint32_t smOf(const exec::ExecContext& ctx) const override { return smOf_.at(&ctx); }
-  uint64_t cycle(const exec::ExecContext& ctx) const override { return sms_[smOf(ctx)]->now(); }
-  uint64_t globalTimerNs(const exec::ExecContext& ctx) const override {
-    return startNs_ + cycle(ctx) * 1'000'000 / clockKhz_;
-  }
-
- private:
-  const std::vector<std::unique_ptr<SmModel>>& sms_;
-  std::unordered_map<const exec::ExecContext*, uint32_t> smOf_;
-  uint64_t startNs_;
-  uint32_t clockKhz_;
-};
 
 // When every SM's resident CTAs are livelocked (SmModel::livelockedCta):
 // the first SM with one and its first such CTA; else null. Idle SMs do
@@ -597,53 +575,9 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   // The answers to the last windows' requests of the SMs that have not
   // run since.
   for (uint32_t s = 0; s < sms.size(); ++s) hearAnswers(s);
-  uint64_t lastActive = startCycle;
-  for (auto& sm : sms) {
-    lastActive = std::max(lastActive, sm->lastActiveCycle());
-    if (sm->memoryDrainedAt() > 0) lastActive = std::max(lastActive, sm->memoryDrainedAt() - 1);
-  }
-  out.stats.timed = true;
-  // The front end's launch and retirement of the grid (launch.grid_cycles).
-  out.stats.timing.cyclesElapsed = lastActive + 1 - startCycle + timing.gridCycles;
-  uint64_t active = 0, warpCycles = 0;
-  for (auto& sm : sms) {
-    out.stats.add(sm->context().stats);
-    active += sm->counters().activeCycles;
-    warpCycles += sm->counters().warpCyclesResident;
-    const SmCounters& c = sm->counters();
-    if (trace != nullptr) trace->smSummary(sm->index(), tracedSm(c));
-    out.stats.timing.instructionsIssued += c.issued;
-    for (size_t r = 0; r < kStallReasons; ++r) out.stats.timing.stallWarpCycles[r] += c.warpCycles[r];
-    out.stats.timing.sharedBankConflictsLoad += c.sharedBankConflictsLoad;
-    out.stats.timing.sharedBankConflictsStore += c.sharedBankConflictsStore;
-    out.stats.timing.sharedBankConflictsAtomic += c.sharedBankConflictsAtomic;
-    const memory::L1Stats& l1 = sm->l1();
-    out.stats.timing.l1LoadRequests += l1.loadRequests;
-    out.stats.timing.l1StoreRequests += l1.storeRequests;
-    out.stats.timing.l1LoadSectors += l1.loadSectors;
-    out.stats.timing.l1StoreSectors += l1.storeSectors;
-    out.stats.timing.l1TextureRequests += l1.texture.requests;
-    out.stats.timing.l1TextureSectors += l1.texture.sectors;
-    out.stats.timing.l1SurfaceLoadSectors += l1.surfaceLoad.sectors;
-    out.stats.timing.l1SurfaceStoreSectors += l1.surfaceStore.sectors;
-    out.stats.timing.l1LdgstsRequests += l1.ldgsts.requests;
-    out.stats.timing.l1LdgstsSectors += l1.ldgsts.sectors;
-    out.stats.timing.l1SectorHits += l1.loadSectorHits + l1.storeSectorHits + l1.texture.sectorHits +
-                                     l1.surfaceLoad.sectorHits + l1.surfaceStore.sectorHits +
-                                     l1.ldgsts.sectorHits;
-  }
-  out.stats.timing.l2Sectors = l2.stats().readSectors + l2.stats().writeSectors + l2.stats().atomicSectors;
-  out.stats.timing.l2SectorHits = l2.stats().sectorHits;
-  out.stats.timing.l2CoalescedSectors = l2.stats().coalescedSectors;
-  out.stats.timing.dramBytesRead = dram.stats().bytesRead;
-  out.stats.timing.dramBytesWritten = dram.stats().bytesWritten;
-  uint32_t clockKhz = grid.config.clockRateKhz == 0 ? 1u : grid.config.clockRateKhz;
-  out.stats.timing.durationNs = out.stats.timing.cyclesElapsed * 1'000'000 / clockKhz;
-  out.stats.timing.smCyclesActiveAvg = static_cast<double>(active) / static_cast<double>(sms.size());
-  uint32_t warpSlots = grid.config.maxThreadsPerSm / exec::kWarpSize;
-  if (active != 0)
-    out.stats.timing.warpsActivePct =
-        100.0 * static_cast<double>(warpCycles) / (static_cast<double>(active) * warpSlots);
+  gatherTimedStats(out.stats, sms, l2.stats(), dram.stats(), grid.config, startCycle);
+  if (trace != nullptr)
+    for (const auto& sm : sms) trace->smSummary(sm->index(), tracedSm(sm->counters()));
   for (auto& [id, text] : printfByCta) out.printfOutput += text;
   if (trace != nullptr) {
     trace->kernelFinished({out.stats.timing.cyclesElapsed, out.stats.warpInstructions,
