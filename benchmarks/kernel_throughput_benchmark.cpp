@@ -198,6 +198,9 @@ void reportHostProfile(benchmark::State& state, const HostProfile& p) {
   perIteration("hp_retire_s", p.retireSeconds);
   perIteration("hp_check_s", p.checkSeconds);
   perIteration("hp_finish_s", p.finishSeconds);
+  perIteration("hp_ahead_runs", static_cast<double>(p.aheadRuns));
+  perIteration("hp_ahead_s", p.aheadSeconds);
+  perIteration("hp_ahead_wait_wall_s", p.aheadWaitWallSeconds);
   perIteration("hp_serial_s", p.serialSeconds());
   perIteration("hp_parallel_s", p.parallelSeconds());
   for (size_t i = 0; i < HostProfile::kPredictedThreads.size(); ++i) {

@@ -17,6 +17,7 @@ class PhaseTimer {
   explicit PhaseTimer(HostProfile* profile) : profile_(profile) { restart(); }
 
   bool on() const { return profile_ != nullptr; }
+  HostProfile* profileOrNull() const { return profile_; }
   HostProfile& profile() { return *profile_; }
   // Adds the calling thread's time since the last mark (or restart) to `phase`.
   void mark(double HostProfile::*phase) {
@@ -56,6 +57,27 @@ class PhaseTimer {
   HostProfile* profile_;
   double last_ = 0;
   std::vector<double> itemSeconds_;  // by item of the current parallel run
+};
+
+// Adds the wall time from its construction to its end to a phase of the
+// timer's profile, when the timer has one and `on`.
+class WallTimer {
+ public:
+  WallTimer(const PhaseTimer& timer, double HostProfile::*phase, bool on = true)
+      : profile_(on ? timer.profileOrNull() : nullptr), phase_(phase) {
+    if (profile_ != nullptr) from_ = std::chrono::steady_clock::now();
+  }
+  ~WallTimer() {
+    if (profile_ != nullptr)
+      profile_->*phase_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - from_).count();
+  }
+  WallTimer(const WallTimer&) = delete;
+  WallTimer& operator=(const WallTimer&) = delete;
+
+ private:
+  HostProfile* profile_;
+  double HostProfile::*phase_;
+  std::chrono::steady_clock::time_point from_;
 };
 
 }  // namespace ptxsim::sim::timing

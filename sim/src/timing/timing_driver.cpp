@@ -296,6 +296,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     return false;
   };
   RunAhead ahead(*kept.pool, sms.size());
+  std::vector<double> aheadSeconds(timer.on() ? sms.size() : 0, 0.0);  // per SM, for the profile
   const uint64_t span = kRunAheadWindows * window;
   uint64_t checkedSpan = UINT64_MAX;  // the span of the last checkpoint
   // The launch's shared counts: an SM's counts join them when it has run
@@ -313,6 +314,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     return sms[s]->context().aborted;
   };
   auto rejoinAll = [&] {
+    const WallTimer waited(timer, &HostProfile::aheadWaitWallSeconds, ahead.count() != 0);
     const std::vector<std::optional<uint64_t>> stops = ahead.stopAll();
     for (uint32_t s = 0; s < stops.size(); ++s)
       if (stops[s]) rejoin(s, *stops[s]);
@@ -324,6 +326,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     // ahead, or sooner if one running ahead stopped before its end; with
     // none but those, the next window, passed if none stopped in it.
     uint64_t soonest = UINT64_MAX, windowEnd = UINT64_MAX;
+    std::optional<WallTimer> waited;
+    if (ahead.count() != 0) waited.emplace(timer, &HostProfile::aheadWaitWallSeconds);
     for (bool rejoined = true; rejoined && !failed;) {
       rejoined = false;
       soonest = UINT64_MAX;
@@ -344,6 +348,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
         }
       }
     }
+    waited.reset();
     if (failed || (soonest == UINT64_MAX && ahead.count() == 0 && stalled())) {
       failed = true;
       break;
@@ -557,6 +562,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
         const uint64_t from = nextEvent[s];
         if (from >= until || !sms[s]->l2Requests().empty()) continue;
         nextEvent[s] = kRunningAhead;
+        if (timer.on()) ++timer.profile().aheadRuns;
         // What the SM's next window would start with (phase A), then its cycles.
         ahead.start(s, from, until, [&, s](std::atomic<uint64_t>& reached, uint64_t start, uint64_t end) {
           hearAnswers(s);
@@ -564,7 +570,9 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
             sms[s]->overlay().clear();
             bySm[s].overlayDue = false;
           }
+          const double cpuFrom = aheadSeconds.empty() ? 0 : threadCpuSeconds();
           const uint64_t stop = sms[s]->runAhead(start, end, reached);
+          if (!aheadSeconds.empty()) aheadSeconds[s] += threadCpuSeconds() - cpuFrom;
           return sms[s]->context().aborted ? reached.load(std::memory_order_relaxed) : stop;
         });
       }
@@ -572,6 +580,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     timer.mark(&HostProfile::checkSeconds);
   }
   rejoinAll();
+  if (timer.on()) timer.profile().aheadSeconds += std::accumulate(aheadSeconds.begin(), aheadSeconds.end(), 0.0);
   // The answers to the last windows' requests of the SMs that have not
   // run since.
   for (uint32_t s = 0; s < sms.size(); ++s) hearAnswers(s);

@@ -70,6 +70,13 @@ TEST(RunAheadDriver, ASharedMemoryLoopGivesTheSameFiguresRunAheadOrNot) {
   const Launched ahead = launch(ptx, ctas, 4, true, uint64_t{1} << 40, &aheadProfile);
   const Launched kept = launch(ptx, ctas, 4, false, uint64_t{1} << 40, &keptProfile);
   EXPECT_LT(aheadProfile.smWindows.items * 10, keptProfile.smWindows.items);
+  // The profile counts the runs ahead (at least one a CTA) and their time;
+  // with every SM kept to the windows, none.
+  EXPECT_GE(aheadProfile.aheadRuns, ctas);
+  EXPECT_GT(aheadProfile.aheadSeconds, 0.0);
+  EXPECT_GT(aheadProfile.aheadWaitWallSeconds, 0.0);
+  EXPECT_EQ(keptProfile.aheadRuns, 0u);
+  EXPECT_EQ(keptProfile.aheadSeconds, 0.0);
   ASSERT_FALSE(ahead.result.error) << ahead.result.error.message;
   ASSERT_FALSE(kept.result.error) << kept.result.error.message;
   EXPECT_EQ(ahead.out, one.out);

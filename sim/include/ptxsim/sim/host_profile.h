@@ -61,6 +61,13 @@ struct HostProfile {
   double retireSeconds = 0;    // ... finished CTAs retired and their successors placed
   double checkSeconds = 0;     // ... the shared counts, timeout, progress, livelock and deadlock checks
   double finishSeconds = 0;    // the SMs' counters gathered after the last window
+  // Running ahead (timing_driver.cpp): the SMs' runs ahead, their CPU time
+  // summed over whichever threads ran them, and the calling thread's wall
+  // time spent until those it waits for stop or pass a window's end (its
+  // own runs of them included, and so also in aheadSeconds).
+  uint64_t aheadRuns = 0;
+  double aheadSeconds = 0;
+  double aheadWaitWallSeconds = 0;
 
   double serialSeconds() const {
     return placeSeconds + scheduleSeconds + overlaySeconds + overlaySharedSeconds + deferredSeconds + l2Seconds + retireSeconds +
