@@ -214,7 +214,11 @@ void reportHostProfile(benchmark::State& state, const HostProfile& p) {
 }
 
 void kernelThroughput(benchmark::State& state, const char* program, Workload workload) {
-  const auto threads = static_cast<unsigned>(state.range(0));
+  auto threads = static_cast<unsigned>(state.range(0));
+  // PTXSIM_BENCH_EVERY_CORE=N: "every core" (threads 0) means N host
+  // threads, to try counts other than the machine's.
+  if (const char* every = std::getenv("PTXSIM_BENCH_EVERY_CORE"); threads == 0 && every != nullptr)
+    threads = static_cast<unsigned>(std::strtoul(every, nullptr, 10));
   Device device(ptxsim::sim::GpuConfig{}, DeviceOptions{threads});
   device.launchOptions().simt =
       state.range(1) == 0 ? ptxsim::sim::SimtMode::Stack : ptxsim::sim::SimtMode::Its;
