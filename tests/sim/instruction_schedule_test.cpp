@@ -66,6 +66,26 @@ TEST(InstructionSchedule, ALoadNeverPassesAStoreNorAStoreALoad) {
   EXPECT_EQ(order, Order({0, 1, 3, 4, 5, 2, 6}));
 }
 
+TEST(InstructionSchedule, AccessesToDifferentStateSpacesPassEachOther) {
+  // sgemm_tiled's tile loads: each global load, then its shared store. The
+  // second global load passes the first shared store (the two spaces never
+  // alias), so both loads are in flight together; the shared stores keep
+  // their order, and neither global load passes the generic store (it may
+  // write anything) nor the shared load the shared store before it.
+  Order order = issueOrder(".reg .u64 %a, %g; .reg .u32 %s, %x, %y, %z, %t;",
+                           "ld.param.u64 %a, [p];\n"        // 0
+                           "bar.sync 0;\n"                  // 1
+                           "ld.global.u32 %x, [%a];\n"      // 2
+                           "st.shared.u32 [%s], %x;\n"      // 3
+                           "ld.global.u32 %y, [%a+64];\n"   // 4
+                           "st.shared.u32 [%s+4], %y;\n"    // 5
+                           "ld.shared.u32 %t, [%s+8];\n"    // 6
+                           "st.u32 [%g], %t;\n"             // 7
+                           "ld.global.u32 %z, [%a+128];\n"  // 8
+                           "ret;\n");                       // 9
+  EXPECT_EQ(order, Order({0, 1, 2, 4, 3, 5, 6, 7, 8, 9}));
+}
+
 TEST(InstructionSchedule, FixedInstructionsAndBlockStartsKeepTheirPlace) {
   // The barrier, the volatile load, the atomic and the label's block all
   // stay where they are; only the load after the barrier moves, up to it.

@@ -1,6 +1,7 @@
 #include "instruction_schedule.h"
 
 #include <algorithm>
+#include <array>
 #include <queue>
 #include <vector>
 
@@ -14,10 +15,42 @@ using isa::Opcode;
 // How an instruction may move within its block.
 enum class Motion : uint8_t {
   Free,   // reads and writes registers only
-  Load,   // a weak read of memory: may pass other loads, never a store
-  Store,  // a weak write of memory: passes no load and no store
+  Load,   // a weak read of memory: may pass other loads, never a store it may alias
+  Store,  // a weak write of memory: passes no load and no store it may alias
   Fixed,  // stays where it is; nothing moves across it
 };
+
+// Which memory an access may touch, for what it may pass: accesses to two
+// different state spaces named in the code never alias (a shared store and
+// a global load: ptxas issues sgemm's second tile load before the first
+// tile's shared store, so that both loads wait for the DRAM together).
+// Generic addresses, function parameters (whose address a program may take
+// into a generic one) and textures and surfaces may alias anything.
+enum class MemoryClass : uint8_t { Global, Shared, Local, Const, KernelParam, Any };
+constexpr size_t kMemoryClasses = 6;
+
+MemoryClass memoryClassOf(const PreparedInstruction& pi) {
+  switch (pi.source->opcode) {
+    case Opcode::Tex:
+    case Opcode::Tld4:
+    case Opcode::Suld:
+    case Opcode::Sust: return MemoryClass::Any;
+    default: break;
+  }
+  switch (pi.space) {
+    case AddressSpace::Global: return MemoryClass::Global;
+    case AddressSpace::Shared: return MemoryClass::Shared;
+    case AddressSpace::Local: return MemoryClass::Local;
+    case AddressSpace::Const: return MemoryClass::Const;
+    case AddressSpace::KernelParam: return MemoryClass::KernelParam;
+    default: return MemoryClass::Any;
+  }
+}
+
+bool mayAlias(size_t a, size_t b) {
+  const auto any = static_cast<size_t>(MemoryClass::Any);
+  return a == b || a == any || b == any;
+}
 
 bool readsAClock(const PreparedFunction& fn, const PreparedInstruction& pi) {
   for (uint32_t m = 0; m < pi.materializeCount; ++m) {
@@ -94,8 +127,16 @@ class RegionScheduler {
     for (uint32_t i = 0; i < n; ++i) weight[i] = weightOf(code[first + i], motions[first + i]);
     ++stamp_;
     uint32_t lastCarry = UINT32_MAX;
-    uint32_t lastStore = UINT32_MAX;
-    std::vector<uint32_t> loadsSinceStore;
+    // By memory class: the last store, and by the class of a store the
+    // loads of each class since the last store of that class. A load or
+    // store waits for the last store of each class it may alias (stores of
+    // one class are in order, so for all of them); a store waits for the
+    // loads it may alias since the last store of its class (earlier ones
+    // came before that store).
+    std::array<uint32_t, kMemoryClasses> lastStore;
+    lastStore.fill(UINT32_MAX);
+    for (auto& byLoadClass : loadsSinceStore_)
+      for (auto& loads : byLoadClass) loads.clear();
     // `to` waits for `from`'s result (a true dependence) or only comes after it.
     auto edge = [&](uint32_t from, uint32_t to, bool needsResult) {
       if (from == UINT32_MAX || from == to) return;
@@ -117,14 +158,21 @@ class RegionScheduler {
         edge(lastCarry, i, true);
         lastCarry = i;
       }
-      if (motions[first + i] == Motion::Load) {
-        edge(lastStore, i, false);
-        loadsSinceStore.push_back(i);
-      } else if (motions[first + i] == Motion::Store) {
-        edge(lastStore, i, false);
-        for (uint32_t load : loadsSinceStore) edge(load, i, false);
-        loadsSinceStore.clear();
-        lastStore = i;
+      const Motion motion = motions[first + i];
+      if (motion == Motion::Load || motion == Motion::Store) {
+        const auto mine = static_cast<size_t>(memoryClassOf(pi));
+        for (size_t c = 0; c < kMemoryClasses; ++c)
+          if (mayAlias(c, mine)) edge(lastStore[c], i, false);
+        if (motion == Motion::Load) {
+          for (auto& byLoadClass : loadsSinceStore_) byLoadClass[mine].push_back(i);
+        } else {
+          for (size_t c = 0; c < kMemoryClasses; ++c) {
+            if (mayAlias(c, mine))
+              for (uint32_t load : loadsSinceStore_[mine][c]) edge(load, i, false);
+            loadsSinceStore_[mine][c].clear();
+          }
+          lastStore[mine] = i;
+        }
       }
     }
     // Priority: a load, and what it waits for, by the longest path from it
@@ -199,6 +247,8 @@ class RegionScheduler {
   }
 
   const PreparedFunction& fn_;
+  // [store class][load class]: the loads since the last store of that class.
+  std::array<std::array<std::vector<uint32_t>, kMemoryClasses>, kMemoryClasses> loadsSinceStore_;
   std::vector<std::vector<Successor>> successors_;
   std::vector<RowState> rows_;
   uint64_t stamp_ = 0;

@@ -12,7 +12,9 @@
 //
 // Results are unchanged: an instruction moves only past instructions it
 // has no register, carry-flag or memory dependence on. Loads never pass a
-// store and stores never pass each other; anything else with an effect
+// store and stores never pass each other, unless the two name different
+// state spaces (a global load passes a shared store; generic addresses
+// alias everything); anything else with an effect
 // beyond its registers (atomics, fences, barriers, warp collectives, calls,
 // branches, volatile or ordered accesses, clock reads) stays where it is,
 // and nothing moves across it. Block boundaries stay at their indices, so

@@ -8,8 +8,9 @@
 set -uo pipefail
 
 # Issue 15's bar for cycles (MAPE <= 15%, correlation >= 0.95, no kernel
-# off by more than 40%) is met: 2026-11-25, cycle MAPE 8.6%, correlation
-# 0.9996, worst kernel +38.2%; DRAM bytes read: MAPE 2.5% (bar 10%); L1
+# off by more than 40%) is met: 2026-11-28, cycle MAPE 6.5%, correlation
+# 0.9996, worst kernel gemm_naive +30.9% (8.6% and sgemm_tiled +38.1%
+# before a global load could pass a shared store in the issue order); DRAM bytes read: MAPE 2.5% (bar 10%); L1
 # hit rates within 8.2 points (MAPE 5.5%; transpose_naive the worst, since
 # a store within l1.store_fill cycles of the store that allocated its sector
 # counts as a miss, as on the H100's probe: probe/l1_store_test.sh; 13.2
@@ -26,9 +27,9 @@ set -uo pipefail
 # model improves. (lts__t_sector_hit_rate.pct is guarded loosely: the
 # H100's counts its partitions' traffic too.)
 checks=(
-  "gpc__cycles_elapsed.max:mape<=9.5"
+  "gpc__cycles_elapsed.max:mape<=7.5"
   "gpc__cycles_elapsed.max:corr>=0.995"
-  "gpc__cycles_elapsed.max:max_error<=40"
+  "gpc__cycles_elapsed.max:max_error<=33"
   "l1tex__t_sector_hit_rate.pct:max_points<=8.7"
   "lts__t_sector_hit_rate.pct:max_points<=52"
   "dram__bytes_read.sum:mape<=3"
