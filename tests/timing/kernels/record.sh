@@ -11,6 +11,8 @@
 #   NAME.caches.ncu.csv  where the L1's and the L2's sector lookups come from
 #                        and which hit (a third run, informative: what the
 #                        hit-rate metrics count)
+#   NAME.sass.txt.gz     the SASS ptxas made of it (cuobjdump -sass): what the
+#                        H100 ran, to hold the PTX's issue order against
 #   NAME.*.log           ncu's own messages (kept apart from the CSVs)
 # and clocks.txt (the clocks ncu ran at and nvidia-smi's), device.txt (date,
 # GPU, driver, nvcc, ncu), record.log (every step and its exit code).
@@ -20,8 +22,8 @@
 # its default --cache-control all (caches flushed before every kernel: the
 # simulator's `--cache-control all`); it replays each kernel once per metric
 # pass. Takes about 2-4 minutes on an H100.
-# RECORD_CACHES_ONLY=1 records only NAME.caches.ncu.csv (the rest stays as
-# recorded).
+# RECORD_CACHES_ONLY=1 records only NAME.caches.ncu.csv and NAME.sass.txt.gz,
+# RECORD_SASS_ONLY=1 only NAME.sass.txt.gz (the rest stays as recorded).
 # Usage: tests/timing/kernels/record.sh OUTDIR
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -103,6 +105,7 @@ mapfile -t programs < <(grep -v '^#' "$here/programs.txt")
 for name in "${programs[@]}"; do
   if "$here/build.sh" "$name" "$bin/$name" >>"$log" 2>&1; then
     note "built $name"
+    cuobjdump -sass "$bin/$name" | gzip -n >"$out/$name.sass.txt.gz" || fail "cuobjdump -sass of $name"
   else
     fail "build of $name (see record.log)"
   fi
@@ -110,6 +113,7 @@ done
 
 for name in "${programs[@]}"; do
   [ -x "$bin/$name" ] || continue
+  [ "${RECORD_SASS_ONLY:-0}" = 1 ] && continue
   if [ "${RECORD_CACHES_ONLY:-0}" = 1 ]; then
     profile "$name" caches.ncu "${cache_metrics[@]}" || note "NOTE: cache metrics of $name (see $name.caches.ncu.log)"
     continue
