@@ -201,6 +201,8 @@ void reportHostProfile(benchmark::State& state, const HostProfile& p) {
   perIteration("hp_ahead_runs", static_cast<double>(p.aheadRuns));
   perIteration("hp_ahead_s", p.aheadSeconds);
   perIteration("hp_ahead_wait_wall_s", p.aheadWaitWallSeconds);
+  perIteration("hp_ahead_most_sm_s", p.aheadMostSmSeconds);
+  perIteration("hp_ahead_least_sm_s", p.aheadLeastSmSeconds);
   perIteration("hp_serial_s", p.serialSeconds());
   perIteration("hp_parallel_s", p.parallelSeconds());
   for (size_t i = 0; i < HostProfile::kPredictedThreads.size(); ++i) {

@@ -18,10 +18,11 @@ def main(path):
     print("eff@P: predicted efficiency on P threads (from a one-thread run); A@16: phase A on 16")
     print("threads dealt in the pool's order, longest first, and its bound max(longest, sum / 16).")
     print("Ahead: the SMs' runs ahead of the windows (on many threads only), their count and CPU")
-    print("time, and the driver's thread's wall time waiting for them (its own runs of them included).")
+    print("time (all SMs, and the SM with the most and the least), and the driver's thread's wall")
+    print("time waiting for them (its own runs of them included).")
     head = ["benchmark", "windows", "SMs/win", "build", "SM runs", "critical", "end"] + SERIAL
     head += ["serial %", "build wall", "phase A wall", "end wall", "eff@2", "eff@4", "eff@8", "eff@16",
-             "A@16 dealt", "A@16 longest first", "A@16 bound", "ahead runs", "ahead", "ahead wait wall"]
+             "A@16 dealt", "A@16 longest first", "A@16 bound", "ahead runs", "ahead", "ahead SM most / least", "ahead wait wall"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for r in runs:
@@ -35,7 +36,8 @@ def main(path):
         row += [ms("hp_build_wall_s"), ms("hp_phase_a_s"), ms("hp_end_wall_s")]
         row += ["%.2f" % r["hp_eff@%d" % p] for p in (2, 4, 8, 16)]
         row += [ms("hp_window_%s_s@16" % k) for k in ("dealt", "longest_first", "bound")]
-        row += ["%d" % r["hp_ahead_runs"], ms("hp_ahead_s"), ms("hp_ahead_wait_wall_s")]
+        row += ["%d" % r["hp_ahead_runs"], ms("hp_ahead_s"),
+                ms("hp_ahead_most_sm_s") + " / " + ms("hp_ahead_least_sm_s"), ms("hp_ahead_wait_wall_s")]
         print("| " + " | ".join(row) + " |")
 
 

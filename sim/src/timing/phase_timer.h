@@ -4,6 +4,7 @@
 // (ptxsim/sim/host_profile.h), or nothing at all, not even a clock read,
 // when the launch has no profile.
 
+#include <algorithm>
 #include <chrono>
 #include <span>
 #include <vector>
@@ -58,6 +59,19 @@ class PhaseTimer {
   double last_ = 0;
   std::vector<double> itemSeconds_;  // by item of the current parallel run
 };
+
+// Adds a launch's SMs' CPU time running ahead (by SM) to the profile.
+inline void addAheadSeconds(HostProfile& profile, std::span<const double> bySm) {
+  double most = 0, least = 0;
+  for (double seconds : bySm) {
+    profile.aheadSeconds += seconds;
+    if (seconds == 0) continue;
+    most = std::max(most, seconds);
+    least = least == 0 ? seconds : std::min(least, seconds);
+  }
+  profile.aheadMostSmSeconds += most;
+  profile.aheadLeastSmSeconds += least;
+}
 
 // Adds the wall time from its construction to its end to a phase of the
 // timer's profile, when the timer has one and `on`.

@@ -423,4 +423,9 @@ class alignas(64) SmModel {
   SmCounters counters_;
 };
 
+// When every SM's resident CTAs are livelocked (SmModel::livelockedCta):
+// the first SM with one and its first such CTA; else null. Idle SMs do
+// not count.
+std::pair<SmModel*, exec::CtaState*> livelocked(const std::vector<std::unique_ptr<SmModel>>& sms);
+
 }  // namespace ptxsim::sim::timing

@@ -1,7 +1,7 @@
 // How an SM runs through its cycles, whose issue logic is in sm_model.cpp:
 // a window, as the driver's windows ask (runWindow), or ahead of the other
 // SMs while nothing it issues reaches beyond it (runAhead;
-// timing_driver.cpp, "Running ahead").
+// timing_driver.cpp, "Running ahead"); and whether the SMs are livelocked.
 
 #include "../exec/executor.h"
 #include "pipeline_of.h"
@@ -70,6 +70,17 @@ uint64_t SmModel::runCycles(uint64_t from, uint64_t end, const StopBefore& stopB
   }
   ctx_.overlay = nullptr;
   return next;
+}
+
+std::pair<SmModel*, exec::CtaState*> livelocked(const std::vector<std::unique_ptr<SmModel>>& sms) {
+  std::pair<SmModel*, exec::CtaState*> first{nullptr, nullptr};
+  for (const auto& sm : sms) {
+    if (sm->residentCtas() == 0) continue;
+    exec::CtaState* stuck = sm->livelockedCta();
+    if (stuck == nullptr) return {nullptr, nullptr};
+    if (first.second == nullptr) first = {sm.get(), stuck};
+  }
+  return first;
 }
 
 }  // namespace ptxsim::sim::timing

@@ -101,20 +101,6 @@ namespace ptxsim::sim::timing {
 
 namespace {
 
-// When every SM's resident CTAs are livelocked (SmModel::livelockedCta):
-// the first SM with one and its first such CTA; else null. Idle SMs do
-// not count.
-std::pair<SmModel*, exec::CtaState*> livelocked(const std::vector<std::unique_ptr<SmModel>>& sms) {
-  std::pair<SmModel*, exec::CtaState*> first{nullptr, nullptr};
-  for (const auto& sm : sms) {
-    if (sm->residentCtas() == 0) continue;
-    exec::CtaState* stuck = sm->livelockedCta();
-    if (stuck == nullptr) return {nullptr, nullptr};
-    if (first.second == nullptr) first = {sm.get(), stuck};
-  }
-  return first;
-}
-
 // Fewer stored sectors than this in a window are written to memory on the
 // calling thread: sharing them out would cost more than it saves.
 constexpr size_t kSectorsToShare = 512;
@@ -580,7 +566,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     timer.mark(&HostProfile::checkSeconds);
   }
   rejoinAll();
-  if (timer.on()) timer.profile().aheadSeconds += std::accumulate(aheadSeconds.begin(), aheadSeconds.end(), 0.0);
+  if (timer.on()) addAheadSeconds(timer.profile(), aheadSeconds);
   // The answers to the last windows' requests of the SMs that have not
   // run since.
   for (uint32_t s = 0; s < sms.size(); ++s) hearAnswers(s);

@@ -75,6 +75,9 @@ TEST(RunAheadDriver, ASharedMemoryLoopGivesTheSameFiguresRunAheadOrNot) {
   EXPECT_GE(aheadProfile.aheadRuns, ctas);
   EXPECT_GT(aheadProfile.aheadSeconds, 0.0);
   EXPECT_GT(aheadProfile.aheadWaitWallSeconds, 0.0);
+  EXPECT_GT(aheadProfile.aheadLeastSmSeconds, 0.0);
+  EXPECT_GE(aheadProfile.aheadMostSmSeconds, aheadProfile.aheadLeastSmSeconds);
+  EXPECT_LE(aheadProfile.aheadMostSmSeconds, aheadProfile.aheadSeconds);
   EXPECT_EQ(keptProfile.aheadRuns, 0u);
   EXPECT_EQ(keptProfile.aheadSeconds, 0.0);
   ASSERT_FALSE(ahead.result.error) << ahead.result.error.message;

@@ -68,6 +68,11 @@ struct HostProfile {
   uint64_t aheadRuns = 0;
   double aheadSeconds = 0;
   double aheadWaitWallSeconds = 0;
+  // ... each launch's SM with the most and the least of that CPU time
+  // (of those that ran ahead), summed over launches: SMs doing the same
+  // work at different speeds show the host cores' differences.
+  double aheadMostSmSeconds = 0;
+  double aheadLeastSmSeconds = 0;
 
   double serialSeconds() const {
     return placeSeconds + scheduleSeconds + overlaySeconds + overlaySharedSeconds + deferredSeconds + l2Seconds + retireSeconds +
