@@ -403,26 +403,38 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
 
   Way* set = state.set(request.lineAddress);
   Way* way = findIn(set, config.ways, request.lineAddress);
+  // Empties a way, writing its dirty sectors back.
+  auto evict = [&](Way& victim) {
+    if (!victim.valid) return;
+    if (victim.dirty != 0) {
+      const uint32_t sectors = static_cast<uint32_t>(std::popcount(victim.dirty));
+      MemoryRequest writeBack{victim.line, victim.dirty, sectors * config.sectorBytes, true};
+      writeBack.sm = request.sm;
+      if constexpr (kCommit) {
+        ++state.stats().dirtyEvictions;
+        state.stats().writeBackSectors += sectors;
+      }
+      state.backend(now, writeBack);
+    }
+    if constexpr (kCommit) ++state.stats().evictions;
+    victim.valid = false;
+  };
+  // Evicts lines until the set's fit its ways (overfullVictim).
+  auto makeRoom = [&] {
+    if (config.dirtyLineWays == 1 || way == nullptr) return;
+    while (Way* victim = overfullVictim(set, config.ways, config.dirtyLineWays, self.sectorsPerLine_, now, way,
+                                        [&](Way& w) { return state.arrivals(w); }))
+      evict(*victim);
+  };
   bool fresh = false;  // allocated by this request: no sectors yet
   if (way == nullptr) {
     way = victimWay(set, config.ways, self.sectorsPerLine_, now, [&](Way& w) { return state.arrivals(w); });
     if (way != nullptr) {
       fresh = true;
-      if (way->valid && way->dirty != 0) {
-        const uint32_t sectors = static_cast<uint32_t>(std::popcount(way->dirty));
-        MemoryRequest writeBack{way->line, way->dirty, sectors * config.sectorBytes, true};
-        writeBack.sm = request.sm;
-        if constexpr (kCommit) {
-          ++state.stats().dirtyEvictions;
-          state.stats().writeBackSectors += sectors;
-        }
-        state.backend(now, writeBack);
-      }
-      if constexpr (kCommit) {
-        if (way->valid) ++state.stats().evictions;
-      }
+      evict(*way);
       *way = Way{request.lineAddress, true, 0, 0, 0};
       std::fill_n(state.arrivals(*way), self.sectorsPerLine_, 0);
+      makeRoom();
     }
   }
   uint64_t* arrival = way != nullptr ? state.arrivals(*way) : nullptr;
@@ -464,6 +476,7 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
         if ((request.sectorMask >> s) & 1) arrival[s] = std::max(arrival[s], writtenAt);
       way->sectors |= request.sectorMask;
       way->dirty |= request.sectorMask;
+      makeRoom();
     } else {
       state.backend(now, request);
     }
@@ -512,6 +525,7 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
     // fractions of a cycle: rounding up would hold one word's chain a cycle
     // a request, atomic.one_address_one_lane).
     way->dirty |= request.sectorMask;
+    makeRoom();
     const uint64_t updatedAt = atomicEnd / kAtomicTicksPerCycle;
     for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
       if ((request.sectorMask >> s) & 1) arrival[s] = updatedAt;

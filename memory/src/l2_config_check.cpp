@@ -46,6 +46,8 @@ void checkL2Config(const L2Config& config) {
         "its sector");
   if (!std::isfinite(config.writeSectorsPerCycle) || config.writeSectorsPerCycle <= 0)
     fail("the write port must pass a positive, finite number of sectors a cycle");
+  if (config.dirtyLineWays == 0 || config.dirtyLineWays > config.ways)
+    fail("a dirty line must take from 1 way to all the ways of its set");
   if (!std::isfinite(config.writeRequestCycles) || config.writeRequestCycles < 0)
     fail("the write port's cycles per request must be finite and not negative");
 }

@@ -25,4 +25,29 @@ Way* victimWay(Way* set, uint32_t ways, uint32_t sectorsPerLine, uint64_t now, A
   return victim;
 }
 
+// With a line holding dirty sectors taking `dirtyWays` ways of the set's
+// room: when its lines take more than `ways`, the one to evict, the least
+// recently used but `keep` whose fetches have all landed (a fetch in
+// flight has to land somewhere; a store still being written does not hold
+// its line, which is written back once written); else null.
+template <typename Way, typename ArrivalsOf>
+Way* overfullVictim(Way* set, uint32_t ways, uint32_t dirtyWays, uint32_t sectorsPerLine, uint64_t now,
+                    const Way* keep, ArrivalsOf arrivalsOf) {
+  uint32_t room = 0;
+  for (uint32_t w = 0; w < ways; ++w)
+    if (set[w].valid) room += set[w].dirty != 0 ? dirtyWays : 1;
+  if (room <= ways) return nullptr;
+  Way* victim = nullptr;
+  for (uint32_t w = 0; w < ways; ++w) {
+    Way& line = set[w];
+    if (!line.valid || &line == keep) continue;
+    const uint64_t* arrival = arrivalsOf(line);
+    bool fetching = false;
+    for (uint32_t sector = 0; sector < sectorsPerLine; ++sector)
+      fetching = fetching || (arrival[sector] > now && ((line.dirty >> sector) & 1) == 0);
+    if (!fetching && (victim == nullptr || line.lastUse < victim->lastUse)) victim = &line;
+  }
+  return victim;
+}
+
 }  // namespace ptxsim::memory

@@ -193,6 +193,9 @@ std::vector<TimingParameter> makeParameters() {
   p.push_back(decimal("l2.write_request_cycles", "cycles",
                       "a slice's data-array write port: what each store or fetch holds it, besides its sectors",
                       [](TimingConfig& t) -> double& { return t.l2.writeRequestCycles; }));
+  p.push_back(number("l2.dirty_line_ways", "ways",
+                     "what a line with dirty sectors takes of its set's room (1: a way, as a clean one)",
+                     [](TimingConfig& t) -> uint32_t& { return t.l2.dirtyLineWays; }, 1));
   p.push_back(decimal("l2.write_sectors_per_cycle", "sectors/cycle",
                       "a slice's data-array write port: the sectors stores write and fetches bring in",
                       [](TimingConfig& t) -> double& { return t.l2.writeSectorsPerCycle; }));

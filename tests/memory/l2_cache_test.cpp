@@ -43,6 +43,7 @@ L2Config small() {
   // only in its own tests.
   config.writeRequestCycles = 0;
   config.writeSectorsPerCycle = 1;
+  config.dirtyLineWays = 1;  // a dirty line takes a way, as a clean one (their own test)
   return config;
 }
 
@@ -276,6 +277,42 @@ TEST(L2Cache, EvictingADirtyLineWritesItsDirtySectorsBackOnce) {
   EXPECT_EQ(l2.stats().writeBackSectors, 2u);
 }
 
+TEST(L2Cache, ADirtyLineTakesDirtyLineWaysOfItsSetsRoom) {
+  // Sets of 4 ways (one a slice); lines 0, 3, 5 and 6 share slice 0's.
+  L2Config config = small();
+  config.ways = 4;
+  config.capacityBytes = 2 * 4 * 128;
+  constexpr uint64_t kLine6 = 0x300;
+  for (uint32_t dirtyWays : {1u, 2u}) {
+    config.dirtyLineWays = dirtyWays;
+    RecordingBackend backend(50);
+    L2Cache l2(config, backend);
+    l2.request(0, write(kLine0, 0x1));    // room 2 (of 4) with dirty lines of 2 ways
+    l2.request(100, write(kLine3, 0x1));  // 4: full
+    l2.request(200, read(kLine5, 0x1));   // 5: line 0 (the least recent) written back and evicted
+    l2.request(300, read(kLine6, 0x1));   // 4 again
+    l2.request(400, write(kLine5, 0x1));  // line 5 dirty, 5: line 3 written back and evicted
+    std::vector<uint64_t> writtenBack;
+    for (const auto& sent : backend.sent)
+      if (sent.request.write) writtenBack.push_back(sent.request.lineAddress);
+    if (dirtyWays == 1) {
+      // Four lines in four ways: nothing leaves.
+      EXPECT_TRUE(writtenBack.empty());
+      EXPECT_EQ(l2.stats().evictions, 0u);
+    } else {
+      EXPECT_EQ(writtenBack, (std::vector<uint64_t>{kLine0, kLine3}));
+      EXPECT_EQ(l2.stats().evictions, 2u);
+      EXPECT_EQ(l2.stats().dirtyEvictions, 2u);
+      // The lines kept still hit; the evicted ones miss.
+      const uint64_t misses = l2.stats().sectorMisses;
+      l2.request(500, read(kLine6, 0x1));
+      EXPECT_EQ(l2.stats().sectorMisses, misses);
+      l2.request(600, read(kLine0, 0x1));
+      EXPECT_EQ(l2.stats().sectorMisses, misses + 1);
+    }
+  }
+}
+
 TEST(L2Cache, ALineStillFillingIsNotEvicted) {
   RecordingBackend backend(50);
   L2Cache l2(small(), backend);
@@ -436,6 +473,9 @@ TEST(L2Cache, RejectsImpossibleConfigurations) {
   EXPECT_EQ(messageFor([](L2Config& c) { c.mshrsPerSlice = 0; }),
             "L2 cache: a slice needs at least one MSHR");
   const std::string fetch = "L2 cache: the fetch granularity must be a power of two from a sector to a line";
+  const std::string dirty = "L2 cache: a dirty line must take from 1 way to all the ways of its set";
+  EXPECT_EQ(messageFor([](L2Config& c) { c.dirtyLineWays = 0; }), dirty);
+  EXPECT_EQ(messageFor([](L2Config& c) { c.dirtyLineWays = c.ways + 1; }), dirty);
   EXPECT_EQ(messageFor([](L2Config& c) { c.fetchBytes = 16; }), fetch);
   EXPECT_EQ(messageFor([](L2Config& c) { c.fetchBytes = 96; }), fetch);
   EXPECT_EQ(messageFor([](L2Config& c) { c.fetchBytes = 256; }), fetch);

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Holds a run of l2_write_probe under ptxsim (its --stats JSON Lines)
+against the H100's recording (h100/l2_write.ncu.csv), launch by launch in
+order, and says per launch what is held:
+- cycles within 11% (the stores' costs in the L2's ports);
+- DRAM bytes written: where the H100 writes 4 MB or more back (fills of 28
+  to 48 MB, the 20 MB copy: its L2 keeps about 21.5 MB dirty, the preset's
+  l2.dirty_line_ways 2 about 25), within 55% each and 30% in all; where it
+  writes less than 0.5 MB, less than 0.5 MB.
+The rest is printed, not held: the tail where only some sets overflow
+(fill 24 MB, copy 16 MB: depends on the H100's set hash) and the partial
+sectors the H100 reads, merges and writes back (one_word and eight_words
+over 8 MB), which the model does not.
+Exits 1 when a held figure is off.
+Usage: l2_write_match.py STATS.jsonl H100.ncu.csv H100.stdout"""
+import sys
+
+from probe_records import paired_launches
+
+CYCLES = 0.11
+LARGE, LARGE_EACH, LARGE_ALL = 4e6, 0.55, 0.30
+SMALL = 0.5e6
+
+
+def main(stats_path, csv_path, names_path):
+    pairs = paired_launches(stats_path, csv_path, "l2_write_match")
+    if pairs is None:
+        return 1
+    names = [line.strip() for line in open(names_path)]
+    off = 0
+    large_hw = large_sim = 0.0
+    for index, (launch, hw) in enumerate(pairs):
+        cycles_hw, cycles_sim = hw["gpc__cycles_elapsed.max"], launch["gpc__cycles_elapsed.max"]
+        written_hw, written_sim = hw["dram__bytes_write.sum"], launch["dram__bytes_write.sum"]
+        notes = []
+        if abs(cycles_sim - cycles_hw) > CYCLES * cycles_hw:
+            notes.append("cycles off")
+        if written_hw >= LARGE:
+            large_hw += written_hw
+            large_sim += written_sim
+            if abs(written_sim - written_hw) > LARGE_EACH * written_hw:
+                notes.append("written off")
+        elif written_hw < SMALL:
+            if written_sim >= SMALL:
+                notes.append("written off")
+        else:
+            notes.append("written not held")
+        off += any(note.endswith("off") for note in notes)
+        name = names[index] if index < len(names) else launch["kernel"]
+        print(f"#{index:2} {name:22} cycles H100 {cycles_hw:7,.0f} ptxsim {cycles_sim:7,.0f} "
+              f"({100 * (cycles_sim / cycles_hw - 1):+5.1f}%)  DRAM written H100 {written_hw / 1e6:6.2f} MB "
+              f"ptxsim {written_sim / 1e6:6.2f} MB  {', '.join(notes)}")
+    all_off = large_hw > 0 and abs(large_sim - large_hw) > LARGE_ALL * large_hw
+    print(f"DRAM written where the H100 writes 4 MB or more: H100 {large_hw / 1e6:.2f} MB, ptxsim "
+          f"{large_sim / 1e6:.2f} MB{' (off)' if all_off else ''}")
+    return 1 if off or all_off else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    sys.exit(main(sys.argv[1], sys.argv[2], sys.argv[3]))
