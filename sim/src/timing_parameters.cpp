@@ -117,6 +117,13 @@ std::vector<TimingParameter> makeParameters() {
     p.push_back(number("pipe." + name + ".interval", "cycles", name + " pipeline: between two issues",
                        [i](TimingConfig& t) -> uint32_t& { return t.pipelines[i].intervalCycles; }, 1));
   }
+  p.push_back(number("pipe.mufu.scaled_latency", "cycles",
+                     "rsqrt, sqrt, lg2, rcp.approx.f32 without .ftz (MUFU scaled for denormals): issue to a "
+                     "dependent issue",
+                     [](TimingConfig& t) -> uint32_t& { return t.mufuScaledLatencyCycles; }, 1));
+  p.push_back(number("pipe.mufu.reduced_latency", "cycles",
+                     "sin, cos.approx.f32 (FMUL.RZ, MUFU): issue to a dependent issue",
+                     [](TimingConfig& t) -> uint32_t& { return t.mufuReducedLatencyCycles; }, 1));
   p.push_back(number("shared.latency", "cycles", "conflict-free shared load, issue to use",
                      [](TimingConfig& t) -> uint32_t& { return t.shared.latencyCycles; }, 1));
   p.push_back(number("shared.cycles_per_extra_way", "cycles", "each further way of a bank conflict",

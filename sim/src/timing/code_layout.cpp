@@ -94,7 +94,13 @@ CodeLayout::CodeLayout(const exec::PreparedKernel& kernel, uint32_t moduleNumber
     for (size_t k = 0; k < fn->code.size(); ++k) {
       const isa::Instruction& inst = *fn->code[k].source;
       facts[k].address = address;
-      if (!vanishesInSass(*fn->function, inst)) address += timing.fetch.instructionBytes;
+      const SassAround around = sassAround(inst);
+      facts[k].addedSass = around.addedInstructions;
+      facts[k].latencyCycles = around.form == MufuForm::Scaled    ? timing.mufuScaledLatencyCycles
+                               : around.form == MufuForm::Reduced ? timing.mufuReducedLatencyCycles
+                                                                  : 0;
+      if (!vanishesInSass(*fn->function, inst))
+        address += uint64_t{timing.fetch.instructionBytes} * (1 + facts[k].addedSass);
       if (readsThroughBanks(pipelineOf(inst))) {
         facts[k].sources = sourcesOf(*fn->function, inst, timing.sm.registerBanks, immediate);
       }

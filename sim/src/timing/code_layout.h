@@ -10,7 +10,9 @@
 // bytes (InstructionCaches::moduleNumber), each function its own 16 MiB
 // there (Module::functions index x 16 MiB), and each PTX
 // instruction that becomes a SASS instruction takes one instruction's
-// bytes. The moves ptxas removes (pipeline_of.h: vanishesInSass) take none.
+// bytes, and one more for each instruction ptxas adds to it
+// (sassAround). The moves ptxas removes (pipeline_of.h:
+// vanishesInSass) take none.
 
 #include <array>
 #include <cstdint>
@@ -34,6 +36,11 @@ struct InstructionFacts {
   uint64_t address = 0;
   OperandSources sources;
   bool aggregatedAtomic = false;
+  // ptxas's SASS around a multi-function-unit instruction (pipeline_of.h:
+  // sassAround): the instructions it adds, and the whole's latency (0:
+  // the pipeline's).
+  uint8_t addedSass = 0;
+  uint32_t latencyCycles = 0;
 };
 
 class CodeLayout {

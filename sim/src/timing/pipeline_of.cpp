@@ -85,4 +85,18 @@ bool vanishesInSass(const isa::Function& fn, const isa::Instruction& inst) {
   }
 }
 
+SassAround sassAround(const isa::Instruction& inst) {
+  if (inst.typeCount < 1 || inst.types[0] != isa::DataType::F32 || !inst.modifiers.has(isa::Mod::Approx)) return {};
+  const bool ftz = inst.modifiers.has(isa::Mod::Ftz);
+  switch (inst.opcode) {
+    case isa::Opcode::Rsqrt:
+    case isa::Opcode::Sqrt:
+    case isa::Opcode::Lg2: return ftz ? SassAround{} : SassAround{3, MufuForm::Scaled};
+    case isa::Opcode::Rcp: return ftz ? SassAround{} : SassAround{6, MufuForm::Scaled};
+    case isa::Opcode::Sin:
+    case isa::Opcode::Cos: return {1, MufuForm::Reduced};
+    default: return {};
+  }
+}
+
 }  // namespace ptxsim::sim::timing

@@ -341,14 +341,16 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
   }
   AddressSpace space =
       ctx_.report.access == AccessKind::None ? AddressSpace::Generic : resolvedSpace(ctx_.report, ctx_.layout);
-  uint64_t ready = now + resultLatency(pipe, space, now);
+  // An instruction ptxas wraps in others: their issue slots (below) and
+  // the whole's latency.
+  uint64_t ready = now + (facts.latencyCycles != 0 ? facts.latencyCycles : resultLatency(pipe, space, now));
   // max: a deferred instruction (runDeferred) times itself at its issue
   // cycle, after later issues have already moved these on.
   uint64_t& pipelineFree = sp.pipelineFree[static_cast<size_t>(pipe)];
   pipelineFree = std::max(pipelineFree, now + occupancy(pipe));
   // Sources sharing a register bank are read one after another; the
   // dispatch waits for them (a dependent instruction waits longer anyway).
-  sp.dispatchFree = std::max(sp.dispatchFree, now + 1 + bankConflictCycles(sources, w.lastSources));
+  sp.dispatchFree = std::max(sp.dispatchFree, now + 1 + facts.addedSass + bankConflictCycles(sources, w.lastSources));
   w.lastSources = sources;
   ResultPath path = resultPath(pipe, space);
   for (uint32_t row : fn.writesOf(pi)) {

@@ -18,7 +18,7 @@ TOLERANCE = 0.10
 GATED = [
     ("alu_latency", r"latency\.(fp32|fp64)\..*", "10%"),
     ("alu_latency", r"latency\.int\.(and|shl|shr|imul|imulhi)", "10%"),
-    ("alu_latency", r"latency\.mufu\.(ex2|rsqrt)", "10%"),
+    ("alu_latency", r"latency\.mufu\.(ex2|rsqrt|sin)", "10%"),
     ("alu_latency", r"latency\.cvt\.(s32_to_f32|f32_to_s32)", "10%"),
     ("alu_latency", r"latency\.(half\.hfma2|shfl\.idx|vote\.any|setp_selp_pair|tensor\..*)", "10%"),
     ("alu_throughput", r"throughput\.(fp32|fp64|mufu)\.[a-z0-9]+\.w[14]", "10%"),
@@ -50,7 +50,6 @@ GATED = [
 NOT_YET = [
     (r"latency\.int\.iadd$", "ptxas fuses the PTX pair into one IADD3"),
     (r"int\.iadd_imad_mix", "ptxas spreads the adds over the ALU and FMA pipes"),
-    (r"mufu\.sin", "FMUL.RZ + MUFU.SIN in SASS, one instruction in PTX"),
     (r"cvt\.f32_f16_f32_pair", "ptxas packs two conversions into one F2FP"),
     (r"setp_selp_pair\.w", "issue of the pair as ptxas schedules it"),
     (r"\.w32", "the H100's 32-warp figures are unreliable (calibration README)"),

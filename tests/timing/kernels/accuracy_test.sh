@@ -8,8 +8,8 @@
 set -uo pipefail
 
 # Issue 15's bar for cycles (MAPE <= 15%, correlation >= 0.95, no kernel
-# off by more than 40%) is met: 2026-11-28, cycle MAPE 6.5%, correlation
-# 0.9996, worst kernel gemm_naive +30.9% (8.6% and sgemm_tiled +38.1%
+# off by more than 40%) is met: 2026-11-28, cycle MAPE 6.3%, correlation
+# 0.9997, worst kernel gemm_naive +30.9% (8.6% and sgemm_tiled +38.1%
 # before a global load could pass a shared store in the issue order); DRAM bytes read: MAPE 2.5% (bar 10%); L1
 # hit rates within 8.2 points (MAPE 5.5%; transpose_naive the worst, since
 # a store within l1.store_fill cycles of the store that allocated its sector

@@ -158,6 +158,14 @@ struct TextureTiming {
 struct TimingConfig {
   SmTiming sm;
   std::array<PipelineTiming, static_cast<size_t>(Pipeline::Count)> pipelines{};
+  // Multi-function-unit instructions ptxas wraps in others (sim/src/
+  // timing/pipeline_of.h, sassAround), issue to a dependent issue:
+  // rsqrt, sqrt, lg2 and rcp.approx.f32 without .ftz, scaled for
+  // denormals (measured 39 to 41 cycles a step of a chain on the H100's
+  // SM, against 17 with .ftz), and sin and cos.approx.f32, their argument
+  // reduced first (23; tests/timing/kernels/probe/mufu_forms_probe.cu).
+  uint32_t mufuScaledLatencyCycles = 40;
+  uint32_t mufuReducedLatencyCycles = 23;
   SharedMemoryTiming shared;
   L1Timing l1;
   memory::InterconnectConfig noc;  // between the SMs and the L2's slices (memory/interconnect.h)
