@@ -353,12 +353,9 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
   sp.dispatchFree = std::max(sp.dispatchFree, now + 1 + facts.addedSass + bankConflictCycles(sources, w.lastSources));
   w.lastSources = sources;
   ResultPath path = resultPath(pipe, space);
-  for (uint32_t row : fn.writesOf(pi)) {
-    w.readyAt[row] = ready;
-    w.path[row] = path;
-  }
-  if (partner != nullptr) {
-    for (uint32_t row : fn.writesOf(*partner)) {
+  for (const exec::PreparedInstruction* done : {&pi, partner}) {
+    if (done == nullptr) continue;
+    for (uint32_t row : fn.writesOf(*done)) {
       w.readyAt[row] = ready;
       w.path[row] = path;
     }

@@ -270,6 +270,16 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     }
     sms[s]->appliedL2Requests(doneAt);
   };
+  // What an SM's next run starts with, on its host thread (a window in
+  // phase A, or running ahead): the answers to its last log, and its store
+  // overlay emptied if phase B committed it share by share.
+  auto catchUp = [&](uint32_t s) {
+    hearAnswers(s);
+    if (bySm[s].overlayDue) {
+      sms[s]->overlay().clear();
+      bySm[s].overlayDue = false;
+    }
+  };
   // Resident CTAs but nothing will ever happen: every warp waits for a
   // barrier or for threads that cannot run. Fails the launch if so.
   auto stalled = [&] {
@@ -371,11 +381,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     timer.parallel(onStripes, running.size(), &HostProfile::smWindows, &HostProfile::phaseASeconds,
                    [&](size_t i) {
                      const uint32_t s = running[i];
-                     hearAnswers(s);
-                     if (bySm[s].overlayDue) {
-                       sms[s]->overlay().clear();
-                       bySm[s].overlayDue = false;
-                     }
+                     catchUp(s);
                      nextEvent[s] = sms[s]->runWindow(nextEvent[s], windowEnd);
                      bySm[s].injectAfterDeferred = !sms[s]->deferred().empty();
                      if (!bySm[s].injectAfterDeferred) injectLog(s);
@@ -549,13 +555,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
         if (from >= until || !sms[s]->l2Requests().empty()) continue;
         nextEvent[s] = kRunningAhead;
         if (timer.on()) ++timer.profile().aheadRuns;
-        // What the SM's next window would start with (phase A), then its cycles.
         ahead.start(s, from, until, [&, s](std::atomic<uint64_t>& reached, uint64_t start, uint64_t end) {
-          hearAnswers(s);
-          if (bySm[s].overlayDue) {
-            sms[s]->overlay().clear();
-            bySm[s].overlayDue = false;
-          }
+          catchUp(s);
           const double cpuFrom = aheadSeconds.empty() ? 0 : threadCpuSeconds();
           const uint64_t stop = sms[s]->runAhead(start, end, reached);
           if (!aheadSeconds.empty()) aheadSeconds[s] += threadCpuSeconds() - cpuFrom;
