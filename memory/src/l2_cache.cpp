@@ -108,7 +108,7 @@ const uint64_t* L2Cache::arrivals(const Way& way) const {
 }
 
 void L2Cache::count(L2Stats& stats, const MemoryRequest& request, uint32_t partition, bool near,
-                    uint32_t hits, uint32_t inFlightHits) {
+                    uint32_t hits, uint32_t misses, uint32_t inFlightHits) {
   const uint32_t sectors = static_cast<uint32_t>(std::popcount(request.sectorMask));
   if (request.atomic) {
     ++stats.atomicRequests;
@@ -121,7 +121,7 @@ void L2Cache::count(L2Stats& stats, const MemoryRequest& request, uint32_t parti
     stats.readSectors += sectors;
   }
   stats.sectorHits += hits;
-  stats.sectorMisses += sectors - hits;
+  stats.sectorMisses += misses;
   stats.inFlightSectorHits += inFlightHits;
   stats.partitionSectorHits[partition] += hits;
   ++(near ? stats.nearRequests : stats.farRequests);
@@ -432,7 +432,7 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
     if (way != nullptr) {
       fresh = true;
       evict(*way);
-      *way = Way{request.lineAddress, true, 0, 0, 0};
+      *way = Way{.line = request.lineAddress, .valid = true};
       std::fill_n(state.arrivals(*way), self.sectorsPerLine_, 0);
       makeRoom();
     }
@@ -441,22 +441,41 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
   const uint32_t present = way != nullptr && !fresh ? way->sectors & request.sectorMask : 0;
   uint64_t dataAt = portEnd;
   uint32_t inFlightHits = 0;
+  uint32_t unaskedInFlight = 0;  // waited for, neither hit nor miss: counted when fetched
   for (uint32_t s = 0; s < self.sectorsPerLine_; ++s) {
     if (((present >> s) & 1) == 0) continue;
-    if (arrival[s] > now) ++inFlightHits;
+    if (arrival[s] > now) {
+      if ((way->unasked >> s) & 1)
+        unaskedInFlight |= 1u << s;
+      else
+        ++inFlightHits;
+    }
     dataAt = std::max(dataAt, arrival[s]);
   }
   const bool store = request.write && !request.atomic;
-  // A store's sectors are whole: it needs no fetch, and Nsight Compute
-  // counts its lookups as hits (copy's 58% on the H100 with the L2 flushed:
-  // reads miss, writes hit; tests/timing/kernels/h100/streaming.ncu.csv).
-  if constexpr (kCommit) {
-    count(state.stats(), request, partition, near,
-          store ? sectorCount : static_cast<uint32_t>(std::popcount(present)), store ? 0 : inFlightHits);
-  }
-  if (way != nullptr) way->lastUse = ++slice.useClock;
-
   const uint32_t missing = request.sectorMask & ~present;
+  // A read's missing sectors come in whole fetch blocks (the sectors of
+  // them the line lacks).
+  const uint32_t fetched =
+      store || missing == 0 ? 0 : way != nullptr ? self.fetchBlocks(missing) & ~(fresh ? 0u : way->sectors) : missing;
+  // Nsight Compute's hits and misses (tests/timing/kernels/h100/*.ncu.csv):
+  // a store's sectors are whole, needing no fetch, and count as hits
+  // (copy's 58% with the L2 flushed: reads miss, writes hit). A fetch counts
+  // every sector it brings as a miss, neighbours included (gather's random
+  // reads: 626 thousand misses against 346 thousand lookups that did not
+  // hit); a later lookup of a neighbour still in flight counts as neither
+  // (histogram_shared: warps reading adjacent sectors at once miss 32 800
+  // times for 32 768 sectors), one of a neighbour that has landed as a hit.
+  if constexpr (kCommit) {
+    const auto hits = static_cast<uint32_t>(std::popcount(store ? request.sectorMask : present & ~unaskedInFlight));
+    count(state.stats(), request, partition, near, hits, static_cast<uint32_t>(std::popcount(fetched)),
+          store ? 0 : inFlightHits);
+  }
+  if (way != nullptr) {
+    way->lastUse = ++slice.useClock;
+    way->unasked = (way->unasked & ~request.sectorMask) | (fetched & ~request.sectorMask);
+  }
+
   // Takes the write port for `sectors` from `from` on: returns the cycle the
   // slots start in and the cycle the last ends in.
   auto writePort = [&](uint64_t from, uint32_t sectors) {
@@ -486,7 +505,6 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
   if (missing != 0) {
     // The fetch of the fetch blocks holding the missing sectors (the
     // sectors of them the line lacks), once an MSHR is free.
-    const uint32_t fetched = way != nullptr ? self.fetchBlocks(missing) & ~(fresh ? 0u : way->sectors) : missing;
     const auto fetchedCount = static_cast<uint32_t>(std::popcount(fetched));
     MemoryRequest read{request.lineAddress, fetched, fetchedCount * config.sectorBytes, false};
     read.sm = request.sm;

@@ -93,7 +93,7 @@ std::string KernelStats::toJson() const {
     // between the L2's partitions (srcunit ltcfabric), which the H100's
     // lts__t_sector_hit_rate.pct counts too.
     j["lts__t_sectors_srcunit_tex_lookup_hit.sum"] = timing.l2SectorHits;
-    j["lts__t_sectors_srcunit_tex_lookup_miss.sum"] = timing.l2Sectors - timing.l2SectorHits;
+    j["lts__t_sectors_srcunit_tex_lookup_miss.sum"] = timing.l2SectorMisses;
     j["ptxsim__l2_coalesced_read_sectors.sum"] = timing.l2CoalescedSectors;  // not looked up: see above
     j["dram__bytes_read.sum"] = timing.dramBytesRead;
     j["dram__bytes_write.sum"] = timing.dramBytesWritten;

@@ -86,17 +86,25 @@ TEST(L2Cache, AMissFetchesTheWholeFetchBlocksHoldingItsSectorsThatTheLineLacks) 
   ASSERT_EQ(backend.sent.size(), 1u);
   EXPECT_EQ(backend.sent[0].request.sectorMask, 0x3u);
   EXPECT_EQ(backend.sent[0].request.bytes, 64u);
-  // Its neighbour came with it: a hit (in flight until 50), nothing sent.
+  EXPECT_EQ(l2.stats().sectorMisses, 2u);  // both sectors fetched count as misses
+  // Its neighbour came with it: waited for (in flight until 50), nothing
+  // sent, and counted neither as a hit nor again as a miss (Nsight
+  // Compute's histogram_shared: adjacent sectors read at once).
   EXPECT_EQ(l2.request(10, read(kLine0, 0x2)), 50u + 100u);
   EXPECT_EQ(backend.sent.size(), 1u);
-  EXPECT_EQ(l2.stats().sectorHits, 1u);
-  EXPECT_EQ(l2.stats().inFlightSectorHits, 1u);
+  EXPECT_EQ(l2.stats().sectorHits, 0u);
+  EXPECT_EQ(l2.stats().inFlightSectorHits, 0u);
+  EXPECT_EQ(l2.stats().sectorMisses, 2u);
   // Sectors 1 (there) and 2 (missing): only the block 2-3 is fetched.
   l2.request(100, read(kLine0, 0x6));
   ASSERT_EQ(backend.sent.size(), 2u);
   EXPECT_EQ(backend.sent[1].request.sectorMask, 0xcu);
-  // Counted as the sectors asked for: one miss each time.
-  EXPECT_EQ(l2.stats().sectorMisses, 2u);
+  EXPECT_EQ(l2.stats().sectorHits, 1u);
+  EXPECT_EQ(l2.stats().sectorMisses, 4u);
+  // Sector 3, a neighbour that has landed: a hit (the probe's pair 64).
+  EXPECT_EQ(l2.request(1000, read(kLine0, 0x8)), 1001u + 100u);  // its port cycle, then the near latency
+  EXPECT_EQ(l2.stats().sectorHits, 2u);
+  EXPECT_EQ(l2.stats().sectorMisses, 4u);
 
   // A whole line (128): one sector asked, four fetched; a stored sector of
   // the line is not fetched over.
@@ -379,13 +387,14 @@ TEST(L2Cache, SliceHashSpreadsLinesOverSlices) {
 TEST(L2Cache, DefaultsComposeWithHbmToTheH100Latencies) {
   Hbm hbm;
   L2Cache l2(L2Config{}, hbm);
-  // Line 0: slice 0, partition 0, near SM 0. A DRAM miss: 2 cycles on the
-  // channel and a row miss (413), then the near trip.
-  EXPECT_EQ(l2.request(0, read(0x0, 0x1, 0)), 415u + 260u);
+  // Line 0: slice 0, partition 0, near SM 0. A DRAM miss of the 64-byte
+  // fetch block: 4 cycles on the channel and a row miss (413), then the
+  // near trip.
+  EXPECT_EQ(l2.request(0, read(0x0, 0x1, 0)), 417u + 260u);
   EXPECT_EQ(l2.request(1000, read(0x0, 0x1, 0)), 1001u + 260u);
   EXPECT_EQ(l2.request(2000, read(0x0, 0x1, 1)), 2001u + 290u);
   EXPECT_EQ(hbm.stats().readRequests, 1u);
-  EXPECT_EQ(hbm.stats().bytesRead, 32u);
+  EXPECT_EQ(hbm.stats().bytesRead, 64u);
   EXPECT_EQ(l2.config().slices * l2.config().sliceBytesPerCycle, 3840u);  // 3651 measured (bw.l2.read)
 }
 

@@ -31,6 +31,7 @@ inline L2Config small() {
   config.atomicCyclesPerSector = 0.5;
   config.atomicHazardCycles = 10;
   config.coalesceWindowCycles = 0;  // the request coalescer has its own test
+  config.fetchBytes = 32;           // the sectors asked for: fetch blocks have their own test
   // The write port as fast as the slice's port (a sector a cycle): it binds
   // only in its own tests.
   config.writeRequestCycles = 0;

@@ -8,9 +8,11 @@
 set -uo pipefail
 
 # Issue 15's bar for cycles (MAPE <= 15%, correlation >= 0.95, no kernel
-# off by more than 40%) is met: 2026-11-28, cycle MAPE 6.3%, correlation
+# off by more than 40%) is met: 2026-11-28, cycle MAPE 6.5%, correlation
 # 0.9997, worst kernel gemm_naive +30.9% (8.6% and sgemm_tiled +38.1%
-# before a global load could pass a shared store in the issue order); DRAM bytes read: MAPE 2.5% (bar 10%); L1
+# before a global load could pass a shared store in the issue order); DRAM
+# bytes read: MAPE 0.9% (bar 10%; 2.5% before the L2 fetched 64-byte
+# blocks, as the H100 does: gather -23.5%); L1
 # hit rates within 8.2 points (MAPE 5.5%; transpose_naive the worst, since
 # a store within l1.store_fill cycles of the store that allocated its sector
 # counts as a miss, as on the H100's probe: probe/l1_store_test.sh; 13.2
@@ -32,7 +34,8 @@ checks=(
   "gpc__cycles_elapsed.max:max_error<=33"
   "l1tex__t_sector_hit_rate.pct:max_points<=8.7"
   "lts__t_sector_hit_rate.pct:max_points<=52"
-  "dram__bytes_read.sum:mape<=3"
+  "dram__bytes_read.sum:mape<=1.5"
+  "dram__bytes_read.sum:max_error<=20"
   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum:mape<=1"
   "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum:mape<=56"
 )

@@ -135,9 +135,8 @@ struct L2Config {
   // A read miss fetches the aligned blocks of this many bytes that hold its
   // missing sectors (a power of two from a sector to a line): the CUDA
   // limit cudaLimitMaxL2FetchGranularity. The H100's default is 64
-  // (tests/timing/kernels/probe/h200/l2_fetch.ncu.csv); the presets keep 32
-  // until the L2's partition copies are modelled (README, "L2 fetch").
-  uint32_t fetchBytes = 32;
+  // (tests/timing/kernels/probe/h200/l2_fetch.ncu.csv).
+  uint32_t fetchBytes = 64;
   // The slice's data-array write port (stores and fills): a request holds
   // it writeRequestCycles plus 1 / writeSectorsPerCycle per sector.
   double writeRequestCycles = 1.0;
@@ -164,7 +163,7 @@ struct L2Stats {
   uint64_t writeSectors = 0;
   uint64_t atomicSectors = 0;
   uint64_t sectorHits = 0;          // including sectors still in flight
-  uint64_t sectorMisses = 0;        // stores' absent sectors included, though not fetched
+  uint64_t sectorMisses = 0;        // the sectors fetched, fetch-block neighbours included
   uint64_t inFlightSectorHits = 0;  // read and atomic hits that waited for a fetch
   uint64_t nearRequests = 0;
   uint64_t farRequests = 0;
@@ -261,6 +260,9 @@ class L2Cache final : public MemoryBackend {
     bool valid = false;
     uint32_t sectors = 0;  // bit s: sector s present or in flight
     uint32_t dirty = 0;
+    // Sectors fetched only as a missing sector's fetch-block neighbours and
+    // not looked up since: counted as misses when fetched (lookups()).
+    uint32_t unasked = 0;
     uint64_t lastUse = 0;  // LRU stamp
     uint32_t launch = 0;   // the launch whose clock its arrival times count in
   };
@@ -344,7 +346,7 @@ class L2Cache final : public MemoryBackend {
   uint64_t* arrivals(Way& way);
   const uint64_t* arrivals(const Way& way) const;
   static void count(L2Stats& stats, const MemoryRequest& request, uint32_t partition, bool near,
-                    uint32_t hits, uint32_t inFlightHits);
+                    uint32_t hits, uint32_t misses, uint32_t inFlightHits);
   // `sectors` (a line's mask) widened to the whole fetch blocks holding them.
   uint32_t fetchBlocks(uint32_t sectors) const;
 

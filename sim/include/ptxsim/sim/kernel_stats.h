@@ -49,6 +49,7 @@ struct TimedStats {
   // dram__bytes_write.sum).
   uint64_t l2Sectors = 0;
   uint64_t l2SectorHits = 0;
+  uint64_t l2SectorMisses = 0;  // the sectors fetched, fetch-block neighbours included
   uint64_t l2CoalescedSectors = 0;  // read sectors merged before the lookup (L2Config::coalesceWindowCycles)
   uint64_t dramBytesRead = 0;
   uint64_t dramBytesWritten = 0;
