@@ -86,9 +86,9 @@ void L2Cache::prefetchSet(uint64_t lineAddress) const {
 }
 
 template <class W>
-W* L2Cache::findIn(W* set, uint32_t ways, uint64_t line) {
+W* L2Cache::findIn(W* set, uint32_t ways, uint64_t line, uint32_t owner) {
   for (uint32_t w = 0; w < ways; ++w)
-    if (set[w].valid && set[w].line == line) return &set[w];
+    if (set[w].valid && set[w].line == line && set[w].owner == owner) return &set[w];
   return nullptr;
 }
 
@@ -108,8 +108,13 @@ const uint64_t* L2Cache::arrivals(const Way& way) const {
 }
 
 void L2Cache::count(L2Stats& stats, const MemoryRequest& request, uint32_t partition, bool near,
-                    uint32_t hits, uint32_t misses, uint32_t inFlightHits) {
+                    uint32_t hits, uint32_t misses, uint32_t inFlightHits, Lookups lookups) {
   const uint32_t sectors = static_cast<uint32_t>(std::popcount(request.sectorMask));
+  if (lookups.byFabric) {
+    stats.fabricSectors += sectors;
+    stats.fabricSectorHits += hits;
+  }
+  if (!lookups.bySm) return;
   if (request.atomic) {
     ++stats.atomicRequests;
     stats.atomicSectors += sectors;
@@ -143,6 +148,8 @@ void L2Stats::add(const L2Stats& other) {
   dirtyEvictions += other.dirtyEvictions;
   writeBackSectors += other.writeBackSectors;
   coalescedSectors += other.coalescedSectors;
+  fabricSectors += other.fabricSectors;
+  fabricSectorHits += other.fabricSectorHits;
   mshrStallCycles += other.mshrStallCycles;
   atomicUnitBusyCycles += other.atomicUnitBusyCycles;
   writePortWaitCycles += other.writePortWaitCycles;
@@ -378,15 +385,13 @@ uint64_t L2Cache::serve(State& state, uint64_t now, const MemoryRequest& request
 
 template <class State>
 uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& request) {
-  // Every change below goes to `state`; only statistics depend on kCommit.
-  constexpr bool kCommit = State::kCommit;
   const L2Cache& self = state.self;
   const L2Config& config = self.config_;
-
   const uint32_t sliceIndex = self.sliceOf(request.lineAddress);
   Slice& slice = state.slice(sliceIndex);
-  const uint32_t partition = self.partitionOf(sliceIndex);
-  const bool near = partition == request.sm % config.partitions;
+  const uint32_t home = self.partitionOf(sliceIndex);
+  const uint32_t requester = self.partitionNear(request.sm);
+  const bool near = home == requester;
   const uint64_t latency = near ? config.nearLatencyCycles : config.farLatencyCycles;
 
   const uint32_t sectorCount = static_cast<uint32_t>(std::popcount(request.sectorMask));
@@ -401,63 +406,91 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
     portEnd = (slice.portFreeAtByte + bytesPerCycle - 1) / bytesPerCycle;
   }
 
-  Way* set = state.set(request.lineAddress);
-  Way* way = findIn(set, config.ways, request.lineAddress);
-  // Empties a way, writing its dirty sectors back.
-  auto evict = [&](Way& victim) {
-    if (!victim.valid) return;
-    if (victim.dirty != 0) {
-      const uint32_t sectors = static_cast<uint32_t>(std::popcount(victim.dirty));
-      MemoryRequest writeBack{victim.line, victim.dirty, sectors * config.sectorBytes, true};
-      writeBack.sm = request.sm;
-      if constexpr (kCommit) {
-        ++state.stats().dirtyEvictions;
-        state.stats().writeBackSectors += sectors;
+  const bool read = !request.write && !request.atomic;
+  if (near || !read || !config.partitionCopies)
+    return atHome(state, now, request, portEnd, Lookups{.bySm = true, .byFabric = !near}) + latency;
+  return throughCopy(state, now, request, portEnd, home, requester) + latency;
+}
+
+template <class State>
+void L2Cache::evict(State& state, Way& victim, uint64_t now, uint32_t sm) {
+  if (!victim.valid) return;
+  const L2Config& config = state.self.config_;
+  if (victim.dirty != 0) {
+    const auto sectors = static_cast<uint32_t>(std::popcount(victim.dirty));
+    MemoryRequest writeBack{victim.line, victim.dirty, sectors * config.sectorBytes, true};
+    writeBack.sm = sm;
+    if constexpr (State::kCommit) {
+      ++state.stats().dirtyEvictions;
+      state.stats().writeBackSectors += sectors;
+    }
+    state.backend(now, writeBack);
+  }
+  if constexpr (State::kCommit) ++state.stats().evictions;
+  victim.valid = false;
+}
+
+template <class State>
+void L2Cache::makeRoom(State& state, Way* set, const Way* keep, uint64_t now, uint32_t sm) {
+  const L2Config& config = state.self.config_;
+  if (config.dirtyLineWays == 1 || keep == nullptr) return;
+  while (Way* victim = overfullVictim(set, config.ways, config.dirtyLineWays, state.self.sectorsPerLine_, now, keep,
+                                      [&](Way& w) { return state.arrivals(w); }))
+    evict(state, *victim, now, sm);
+}
+
+template <class State>
+L2Cache::Way* L2Cache::findOrAllocate(State& state, Way* set, uint64_t line, uint32_t owner, uint32_t home,
+                                      uint64_t now, uint32_t sm, bool& fresh) {
+  const L2Cache& self = state.self;
+  fresh = false;
+  if (Way* way = findIn(set, self.config_.ways, line, owner)) return way;
+  // A copy does not take its own line's home.
+  const Way* keep = owner == home ? nullptr : findIn(set, self.config_.ways, line, home);
+  Way* way =
+      victimWay(set, self.config_.ways, self.sectorsPerLine_, now, [&](Way& w) { return state.arrivals(w); }, keep);
+  if (way == nullptr) return nullptr;
+  fresh = true;
+  evict(state, *way, now, sm);
+  *way = Way{.line = line, .valid = true, .owner = static_cast<uint8_t>(owner)};
+  std::fill_n(state.arrivals(*way), self.sectorsPerLine_, 0);
+  makeRoom(state, set, way, now, sm);
+  return way;
+}
+
+template <class State>
+L2Cache::Found L2Cache::find(State& state, Way* way, bool fresh, const MemoryRequest& request, uint64_t now,
+                             uint64_t portEnd) {
+  const L2Cache& self = state.self;
+  Found found;
+  found.dataAt = portEnd;
+  found.present = way != nullptr && !fresh ? way->sectors & request.sectorMask : 0;
+  if (found.present != 0) {
+    const uint64_t* arrival = state.arrivals(*way);
+    for (uint32_t s = 0; s < self.sectorsPerLine_; ++s) {
+      if (((found.present >> s) & 1) == 0) continue;
+      if (arrival[s] > now) {
+        if ((way->unasked >> s) & 1)
+          found.unaskedInFlight |= 1u << s;
+        else
+          ++found.inFlightHits;
       }
-      state.backend(now, writeBack);
-    }
-    if constexpr (kCommit) ++state.stats().evictions;
-    victim.valid = false;
-  };
-  // Evicts lines until the set's fit its ways (overfullVictim).
-  auto makeRoom = [&] {
-    if (config.dirtyLineWays == 1 || way == nullptr) return;
-    while (Way* victim = overfullVictim(set, config.ways, config.dirtyLineWays, self.sectorsPerLine_, now, way,
-                                        [&](Way& w) { return state.arrivals(w); }))
-      evict(*victim);
-  };
-  bool fresh = false;  // allocated by this request: no sectors yet
-  if (way == nullptr) {
-    way = victimWay(set, config.ways, self.sectorsPerLine_, now, [&](Way& w) { return state.arrivals(w); });
-    if (way != nullptr) {
-      fresh = true;
-      evict(*way);
-      *way = Way{.line = request.lineAddress, .valid = true};
-      std::fill_n(state.arrivals(*way), self.sectorsPerLine_, 0);
-      makeRoom();
+      found.dataAt = std::max(found.dataAt, arrival[s]);
     }
   }
-  uint64_t* arrival = way != nullptr ? state.arrivals(*way) : nullptr;
-  const uint32_t present = way != nullptr && !fresh ? way->sectors & request.sectorMask : 0;
-  uint64_t dataAt = portEnd;
-  uint32_t inFlightHits = 0;
-  uint32_t unaskedInFlight = 0;  // waited for, neither hit nor miss: counted when fetched
-  for (uint32_t s = 0; s < self.sectorsPerLine_; ++s) {
-    if (((present >> s) & 1) == 0) continue;
-    if (arrival[s] > now) {
-      if ((way->unasked >> s) & 1)
-        unaskedInFlight |= 1u << s;
-      else
-        ++inFlightHits;
-    }
-    dataAt = std::max(dataAt, arrival[s]);
-  }
+  const uint32_t missing = request.sectorMask & ~found.present;
   const bool store = request.write && !request.atomic;
-  const uint32_t missing = request.sectorMask & ~present;
   // A read's missing sectors come in whole fetch blocks (the sectors of
   // them the line lacks).
-  const uint32_t fetched =
-      store || missing == 0 ? 0 : way != nullptr ? self.fetchBlocks(missing) & ~(fresh ? 0u : way->sectors) : missing;
+  if (!store && missing != 0)
+    found.fetched = way != nullptr ? self.fetchBlocks(missing) & ~(fresh ? 0u : way->sectors) : missing;
+  return found;
+}
+
+template <class State>
+void L2Cache::countLookup(State& state, Slice& slice, Way* way, const MemoryRequest& request, const Found& found,
+                          uint32_t partition, bool near, Lookups lookups) {
+  const bool store = request.write && !request.atomic;
   // Nsight Compute's hits and misses (tests/timing/kernels/h100/*.ncu.csv):
   // a store's sectors are whole, needing no fetch, and count as hits
   // (copy's 58% with the L2 flushed: reads miss, writes hit). A fetch counts
@@ -466,15 +499,85 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
   // hit); a later lookup of a neighbour still in flight counts as neither
   // (histogram_shared: warps reading adjacent sectors at once miss 32 800
   // times for 32 768 sectors), one of a neighbour that has landed as a hit.
-  if constexpr (kCommit) {
-    const auto hits = static_cast<uint32_t>(std::popcount(store ? request.sectorMask : present & ~unaskedInFlight));
-    count(state.stats(), request, partition, near, hits, static_cast<uint32_t>(std::popcount(fetched)),
-          store ? 0 : inFlightHits);
+  if constexpr (State::kCommit) {
+    const auto hits =
+        static_cast<uint32_t>(std::popcount(store ? request.sectorMask : found.present & ~found.unaskedInFlight));
+    count(state.stats(), request, partition, near, hits, static_cast<uint32_t>(std::popcount(found.fetched)),
+          store ? 0 : found.inFlightHits, lookups);
   }
   if (way != nullptr) {
     way->lastUse = ++slice.useClock;
-    way->unasked = (way->unasked & ~request.sectorMask) | (fetched & ~request.sectorMask);
+    way->unasked = (way->unasked & ~request.sectorMask) | (found.fetched & ~request.sectorMask);
   }
+}
+
+template <class State>
+uint64_t L2Cache::throughCopy(State& state, uint64_t now, const MemoryRequest& request, uint64_t portEnd,
+                              uint32_t home, uint32_t partition) {
+  const L2Cache& self = state.self;
+  Way* set = state.set(request.lineAddress);
+  bool fresh = false;
+  Way* copy = findOrAllocate(state, set, request.lineAddress, partition, home, now, request.sm, fresh);
+  const Found found = find(state, copy, fresh, request, now, portEnd);
+  countLookup(state, state.slice(self.sliceOf(request.lineAddress)), copy, request, found, partition, false,
+              Lookups{.bySm = true, .byFabric = false});
+  if (found.fetched == 0) return found.dataAt;
+  // The sectors the copy lacks, in whole fetch blocks, from the home over
+  // the fabric. Held as in flight meanwhile, so that the home's line cannot
+  // take the copy's way.
+  uint64_t* arrival = copy != nullptr ? state.arrivals(*copy) : nullptr;
+  if (copy != nullptr) {
+    copy->sectors |= found.fetched;
+    for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
+      if ((found.fetched >> s) & 1) arrival[s] = UINT64_MAX;
+  }
+  MemoryRequest fromHome = request;
+  fromHome.sectorMask = found.fetched;
+  fromHome.bytes = static_cast<uint32_t>(std::popcount(found.fetched)) * self.config_.sectorBytes;
+  const uint64_t homeDataAt = atHome(state, now, fromHome, portEnd, Lookups{.bySm = false, .byFabric = true});
+  if (copy != nullptr)
+    for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
+      if ((found.fetched >> s) & 1) arrival[s] = homeDataAt;
+  return std::max(found.dataAt, homeDataAt);
+}
+
+void L2Cache::dropCopies(Way* set, uint32_t ways, uint64_t line, uint32_t home, uint32_t sectors) {
+  for (uint32_t w = 0; w < ways; ++w) {
+    Way& copy = set[w];
+    if (!copy.valid || copy.line != line || copy.owner == home) continue;
+    copy.sectors &= ~sectors;
+    copy.unasked &= ~sectors;
+    if (copy.sectors == 0) copy.valid = false;
+  }
+}
+
+template <class State>
+uint64_t L2Cache::atHome(State& state, uint64_t now, const MemoryRequest& request, uint64_t portEnd,
+                         Lookups lookups) {
+  // Every change below goes to `state`; only statistics depend on kCommit.
+  constexpr bool kCommit = State::kCommit;
+  const L2Cache& self = state.self;
+  const L2Config& config = self.config_;
+  const uint32_t sliceIndex = self.sliceOf(request.lineAddress);
+  Slice& slice = state.slice(sliceIndex);
+  const uint32_t partition = self.partitionOf(sliceIndex);
+  const bool near = partition == self.partitionNear(request.sm);
+  const auto sectorCount = static_cast<uint32_t>(std::popcount(request.sectorMask));
+
+  Way* set = state.set(request.lineAddress);
+  bool fresh = false;  // allocated by this request: no sectors yet
+  Way* way = findOrAllocate(state, set, request.lineAddress, partition, partition, now, request.sm, fresh);
+  uint64_t* arrival = way != nullptr ? state.arrivals(*way) : nullptr;
+  const Found found = find(state, way, fresh, request, now, portEnd);
+  countLookup(state, slice, way, request, found, partition, near, lookups);
+  uint64_t dataAt = found.dataAt;
+  const uint32_t missing = request.sectorMask & ~found.present;
+  const uint32_t fetched = found.fetched;
+  const bool store = request.write && !request.atomic;
+  // A store or atomic leaves the other partitions' copies without its
+  // sectors (they read them from the home again).
+  if ((store || request.atomic) && config.partitionCopies)
+    dropCopies(set, config.ways, request.lineAddress, partition, request.sectorMask);
 
   // Takes the write port for `sectors` from `from` on: returns the cycle the
   // slots start in and the cycle the last ends in.
@@ -495,11 +598,11 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
         if ((request.sectorMask >> s) & 1) arrival[s] = std::max(arrival[s], writtenAt);
       way->sectors |= request.sectorMask;
       way->dirty |= request.sectorMask;
-      makeRoom();
+      makeRoom(state, set, way, now, request.sm);
     } else {
       state.backend(now, request);
     }
-    return writtenAt + latency;
+    return writtenAt;
   }
 
   if (missing != 0) {
@@ -531,7 +634,7 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
         if ((fetched >> s) & 1) arrival[s] = arrives;
     }
   }
-  if (!request.atomic) return dataAt + latency;
+  if (!request.atomic) return dataAt;
 
   uint64_t busyTicks = 0;
   const uint64_t atomicEnd = self.runAtomicUnit(slice, dataAt, request, busyTicks);
@@ -543,7 +646,7 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
     // fractions of a cycle: rounding up would hold one word's chain a cycle
     // a request, atomic.one_address_one_lane).
     way->dirty |= request.sectorMask;
-    makeRoom();
+    makeRoom(state, set, way, now, request.sm);
     const uint64_t updatedAt = atomicEnd / kAtomicTicksPerCycle;
     for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
       if ((request.sectorMask >> s) & 1) arrival[s] = updatedAt;
@@ -553,7 +656,7 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
     writeBack.write = true;
     state.backend(now, writeBack);
   }
-  return done + latency;
+  return done;
 }
 
 uint32_t L2Cache::fetchBlocks(uint32_t sectors) const {
@@ -570,48 +673,6 @@ void L2Cache::setFetchBytes(uint32_t bytes) {
   checkL2Config(changed);
   config_.fetchBytes = bytes;
   sectorsPerFetch_ = bytes / config_.sectorBytes;
-}
-
-uint64_t L2Cache::runAtomicUnit(Slice& slice, uint64_t dataAt, const MemoryRequest& request,
-                                uint64_t& busyTicks) const {
-  const uint32_t wordsPerSector = config_.sectorBytes / 4;
-  const uint32_t sectorWordMask = wordsPerSector >= 32 ? ~0u : (1u << wordsPerSector) - 1;
-  const uint64_t ops = request.opsPerWord;
-  uint64_t issueAt = slice.atomicFreeAtTick;
-  uint64_t lastDone = 0;
-  busyTicks = 0;
-  for (uint32_t sectors = request.sectorMask; sectors != 0; sectors &= sectors - 1) {
-    const auto sector = static_cast<uint32_t>(std::countr_zero(sectors));
-    // The request's words of this sector; 0 where not known (no results
-    // pass on then).
-    const uint32_t firstWord = sector * wordsPerSector;
-    const uint32_t words =
-        wordsPerSector == 0 || firstWord >= 32 ? 0 : (request.atomicWords >> firstWord) & sectorWordMask;
-    uint64_t ready = dataAt * kAtomicTicksPerCycle;
-    // The sector's last update, or the slot to forget for this one: the
-    // update that is done first.
-    AtomicUpdate* slot = &slice.atomicUpdates[0];
-    for (AtomicUpdate& update : slice.atomicUpdates) {
-      if (update.used && update.line == request.lineAddress && update.sector == sector) {
-        slot = &update;
-        break;
-      }
-      if (!update.used || (slot->used && update.doneAtTick < slot->doneAtTick)) slot = &update;
-    }
-    if (slot->used && slot->line == request.lineAddress && slot->sector == sector) {
-      const bool passesOn = words != 0 && (words & ~slot->words) == 0;
-      ready = std::max(ready, slot->doneAtTick + (passesOn ? 0 : atomicHazardTicks_));
-    }
-    const uint64_t start = std::max(issueAt, ready);
-    const uint64_t holds = (ops - 1) * atomicTicksPerOp_ + atomicTicksPerSector_;
-    issueAt = start + holds;
-    busyTicks += holds;
-    const uint64_t doneAt = start + ops * atomicTicksPerOp_;
-    *slot = AtomicUpdate{request.lineAddress, sector, words, doneAt, true};
-    lastDone = std::max(lastDone, doneAt);
-  }
-  slice.atomicFreeAtTick = issueAt;
-  return lastDone;
 }
 
 }  // namespace ptxsim::memory

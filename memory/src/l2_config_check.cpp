@@ -26,6 +26,8 @@ void checkL2Config(const L2Config& config) {
     fail("more than 2^32 sets");
   if (config.slices == 0) fail("at least one slice is needed");
   if (config.partitions == 0) fail("at least one partition is needed");
+  if (config.partitionSmRun == 0) fail("a run of SMs near one partition must hold at least one SM");
+  if (config.partitions > 256) fail("at most 256 partitions (a line's copies are tagged with a byte)");
   if (config.slices % config.partitions != 0) fail("the slices must split evenly between the partitions");
   if (config.capacityBytes / (uint64_t{config.lineBytes} * config.ways) < config.slices)
     fail("every slice needs at least one set");

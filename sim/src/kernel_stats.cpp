@@ -85,15 +85,19 @@ std::string KernelStats::toJson() const {
                        timing.l1SurfaceLoadSectors + timing.l1SurfaceStoreSectors + timing.l1LdgstsSectors;
     j["l1tex__t_sector_hit_rate.pct"] =
         sectors == 0 ? 0.0 : 100.0 * static_cast<double>(timing.l1SectorHits) / static_cast<double>(sectors);
-    j["lts__t_sectors.sum"] = timing.l2Sectors;
-    j["lts__t_sector_hit_rate.pct"] = timing.l2Sectors == 0 ? 0.0
-                                                            : 100.0 * static_cast<double>(timing.l2SectorHits) /
-                                                                  static_cast<double>(timing.l2Sectors);
-    // Every L2 lookup of the model comes from an SM: it has no traffic
-    // between the L2's partitions (srcunit ltcfabric), which the H100's
-    // lts__t_sector_hit_rate.pct counts too.
+    // Every lookup, the SMs' and those between the L2's partitions
+    // (srcunit ltcfabric), as the H100's lts__t_sectors counts them.
+    const uint64_t lookups = timing.l2Sectors + timing.l2FabricSectors;
+    j["lts__t_sectors.sum"] = lookups;
+    j["lts__t_sector_hit_rate.pct"] =
+        lookups == 0 ? 0.0
+                     : 100.0 * static_cast<double>(timing.l2SectorHits + timing.l2FabricSectorHits) /
+                           static_cast<double>(lookups);
+    j["lts__t_sectors_srcunit_tex.sum"] = timing.l2Sectors;
     j["lts__t_sectors_srcunit_tex_lookup_hit.sum"] = timing.l2SectorHits;
     j["lts__t_sectors_srcunit_tex_lookup_miss.sum"] = timing.l2SectorMisses;
+    j["lts__t_sectors_srcunit_ltcfabric.sum"] = timing.l2FabricSectors;
+    j["lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum"] = timing.l2FabricSectorHits;
     j["ptxsim__l2_coalesced_read_sectors.sum"] = timing.l2CoalescedSectors;  // not looked up: see above
     j["dram__bytes_read.sum"] = timing.dramBytesRead;
     j["dram__bytes_write.sum"] = timing.dramBytesWritten;

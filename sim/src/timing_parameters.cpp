@@ -183,6 +183,11 @@ std::vector<TimingParameter> makeParameters() {
                      "a read miss fetches the aligned blocks of this size holding its sectors "
                      "(cudaLimitMaxL2FetchGranularity)",
                      [](TimingConfig& t) -> uint32_t& { return t.l2.fetchBytes; }, 1));
+  p.push_back(onOff("l2.partition_copies",
+                    "a partition keeps copies of the sectors its SMs read of the other partitions' lines",
+                    [](TimingConfig& t) -> bool& { return t.l2.partitionCopies; }));
+  p.push_back(number("l2.partition_sm_run", "count", "consecutive SMs near the same L2 partition (1: they alternate)",
+                     [](TimingConfig& t) -> uint32_t& { return t.l2.partitionSmRun; }, 1));
   p.push_back(number("l2.coalesce_window_cycles", "cycles",
                      "a read merges with a read of its sectors looked up this recently (0: no coalescer)",
                      [](TimingConfig& t) -> uint32_t& { return t.l2.coalesceWindowCycles; }, 0));

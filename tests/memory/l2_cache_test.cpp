@@ -387,12 +387,13 @@ TEST(L2Cache, SliceHashSpreadsLinesOverSlices) {
 TEST(L2Cache, DefaultsComposeWithHbmToTheH100Latencies) {
   Hbm hbm;
   L2Cache l2(L2Config{}, hbm);
-  // Line 0: slice 0, partition 0, near SM 0. A DRAM miss of the 64-byte
-  // fetch block: 4 cycles on the channel and a row miss (413), then the
-  // near trip.
+  // Line 0: slice 0, partition 0, near SMs 0 to 65. A DRAM miss of the
+  // 64-byte fetch block: 4 cycles on the channel and a row miss (413), then
+  // the near trip; SM 66's copy takes it from the home, the far trip.
   EXPECT_EQ(l2.request(0, read(0x0, 0x1, 0)), 417u + 260u);
-  EXPECT_EQ(l2.request(1000, read(0x0, 0x1, 0)), 1001u + 260u);
-  EXPECT_EQ(l2.request(2000, read(0x0, 0x1, 1)), 2001u + 290u);
+  EXPECT_EQ(l2.request(1000, read(0x0, 0x1, 65)), 1001u + 260u);
+  EXPECT_EQ(l2.request(2000, read(0x0, 0x1, 66)), 2001u + 290u);
+  EXPECT_EQ(l2.stats().fabricSectors, 2u);  // the copy asks for the whole fetch block
   EXPECT_EQ(hbm.stats().readRequests, 1u);
   EXPECT_EQ(hbm.stats().bytesRead, 64u);
   EXPECT_EQ(l2.config().slices * l2.config().sliceBytesPerCycle, 3840u);  // 3651 measured (bw.l2.read)

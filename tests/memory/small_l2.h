@@ -36,7 +36,9 @@ inline L2Config small() {
   // only in its own tests.
   config.writeRequestCycles = 0;
   config.writeSectorsPerCycle = 1;
-  config.dirtyLineWays = 1;  // a dirty line takes a way, as a clean one (their own test)
+  config.dirtyLineWays = 1;         // a dirty line takes a way, as a clean one (their own test)
+  config.partitionCopies = false;  // their own test
+  config.partitionSmRun = 1;
   return config;
 }
 

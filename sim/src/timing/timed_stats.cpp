@@ -46,6 +46,8 @@ void gatherTimedStats(KernelStats& stats, const std::vector<std::unique_ptr<SmMo
   stats.timing.l2Sectors = l2.readSectors + l2.writeSectors + l2.atomicSectors;
   stats.timing.l2SectorHits = l2.sectorHits;
   stats.timing.l2SectorMisses = l2.sectorMisses;
+  stats.timing.l2FabricSectors = l2.fabricSectors;
+  stats.timing.l2FabricSectorHits = l2.fabricSectorHits;
   stats.timing.l2CoalescedSectors = l2.coalescedSectors;
   stats.timing.dramBytesRead = dram.bytesRead;
   stats.timing.dramBytesWritten = dram.bytesWritten;

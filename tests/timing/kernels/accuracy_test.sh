@@ -93,13 +93,20 @@ code=$?
 
 # The SMs' own L2 hit rate, from the third recording (NAME.caches.ncu.csv):
 # the H100's lts__t_sector_hit_rate.pct above also counts the traffic
-# between its L2 partitions, which the model has none of.
+# between its L2 partitions, some 21.3 thousand sectors of it in every
+# launch whatever the kernel, which the model has not. Since the model
+# keeps partition copies (l2.partition_copies, l2.partition_sm_run): MAPE
+# 2.9%, within 7.3 points (4.5% before); the sectors exchanged between the
+# partitions (srcunit_ltcfabric) are printed, the H100's with those 21.3
+# thousand in them (README, "Partition copies").
 for name in "${programs[@]}"; do cat "$recording/$name.caches.ncu.csv"; done |
   awk 'NR == 1 { header = $0 } NR == 1 || $0 != header { print }' >"$work/caches.ncu.csv"
 "$ptxsim" compare --ncu "$work/caches.ncu.csv" --stats "$work/all.jsonl" \
   --metrics lts__t_sectors_srcunit_tex_lookup_hit_rate.pct lts__t_sectors_srcunit_tex_lookup_hit.sum \
-  lts__t_sectors_srcunit_tex_lookup_miss.sum \
-  --check "lts__t_sectors_srcunit_tex_lookup_hit_rate.pct:max_points<=${l2_sm_hit_points}"
+  lts__t_sectors_srcunit_tex_lookup_miss.sum lts__t_sectors_srcunit_ltcfabric.sum \
+  lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum \
+  --check "lts__t_sectors_srcunit_tex_lookup_hit_rate.pct:max_points<=${l2_sm_hit_points}" \
+  --check "lts__t_sectors_srcunit_tex_lookup_hit_rate.pct:mape<=3.5"
 caches_code=$?
 [ $caches_code -eq 0 ] || echo "ptxsim compare exit code $caches_code: the SMs' L2 hit rate is below its guard" >&2
 

@@ -9,9 +9,10 @@
 // spreadIndex(l, slices) (address_hash.h: consecutive lines rotate over the
 // slices, power-of-two strides are spread by XOR-folding the higher bits).
 // The first slices / partitions slices form partition 0, the next partition
-// 1, and so on; SM s is near partition s % partitions (an estimate: the H100
-// does not say which SMs are near which half, only that about 60% of lines
-// are near for one SM, latency.l2.near_fraction 0.5964).
+// 1, and so on; SMs are near a partition in runs of partitionSmRun (the
+// H100 does not say which SMs are near which half, only that about 60% of
+// lines are near for one SM, latency.l2.near_fraction 0.5964; the run is
+// fitted, below).
 //
 // Timing of a read or store of k sectors: its slice's port moves k x
 // sectorBytes at sliceBytesPerCycle, in call order, from max(now, port
@@ -148,6 +149,20 @@ struct L2Config {
   // dirty (tests/timing/kernels/probe/l2_write_probe.cu: fills of 24 to
   // 48 MB write 2.8 to 28 MB back).
   uint32_t dirtyLineWays = 2;
+  // A partition keeps copies of the sectors its SMs read of lines homed in
+  // another: such a read looks up its partition's copy (the SMs' lookup,
+  // in Nsight Compute's srcunit tex), and the home (srcunit ltcfabric) only
+  // for the fetch blocks the copy lacks, which then fill it. Copies take
+  // ways of the home's set (a model: the H100's sit in the other
+  // partition's slices); a store or atomic removes its sectors from them.
+  // Their latency stays the far one, as the L2 latency probe measures it.
+  bool partitionCopies = true;
+  // Consecutive SMs near the same partition (1: they alternate). 66 on the
+  // H100, half its SMs: the model gives consecutive CTAs consecutive SMs,
+  // and the stencils' CTAs, sharing their neighbours' edges, then hit the
+  // L2 as the H100's do (stencil2d_5pt 59.6% against 61.7%; alternating,
+  // 50.4%, each edge read through the other partition's copy).
+  uint32_t partitionSmRun = 66;
 
   bool operator==(const L2Config&) const = default;
 };
@@ -171,6 +186,11 @@ struct L2Stats {
   uint64_t dirtyEvictions = 0;  // ... of which wrote dirty sectors back
   uint64_t writeBackSectors = 0;
   uint64_t coalescedSectors = 0;      // read sectors merged with a recent read of them: not looked up
+  // Lookups at a line's home on behalf of another partition (srcunit
+  // ltcfabric): the far SMs' stores and atomics, and their reads that their
+  // partition's copy lacks (L2Config::partitionCopies; all of them without).
+  uint64_t fabricSectors = 0;
+  uint64_t fabricSectorHits = 0;
   uint64_t mshrStallCycles = 0;       // summed over fetches that waited for an MSHR
   uint64_t atomicUnitBusyCycles = 0;  // the atomic units' sectors' holding times, summed, rounded down
   uint64_t writePortWaitCycles = 0;   // summed over stores and fetches that waited for the write port
@@ -246,6 +266,9 @@ class L2Cache final : public MemoryBackend {
   // later does not wait on host memory. Changes nothing.
   void prefetchSet(uint64_t lineAddress) const;
   uint32_t partitionOf(uint32_t slice) const { return slice / (config_.slices / config_.partitions); }
+  // The partition SM `sm` is near: runs of L2Config::partitionSmRun
+  // consecutive SMs, the partitions in turn.
+  uint32_t partitionNear(uint32_t sm) const { return (sm / config_.partitionSmRun) % config_.partitions; }
 
   const L2Stats& stats() const { return stats_; }
   const L2Config& config() const { return config_; }
@@ -258,6 +281,9 @@ class L2Cache final : public MemoryBackend {
   struct Way {
     uint64_t line = 0;
     bool valid = false;
+    // The partition it serves: its slice's (the line's home), or another
+    // one's (a copy of the home's sectors that partition's SMs read).
+    uint8_t owner = 0;
     uint32_t sectors = 0;  // bit s: sector s present or in flight
     uint32_t dirty = 0;
     // Sectors fetched only as a missing sector's fetch-block neighbours and
@@ -339,14 +365,59 @@ class L2Cache final : public MemoryBackend {
   // on a host thread of its own).
   uint32_t setIndexOf(uint64_t lineAddress) const;
   template <class W>
-  static W* findIn(W* set, uint32_t ways, uint64_t line);
+  static W* findIn(W* set, uint32_t ways, uint64_t line, uint32_t owner);
   // The way's sectors' arrival times, all 0 (arrived) if they were set in
   // an earlier launch: startLaunch restarts the clock without touching
   // every line (the const form reads them without the reset).
   uint64_t* arrivals(Way& way);
   const uint64_t* arrivals(const Way& way) const;
+  // Who a lookup is counted for: an SM (srcunit tex), and or the fabric
+  // between the partitions (srcunit ltcfabric).
+  struct Lookups {
+    bool bySm = true;
+    bool byFabric = false;
+  };
   static void count(L2Stats& stats, const MemoryRequest& request, uint32_t partition, bool near,
-                    uint32_t hits, uint32_t misses, uint32_t inFlightHits);
+                    uint32_t hits, uint32_t misses, uint32_t inFlightHits, Lookups lookups);
+  // What a lookup finds of its sectors in a way: those present (landed or
+  // in flight), when they are all there, and what the line must fetch.
+  struct Found {
+    uint32_t present = 0;
+    uint32_t unaskedInFlight = 0;  // present, fetched as neighbours, still in flight
+    uint32_t inFlightHits = 0;
+    uint32_t fetched = 0;  // the missing sectors' fetch blocks less what the line has (reads)
+    uint64_t dataAt = 0;
+  };
+  template <class State>
+  static Found find(State& state, Way* way, bool fresh, const MemoryRequest& request, uint64_t now,
+                    uint64_t portEnd);
+  // Counts the lookup and marks the way used.
+  template <class State>
+  static void countLookup(State& state, Slice& slice, Way* way, const MemoryRequest& request, const Found& found,
+                          uint32_t partition, bool near, Lookups lookups);
+  // The line's way for `owner` in `set`, else a way taken for it (`fresh`;
+  // a copy's not its line's `home` way), else null when every way is filling.
+  template <class State>
+  static Way* findOrAllocate(State& state, Way* set, uint64_t line, uint32_t owner, uint32_t home, uint64_t now,
+                             uint32_t sm, bool& fresh);
+  // Empties a way, writing its dirty sectors back.
+  template <class State>
+  static void evict(State& state, Way& victim, uint64_t now, uint32_t sm);
+  // Evicts lines but `keep` until the set's lines fit its ways (overfullVictim).
+  template <class State>
+  static void makeRoom(State& state, Way* set, const Way* keep, uint64_t now, uint32_t sm);
+  // The request at the line's home; returns when its data is there (a
+  // store: written; an atomic: updated).
+  template <class State>
+  static uint64_t atHome(State& state, uint64_t now, const MemoryRequest& request, uint64_t portEnd,
+                         Lookups lookups);
+  // A read through partition `partition`'s copy of a line homed in `home`.
+  template <class State>
+  static uint64_t throughCopy(State& state, uint64_t now, const MemoryRequest& request, uint64_t portEnd,
+                              uint32_t home, uint32_t partition);
+  // Removes `sectors` from the copies of `line` that partitions other than
+  // `home` keep in `set`.
+  static void dropCopies(Way* set, uint32_t ways, uint64_t line, uint32_t home, uint32_t sectors);
   // `sectors` (a line's mask) widened to the whole fetch blocks holding them.
   uint32_t fetchBlocks(uint32_t sectors) const;
 

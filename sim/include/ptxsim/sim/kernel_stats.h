@@ -44,12 +44,15 @@ struct TimedStats {
   uint64_t l1LdgstsRequests = 0;
   uint64_t l1LdgstsSectors = 0;
   uint64_t l1SectorHits = 0;  // of every class above
-  // The L2's sectors (reads, writes, atomics: lts__t_sectors.sum) and those
-  // that hit (lts__t_sector_hit_rate.pct); DRAM traffic (dram__bytes_read.sum,
+  // The L2's sectors the SMs look up (reads, writes, atomics: srcunit tex)
+  // and those that hit; DRAM traffic (dram__bytes_read.sum,
   // dram__bytes_write.sum).
   uint64_t l2Sectors = 0;
   uint64_t l2SectorHits = 0;
   uint64_t l2SectorMisses = 0;  // the sectors fetched, fetch-block neighbours included
+  // Lookups at a line's home for another partition (srcunit ltcfabric).
+  uint64_t l2FabricSectors = 0;
+  uint64_t l2FabricSectorHits = 0;
   uint64_t l2CoalescedSectors = 0;  // read sectors merged before the lookup (L2Config::coalesceWindowCycles)
   uint64_t dramBytesRead = 0;
   uint64_t dramBytesWritten = 0;
