@@ -351,8 +351,9 @@ uint64_t L2Cache::serve(State& state, uint64_t now, const MemoryRequest& request
   const L2Cache& self = state.self;
   self.checkRequest(request);
   const uint64_t window = self.config_.coalesceWindowCycles;
-  if (window == 0) return lookup(state, now, request);
-  Slice& slice = state.slice(self.sliceOf(request.lineAddress));
+  const uint32_t sliceIndex = self.sliceOf(request.lineAddress);
+  Slice& slice = state.slice(sliceIndex);
+  if (window == 0) return lookup(state, now, request, sliceIndex, slice);
   const bool read = !request.write && !request.atomic;
   uint32_t merged = 0;
   uint64_t mergedReady = 0;
@@ -375,7 +376,7 @@ uint64_t L2Cache::serve(State& state, uint64_t now, const MemoryRequest& request
   rest.bytes = static_cast<uint32_t>(std::popcount(rest.sectorMask)) * self.config_.sectorBytes;
   const uint64_t bytesPerCycle = self.config_.sliceBytesPerCycle;
   const uint64_t lookedUpAt = std::max(now, (slice.portFreeAtByte + bytesPerCycle - 1) / bytesPerCycle);
-  const uint64_t ready = lookup(state, now, rest);
+  const uint64_t ready = lookup(state, now, rest, sliceIndex, slice);
   if (read) {
     slice.recent[slice.nextRecent] = {rest.lineAddress, rest.sectorMask, lookedUpAt, ready};
     slice.nextRecent = (slice.nextRecent + 1) % kRecentReads;
@@ -384,11 +385,10 @@ uint64_t L2Cache::serve(State& state, uint64_t now, const MemoryRequest& request
 }
 
 template <class State>
-uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& request) {
+uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& request, uint32_t sliceIndex,
+                         Slice& slice) {
   const L2Cache& self = state.self;
   const L2Config& config = self.config_;
-  const uint32_t sliceIndex = self.sliceOf(request.lineAddress);
-  Slice& slice = state.slice(sliceIndex);
   const uint32_t home = self.partitionOf(sliceIndex);
   const uint32_t requester = self.partitionNear(request.sm);
   const bool near = home == requester;
@@ -407,9 +407,10 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
   }
 
   const bool read = !request.write && !request.atomic;
+  const Place place{slice, home, state.set(request.lineAddress)};
   if (near || !read || !config.partitionCopies)
-    return atHome(state, now, request, portEnd, Lookups{.bySm = true, .byFabric = !near}) + latency;
-  return throughCopy(state, now, request, portEnd, home, requester) + latency;
+    return atHome(state, now, request, portEnd, place, Lookups{.bySm = true, .byFabric = !near}) + latency;
+  return throughCopy(state, now, request, portEnd, place, requester) + latency;
 }
 
 template <class State>
@@ -513,14 +514,12 @@ void L2Cache::countLookup(State& state, Slice& slice, Way* way, const MemoryRequ
 
 template <class State>
 uint64_t L2Cache::throughCopy(State& state, uint64_t now, const MemoryRequest& request, uint64_t portEnd,
-                              uint32_t home, uint32_t partition) {
+                              const Place& place, uint32_t partition) {
   const L2Cache& self = state.self;
-  Way* set = state.set(request.lineAddress);
   bool fresh = false;
-  Way* copy = findOrAllocate(state, set, request.lineAddress, partition, home, now, request.sm, fresh);
+  Way* copy = findOrAllocate(state, place.set, request.lineAddress, partition, place.home, now, request.sm, fresh);
   const Found found = find(state, copy, fresh, request, now, portEnd);
-  countLookup(state, state.slice(self.sliceOf(request.lineAddress)), copy, request, found, partition, false,
-              Lookups{.bySm = true, .byFabric = false});
+  countLookup(state, place.slice, copy, request, found, partition, false, Lookups{.bySm = true, .byFabric = false});
   if (found.fetched == 0) return found.dataAt;
   // The sectors the copy lacks, in whole fetch blocks, from the home over
   // the fabric. Held as in flight meanwhile, so that the home's line cannot
@@ -534,7 +533,7 @@ uint64_t L2Cache::throughCopy(State& state, uint64_t now, const MemoryRequest& r
   MemoryRequest fromHome = request;
   fromHome.sectorMask = found.fetched;
   fromHome.bytes = static_cast<uint32_t>(std::popcount(found.fetched)) * self.config_.sectorBytes;
-  const uint64_t homeDataAt = atHome(state, now, fromHome, portEnd, Lookups{.bySm = false, .byFabric = true});
+  const uint64_t homeDataAt = atHome(state, now, fromHome, portEnd, place, Lookups{.bySm = false, .byFabric = true});
   if (copy != nullptr)
     for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
       if ((found.fetched >> s) & 1) arrival[s] = homeDataAt;
@@ -553,18 +552,17 @@ void L2Cache::dropCopies(Way* set, uint32_t ways, uint64_t line, uint32_t home, 
 
 template <class State>
 uint64_t L2Cache::atHome(State& state, uint64_t now, const MemoryRequest& request, uint64_t portEnd,
-                         Lookups lookups) {
+                         const Place& place, Lookups lookups) {
   // Every change below goes to `state`; only statistics depend on kCommit.
   constexpr bool kCommit = State::kCommit;
   const L2Cache& self = state.self;
   const L2Config& config = self.config_;
-  const uint32_t sliceIndex = self.sliceOf(request.lineAddress);
-  Slice& slice = state.slice(sliceIndex);
-  const uint32_t partition = self.partitionOf(sliceIndex);
+  Slice& slice = place.slice;
+  const uint32_t partition = place.home;
   const bool near = partition == self.partitionNear(request.sm);
   const auto sectorCount = static_cast<uint32_t>(std::popcount(request.sectorMask));
 
-  Way* set = state.set(request.lineAddress);
+  Way* set = place.set;
   bool fresh = false;  // allocated by this request: no sectors yet
   Way* way = findOrAllocate(state, set, request.lineAddress, partition, partition, now, request.sm, fresh);
   uint64_t* arrival = way != nullptr ? state.arrivals(*way) : nullptr;

@@ -349,7 +349,8 @@ class L2Cache final : public MemoryBackend {
   template <class State>
   static uint64_t serve(State& state, uint64_t now, const MemoryRequest& request);
   template <class State>
-  static uint64_t lookup(State& state, uint64_t now, const MemoryRequest& request);
+  static uint64_t lookup(State& state, uint64_t now, const MemoryRequest& request, uint32_t sliceIndex,
+                         Slice& slice);
   // The slice's atomic unit on `request`, whose sectors' data is in the
   // slice from cycle dataAt; returns the tick its last sector is updated
   // and the sum of the sectors' holding times in `busyTicks`.
@@ -408,13 +409,20 @@ class L2Cache final : public MemoryBackend {
   static void makeRoom(State& state, Way* set, const Way* keep, uint64_t now, uint32_t sm);
   // The request at the line's home; returns when its data is there (a
   // store: written; an atomic: updated).
+  // Where a request's line lives: its slice, the slice's partition (the
+  // line's home) and its set, looked up once a request.
+  struct Place {
+    Slice& slice;
+    uint32_t home;
+    Way* set;
+  };
   template <class State>
   static uint64_t atHome(State& state, uint64_t now, const MemoryRequest& request, uint64_t portEnd,
-                         Lookups lookups);
-  // A read through partition `partition`'s copy of a line homed in `home`.
+                         const Place& place, Lookups lookups);
+  // A read through partition `partition`'s copy of a line homed in another.
   template <class State>
   static uint64_t throughCopy(State& state, uint64_t now, const MemoryRequest& request, uint64_t portEnd,
-                              uint32_t home, uint32_t partition);
+                              const Place& place, uint32_t partition);
   // Removes `sectors` from the copies of `line` that partitions other than
   // `home` keep in `set`.
   static void dropCopies(Way* set, uint32_t ways, uint64_t line, uint32_t home, uint32_t sectors);
