@@ -18,11 +18,6 @@ namespace {
 
 }  // namespace
 
-double L2Stats::sectorHitRatePct() const {
-  const uint64_t sectors = sectorHits + sectorMisses;
-  return sectors == 0 ? 0.0 : 100.0 * static_cast<double>(sectorHits) / static_cast<double>(sectors);
-}
-
 L2Cache::L2Cache(const L2Config& config, MemoryBackend& backend) : config_(config), backend_(backend) {
   checkL2Config(config);
   sectorsPerLine_ = config.lineBytes / config.sectorBytes;
@@ -105,58 +100,6 @@ const uint64_t* L2Cache::arrivals(const Way& way) const {
   static constexpr uint64_t kArrived[32] = {};
   if (way.launch != launch_) return kArrived;
   return &arrival_[(&way - ways_.data()) * sectorsPerLine_];
-}
-
-void L2Cache::count(L2Stats& stats, const MemoryRequest& request, uint32_t partition, bool near,
-                    uint32_t hits, uint32_t misses, uint32_t inFlightHits, Lookups lookups) {
-  const uint32_t sectors = static_cast<uint32_t>(std::popcount(request.sectorMask));
-  if (lookups.byFabric) {
-    stats.fabricSectors += sectors;
-    stats.fabricSectorHits += hits;
-  }
-  if (!lookups.bySm) return;
-  if (request.atomic) {
-    ++stats.atomicRequests;
-    stats.atomicSectors += sectors;
-  } else if (request.write) {
-    ++stats.writeRequests;
-    stats.writeSectors += sectors;
-  } else {
-    ++stats.readRequests;
-    stats.readSectors += sectors;
-  }
-  stats.sectorHits += hits;
-  stats.sectorMisses += misses;
-  stats.inFlightSectorHits += inFlightHits;
-  stats.partitionSectorHits[partition] += hits;
-  ++(near ? stats.nearRequests : stats.farRequests);
-}
-
-void L2Stats::add(const L2Stats& other) {
-  readRequests += other.readRequests;
-  writeRequests += other.writeRequests;
-  atomicRequests += other.atomicRequests;
-  readSectors += other.readSectors;
-  writeSectors += other.writeSectors;
-  atomicSectors += other.atomicSectors;
-  sectorHits += other.sectorHits;
-  sectorMisses += other.sectorMisses;
-  inFlightSectorHits += other.inFlightSectorHits;
-  nearRequests += other.nearRequests;
-  farRequests += other.farRequests;
-  evictions += other.evictions;
-  dirtyEvictions += other.dirtyEvictions;
-  writeBackSectors += other.writeBackSectors;
-  coalescedSectors += other.coalescedSectors;
-  fabricSectors += other.fabricSectors;
-  fabricSectorHits += other.fabricSectorHits;
-  mshrStallCycles += other.mshrStallCycles;
-  atomicUnitBusyCycles += other.atomicUnitBusyCycles;
-  writePortWaitCycles += other.writePortWaitCycles;
-  if (partitionSectorHits.size() < other.partitionSectorHits.size())
-    partitionSectorHits.resize(other.partitionSectorHits.size(), 0);
-  for (size_t p = 0; p < other.partitionSectorHits.size(); ++p)
-    partitionSectorHits[p] += other.partitionSectorHits[p];
 }
 
 void L2Cache::startLaunch() {
@@ -243,50 +186,6 @@ struct L2Cache::Shadowed {
     return done;
   }
 };
-
-void L2Cache::Shadow::clear() {
-  for (uint32_t index : slicesCopied_) sliceCopied_[index] = 0;
-  slicesCopied_.clear();
-  if (setsUsed_ != 0) std::fill(setTable_.begin(), setTable_.end(), 0);
-  setsUsed_ = 0;
-  backend_.clear();
-}
-
-L2Cache::Slice& L2Cache::Shadow::slice(const L2Cache& l2, uint32_t index) {
-  if (slices_.size() != l2.slices_.size()) {
-    slices_.resize(l2.slices_.size());
-    sliceCopied_.assign(l2.slices_.size(), 0);
-  }
-  if (sliceCopied_[index] == 0) {
-    slices_[index] = l2.slices_[index];  // copy-assigned: its vectors keep their storage
-    sliceCopied_[index] = 1;
-    slicesCopied_.push_back(index);
-  }
-  return slices_[index];
-}
-
-std::pair<L2Cache::Shadow::Set*, bool> L2Cache::Shadow::set(uint32_t index) {
-  if (2 * (setsUsed_ + 1) > setTable_.size()) {
-    // Twice the room, the copies so far entered again.
-    setTable_.assign(std::max<size_t>(64, 2 * setTable_.size()), 0);
-    for (size_t position = 0; position < setsUsed_; ++position) {
-      size_t probe = sets_[position].index & (setTable_.size() - 1);
-      while (setTable_[probe] != 0) probe = (probe + 1) & (setTable_.size() - 1);
-      setTable_[probe] = (uint64_t{sets_[position].index} + 1) << 32 | position;
-    }
-  }
-  const uint64_t key = uint64_t{index} + 1;
-  size_t probe = index & (setTable_.size() - 1);
-  while (setTable_[probe] != 0) {
-    if (setTable_[probe] >> 32 == key) return {&sets_[static_cast<uint32_t>(setTable_[probe])], false};
-    probe = (probe + 1) & (setTable_.size() - 1);
-  }
-  if (setsUsed_ == sets_.size()) sets_.emplace_back();
-  setTable_[probe] = key << 32 | setsUsed_;
-  Set& copy = sets_[setsUsed_++];
-  copy.index = index;
-  return {&copy, true};
-}
 
 uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) {
   Applied state{*this};
