@@ -19,6 +19,7 @@ namespace {
 }  // namespace
 
 L2Cache::L2Cache(const L2Config& config, MemoryBackend& backend) : config_(config), backend_(backend) {
+  static_assert(sizeof(Way) == 40, "a way's size: its fields' order keeps it to 40 bytes");
   checkL2Config(config);
   sectorsPerLine_ = config.lineBytes / config.sectorBytes;
   sectorsPerFetch_ = config.fetchBytes / config.sectorBytes;

@@ -278,19 +278,20 @@ class L2Cache final : public MemoryBackend {
   void setFetchBytes(uint32_t bytes);
 
  private:
+  // 40 bytes: a request walks its set's ways, and the L2 holds 409,600.
   struct Way {
     uint64_t line = 0;
+    uint64_t lastUse = 0;  // LRU stamp
+    uint32_t sectors = 0;  // bit s: sector s present or in flight
+    uint32_t dirty = 0;
+    // Sectors fetched only as a missing sector's fetch-block neighbours and
+    // not looked up since: counted as misses when fetched (countLookup).
+    uint32_t unasked = 0;
+    uint32_t launch = 0;  // the launch whose clock its arrival times count in
     bool valid = false;
     // The partition it serves: its slice's (the line's home), or another
     // one's (a copy of the home's sectors that partition's SMs read).
     uint8_t owner = 0;
-    uint32_t sectors = 0;  // bit s: sector s present or in flight
-    uint32_t dirty = 0;
-    // Sectors fetched only as a missing sector's fetch-block neighbours and
-    // not looked up since: counted as misses when fetched (lookups()).
-    uint32_t unasked = 0;
-    uint64_t lastUse = 0;  // LRU stamp
-    uint32_t launch = 0;   // the launch whose clock its arrival times count in
   };
   struct RecentRead {
     uint64_t line = 0;
