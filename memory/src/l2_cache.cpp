@@ -335,23 +335,21 @@ template <class State>
 void L2Cache::makeRoom(State& state, Way* set, const Way* keep, uint64_t now, uint32_t sm) {
   const L2Config& config = state.self.config_;
   if (config.dirtyLineWays == 1 || keep == nullptr) return;
-  while (Way* victim = overfullVictim(set, config.ways, config.dirtyLineWays, state.self.sectorsPerLine_, now, keep,
-                                      [&](Way& w) { return state.arrivals(w); }))
+  while (Way* victim = overfullVictim(set, config.ways, config.dirtyLineWays, state.self.sectorsPerLine_, now,
+                                      keep, [&](Way& w) { return state.arrivals(w); }))
     evict(state, *victim, now, sm);
 }
 
 template <class State>
 L2Cache::Way* L2Cache::findOrAllocate(State& state, Way* set, uint64_t line, uint32_t owner, uint32_t home,
-                                      uint64_t now, uint32_t sm, bool& fresh) {
+                                      uint64_t now, uint32_t sm) {
   const L2Cache& self = state.self;
-  fresh = false;
   if (Way* way = findIn(set, self.config_.ways, line, owner)) return way;
   // A copy does not take its own line's home.
   const Way* keep = owner == home ? nullptr : findIn(set, self.config_.ways, line, home);
-  Way* way =
-      victimWay(set, self.config_.ways, self.sectorsPerLine_, now, [&](Way& w) { return state.arrivals(w); }, keep);
+  Way* way = victimWay(
+      set, self.config_.ways, self.sectorsPerLine_, now, [&](Way& w) { return state.arrivals(w); }, keep);
   if (way == nullptr) return nullptr;
-  fresh = true;
   evict(state, *way, now, sm);
   *way = Way{.line = line, .valid = true, .owner = static_cast<uint8_t>(owner)};
   std::fill_n(state.arrivals(*way), self.sectorsPerLine_, 0);
@@ -360,12 +358,12 @@ L2Cache::Way* L2Cache::findOrAllocate(State& state, Way* set, uint64_t line, uin
 }
 
 template <class State>
-L2Cache::Found L2Cache::find(State& state, Way* way, bool fresh, const MemoryRequest& request, uint64_t now,
+L2Cache::Found L2Cache::find(State& state, Way* way, const MemoryRequest& request, uint64_t now,
                              uint64_t portEnd) {
   const L2Cache& self = state.self;
   Found found;
   found.dataAt = portEnd;
-  found.present = way != nullptr && !fresh ? way->sectors & request.sectorMask : 0;
+  found.present = way != nullptr ? way->sectors & request.sectorMask : 0;
   if (found.present != 0) {
     const uint64_t* arrival = state.arrivals(*way);
     for (uint32_t s = 0; s < self.sectorsPerLine_; ++s) {
@@ -384,13 +382,13 @@ L2Cache::Found L2Cache::find(State& state, Way* way, bool fresh, const MemoryReq
   // A read's missing sectors come in whole fetch blocks (the sectors of
   // them the line lacks).
   if (!store && missing != 0)
-    found.fetched = way != nullptr ? self.fetchBlocks(missing) & ~(fresh ? 0u : way->sectors) : missing;
+    found.fetched = way != nullptr ? self.fetchBlocks(missing) & ~way->sectors : missing;
   return found;
 }
 
 template <class State>
-void L2Cache::countLookup(State& state, Slice& slice, Way* way, const MemoryRequest& request, const Found& found,
-                          uint32_t partition, bool near, Lookups lookups) {
+void L2Cache::countLookup(State& state, Slice& slice, Way* way, const MemoryRequest& request,
+                          const Found& found, uint32_t partition, bool near, Lookups lookups) {
   const bool store = request.write && !request.atomic;
   // Nsight Compute's hits and misses (tests/timing/kernels/h100/*.ncu.csv):
   // a store's sectors are whole, needing no fetch, and count as hits
@@ -401,8 +399,8 @@ void L2Cache::countLookup(State& state, Slice& slice, Way* way, const MemoryRequ
   // (histogram_shared: warps reading adjacent sectors at once miss 32 800
   // times for 32 768 sectors), one of a neighbour that has landed as a hit.
   if constexpr (State::kCommit) {
-    const auto hits =
-        static_cast<uint32_t>(std::popcount(store ? request.sectorMask : found.present & ~found.unaskedInFlight));
+    const auto hits = static_cast<uint32_t>(
+        std::popcount(store ? request.sectorMask : found.present & ~found.unaskedInFlight));
     count(state.stats(), request, partition, near, hits, static_cast<uint32_t>(std::popcount(found.fetched)),
           store ? 0 : found.inFlightHits, lookups);
   }
@@ -416,10 +414,10 @@ template <class State>
 uint64_t L2Cache::throughCopy(State& state, uint64_t now, const MemoryRequest& request, uint64_t portEnd,
                               const Place& place, uint32_t partition) {
   const L2Cache& self = state.self;
-  bool fresh = false;
-  Way* copy = findOrAllocate(state, place.set, request.lineAddress, partition, place.home, now, request.sm, fresh);
-  const Found found = find(state, copy, fresh, request, now, portEnd);
-  countLookup(state, place.slice, copy, request, found, partition, false, Lookups{.bySm = true, .byFabric = false});
+  Way* copy = findOrAllocate(state, place.set, request.lineAddress, partition, place.home, now, request.sm);
+  const Found found = find(state, copy, request, now, portEnd);
+  countLookup(state, place.slice, copy, request, found, partition, false,
+              Lookups{.bySm = true, .byFabric = false});
   if (found.fetched == 0) return found.dataAt;
   // The sectors the copy lacks, in whole fetch blocks, from the home over
   // the fabric. Held as in flight meanwhile, so that the home's line cannot
@@ -433,7 +431,8 @@ uint64_t L2Cache::throughCopy(State& state, uint64_t now, const MemoryRequest& r
   MemoryRequest fromHome = request;
   fromHome.sectorMask = found.fetched;
   fromHome.bytes = static_cast<uint32_t>(std::popcount(found.fetched)) * self.config_.sectorBytes;
-  const uint64_t homeDataAt = atHome(state, now, fromHome, portEnd, place, Lookups{.bySm = false, .byFabric = true});
+  const uint64_t homeDataAt =
+      atHome(state, now, fromHome, portEnd, place, Lookups{.bySm = false, .byFabric = true});
   if (copy != nullptr)
     for (uint32_t s = 0; s < self.sectorsPerLine_; ++s)
       if ((found.fetched >> s) & 1) arrival[s] = homeDataAt;
@@ -463,10 +462,9 @@ uint64_t L2Cache::atHome(State& state, uint64_t now, const MemoryRequest& reques
   const auto sectorCount = static_cast<uint32_t>(std::popcount(request.sectorMask));
 
   Way* set = place.set;
-  bool fresh = false;  // allocated by this request: no sectors yet
-  Way* way = findOrAllocate(state, set, request.lineAddress, partition, partition, now, request.sm, fresh);
+  Way* way = findOrAllocate(state, set, request.lineAddress, partition, partition, now, request.sm);
   uint64_t* arrival = way != nullptr ? state.arrivals(*way) : nullptr;
-  const Found found = find(state, way, fresh, request, now, portEnd);
+  const Found found = find(state, way, request, now, portEnd);
   countLookup(state, slice, way, request, found, partition, near, lookups);
   uint64_t dataAt = found.dataAt;
   const uint32_t missing = request.sectorMask & ~found.present;

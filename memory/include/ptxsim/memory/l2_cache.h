@@ -185,7 +185,7 @@ struct L2Stats {
   uint64_t evictions = 0;       // valid lines replaced
   uint64_t dirtyEvictions = 0;  // ... of which wrote dirty sectors back
   uint64_t writeBackSectors = 0;
-  uint64_t coalescedSectors = 0;      // read sectors merged with a recent read of them: not looked up
+  uint64_t coalescedSectors = 0;  // read sectors merged with a recent read of them: not looked up
   // Lookups at a line's home on behalf of another partition (srcunit
   // ltcfabric): the far SMs' stores and atomics, and their reads that their
   // partition's copy lacks (L2Config::partitionCopies; all of them without).
@@ -391,17 +391,17 @@ class L2Cache final : public MemoryBackend {
     uint64_t dataAt = 0;
   };
   template <class State>
-  static Found find(State& state, Way* way, bool fresh, const MemoryRequest& request, uint64_t now,
-                    uint64_t portEnd);
+  static Found find(State& state, Way* way, const MemoryRequest& request, uint64_t now, uint64_t portEnd);
   // Counts the lookup and marks the way used.
   template <class State>
-  static void countLookup(State& state, Slice& slice, Way* way, const MemoryRequest& request, const Found& found,
-                          uint32_t partition, bool near, Lookups lookups);
-  // The line's way for `owner` in `set`, else a way taken for it (`fresh`;
-  // a copy's not its line's `home` way), else null when every way is filling.
+  static void countLookup(State& state, Slice& slice, Way* way, const MemoryRequest& request,
+                          const Found& found, uint32_t partition, bool near, Lookups lookups);
+  // The line's way for `owner` in `set`, else a way taken for it, with no
+  // sectors yet (a copy's not its line's `home` way), else null when every
+  // way is filling.
   template <class State>
-  static Way* findOrAllocate(State& state, Way* set, uint64_t line, uint32_t owner, uint32_t home, uint64_t now,
-                             uint32_t sm, bool& fresh);
+  static Way* findOrAllocate(State& state, Way* set, uint64_t line, uint32_t owner, uint32_t home,
+                             uint64_t now, uint32_t sm);
   // Empties a way, writing its dirty sectors back.
   template <class State>
   static void evict(State& state, Way& victim, uint64_t now, uint32_t sm);
@@ -447,10 +447,10 @@ class L2Cache final : public MemoryBackend {
   std::vector<uint32_t> setFlushes_;  // per set: flushes_ when it was last emptied or used
   std::vector<uint64_t> arrival_;     // per way and sector: the cycle its data is in the slice
   std::vector<Slice> slices_;
-  std::vector<SliceWindow> sliceWindows_;                         // one a slice
+  std::vector<SliceWindow> sliceWindows_;  // one a slice
   // finishWindow's merge: each request and its place in (slice, order).
   std::vector<std::pair<TimedRequest, uint32_t>> windowBackend_;
-  uint32_t launch_ = 0;                                           // launches started (startLaunch)
+  uint32_t launch_ = 0;  // launches started (startLaunch)
   uint64_t atomicBusyTicks_ = 0;
   L2Stats stats_;
 };
