@@ -13,7 +13,13 @@
 # OUTDIR/host_profile.json on one thread and on every core:
 # scripts/host_profile_table.py turns it into the table of where the time
 # goes (phase A's wall as run against the prediction shows the dispatch cost).
-# Usage: device_host_threads.sh --pack | device_host_threads.sh OUTDIR
+# --paired OUTDIR [ROUNDS] instead alternates one thread and every core,
+# one repetition each, ROUNDS times (5): OUTDIR/paired.N.json, round N;
+# scripts/paired_efficiency.py gives each round's efficiency and their
+# median, which this machine's drift between runs (its one-thread speed
+# varies by up to half from one run to the next) moves less than a single
+# pair of runs minutes apart.
+# Usage: device_host_threads.sh --pack | device_host_threads.sh [--paired] OUTDIR [ROUNDS]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bench="$root/build/bin/kernel_throughput_benchmark"
@@ -24,10 +30,26 @@ if [ "${1:-}" = "--pack" ]; then
   du -sh "$libs"
   exit 0
 fi
-out="${1:?usage: device_host_threads.sh --pack | device_host_threads.sh OUTDIR}"
+paired=0
+if [ "${1:-}" = "--paired" ]; then
+  paired=1
+  shift
+fi
+out="${1:?usage: device_host_threads.sh --pack | device_host_threads.sh [--paired] OUTDIR [ROUNDS]}"
 mkdir -p "$out"
 kernels='(vector_add_1M|reduce_f32_4M|sgemm_256|transpose_1024|nbody_2048)'
 { nproc; lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Socket'; date -u; } >"$out/machine.txt"
+if [ "$paired" = 1 ]; then
+  for round in $(seq "${2:-5}"); do
+    for threads in 1 0; do
+      PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" \
+        --benchmark_filter="$kernels/threads:$threads/simt:1/timing:1" \
+        --benchmark_out="$out/paired.$round.$threads.json" --benchmark_out_format=json >/dev/null
+    done
+  done
+  date -u >>"$out/machine.txt"
+  exit 0
+fi
 PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" \
   --benchmark_filter="$kernels/threads:[0-9]+/simt:1/timing:1" \
   --benchmark_repetitions=3 --benchmark_out="$out/host_threads.json" --benchmark_out_format=json
