@@ -14,7 +14,8 @@
 # scripts/host_profile_table.py turns it into the table of where the time
 # goes (phase A's wall as run against the prediction shows the dispatch cost).
 # --paired OUTDIR [ROUNDS] instead alternates one thread and every core,
-# one repetition each, ROUNDS times (5): OUTDIR/paired.N.json, round N;
+# one repetition each, ROUNDS times (5): OUTDIR/paired.N.T.json, round N
+# on T threads (1, or 0: every core);
 # scripts/paired_efficiency.py gives each round's efficiency and their
 # median, which this machine's drift between runs (its one-thread speed
 # varies by up to half from one run to the next) moves less than a single
