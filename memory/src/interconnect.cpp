@@ -9,8 +9,21 @@ namespace ptxsim::memory {
 
 namespace {
 
-uint64_t transferCycles(uint32_t bytes, uint32_t bytesPerCycle) {
-  return (uint64_t{bytes} + bytesPerCycle - 1) / bytesPerCycle;
+// A port's clock runs in kTicksPerCycle ticks a cycle, so that a transfer
+// shorter than a cycle holds it only its share (two 32-byte reads pass a
+// 64-byte port in one cycle).
+constexpr uint64_t kTicksPerCycle = 1024;
+
+uint64_t transferTicks(uint32_t bytes, uint32_t bytesPerCycle) {
+  return (uint64_t{bytes} * kTicksPerCycle + bytesPerCycle - 1) / bytesPerCycle;
+}
+
+// Takes a port free from tick `freeTick` at cycle `from`: returns the cycle
+// the transfer starts in and moves the port on by its ticks.
+uint64_t takePort(uint64_t from, uint64_t& freeTick, uint32_t bytes, uint32_t bytesPerCycle) {
+  const uint64_t start = std::max(from * kTicksPerCycle, freeTick);
+  freeTick = start + transferTicks(bytes, bytesPerCycle);
+  return start / kTicksPerCycle;
 }
 
 }  // namespace
@@ -43,15 +56,11 @@ uint32_t Interconnect::checkedSlice(const MemoryRequest& request) const {
 
 uint64_t Interconnect::crossSm(uint64_t now, const MemoryRequest& request, uint64_t& smFree) const {
   const bool store = request.write && !request.atomic;
-  const uint64_t injected = std::max(now, smFree);
-  smFree = injected + transferCycles(request.bytes, store ? config_.smStoreBytesPerCycle : config_.smBytesPerCycle);
-  return injected;
+  return takePort(now, smFree, request.bytes, store ? config_.smStoreBytesPerCycle : config_.smBytesPerCycle);
 }
 
 uint64_t Interconnect::crossSlice(uint64_t injected, const MemoryRequest& request, uint64_t& sliceFree) const {
-  const uint64_t ejected = std::max(injected, sliceFree);
-  sliceFree = ejected + transferCycles(request.bytes, config_.sliceBytesPerCycle);
-  return ejected;
+  return takePort(injected, sliceFree, request.bytes, config_.sliceBytesPerCycle);
 }
 
 uint64_t Interconnect::request(uint64_t now, const MemoryRequest& request) {

@@ -8,11 +8,15 @@
 // Every SM has an injection port that moves `smBytesPerCycle` bytes a
 // cycle (a read's bytes are the data it brings back), a store's bytes at
 // `smStoreBytesPerCycle`, its requests in call order; every slice has an
-// ejection port that moves `sliceBytesPerCycle`. A request takes its SM's port at max(now, the port's
-// free cycle), holds it ceil(bytes / that rate) cycles, then takes its
-// slice's port at max(that start, the slice port's free cycle) and holds it
-// ceil(bytes / sliceBytesPerCycle) cycles; it reaches the back end when it
-// has the slice's port. An uncontended request is not delayed at all: the
+// ejection port that moves `sliceBytesPerCycle`. A request takes its SM's
+// port from max(now, when the port is free), holds it bytes / that rate
+// cycles (fractions kept: two 32-byte reads pass a 64-byte port in one
+// cycle), then takes its slice's port from max(the cycle it started in,
+// when that port is free) for bytes / sliceBytesPerCycle; it reaches the
+// back end in the cycle it starts on the slice's port. (Before 2026-11-28
+// a transfer held a port whole cycles, so the 48 ejection ports let 48
+// one-sector requests a cycle through at most: random gathers on the H200
+// ran up to 50% slower than it.) An uncontended request is not delayed at all: the
 // back end's latencies (the L2's near and far hit latencies, measured from
 // the SM) already include the trip across the crossbar, so only the wait for
 // a busy port is added.
@@ -90,8 +94,8 @@ class Interconnect final : public MemoryBackend {
 
    private:
     friend class Interconnect;
-    std::optional<uint64_t> smPortFreeAt_;
-    std::vector<std::pair<uint32_t, uint64_t>> slicePortFreeAt_;  // (slice, free cycle), the slices touched
+    std::optional<uint64_t> smPortFreeAt_;                        // in port ticks (interconnect.cpp)
+    std::vector<std::pair<uint32_t, uint64_t>> slicePortFreeAt_;  // (slice, free tick), the slices touched
   };
   // The cycle `request` (sent at `now`) would reach the back end after
   // `shadow`'s requests; adds it to `shadow`. Asks the back end nothing.
@@ -135,7 +139,7 @@ class Interconnect final : public MemoryBackend {
   // A cache line each, like the slices' ports (below): grown to the
   // highest SM seen or added.
   struct alignas(64) SmPort {
-    uint64_t freeAt = 0;
+    uint64_t freeAt = 0;  // in port ticks (interconnect.cpp)
   };
   std::vector<SmPort> smPortFreeAt_;
   // A cache line each: the timing driver moves different slices' ports on
