@@ -9,20 +9,24 @@ namespace ptxsim::memory {
 
 namespace {
 
-// A port's clock runs in kTicksPerCycle ticks a cycle, so that a transfer
-// shorter than a cycle holds it only its share (two 32-byte reads pass a
-// 64-byte port in one cycle).
+// A port's clock runs in kTicksPerCycle ticks a cycle, so that a slice's
+// port holds a transfer shorter than a cycle only its share of one.
 constexpr uint64_t kTicksPerCycle = 1024;
 
-uint64_t transferTicks(uint32_t bytes, uint32_t bytesPerCycle) {
+// How a port rounds a transfer's time: an SM's port sends one request a
+// cycle at most (whole cycles), a slice's takes several smaller ones a cycle.
+enum class Hold { kWholeCycles, kShareOfCycle };
+
+uint64_t transferTicks(uint32_t bytes, uint32_t bytesPerCycle, Hold hold) {
+  if (hold == Hold::kWholeCycles) return (uint64_t{bytes} + bytesPerCycle - 1) / bytesPerCycle * kTicksPerCycle;
   return (uint64_t{bytes} * kTicksPerCycle + bytesPerCycle - 1) / bytesPerCycle;
 }
 
 // Takes a port free from tick `freeTick` at cycle `from`: returns the cycle
 // the transfer starts in and moves the port on by its ticks.
-uint64_t takePort(uint64_t from, uint64_t& freeTick, uint32_t bytes, uint32_t bytesPerCycle) {
+uint64_t takePort(uint64_t from, uint64_t& freeTick, uint32_t bytes, uint32_t bytesPerCycle, Hold hold) {
   const uint64_t start = std::max(from * kTicksPerCycle, freeTick);
-  freeTick = start + transferTicks(bytes, bytesPerCycle);
+  freeTick = start + transferTicks(bytes, bytesPerCycle, hold);
   return start / kTicksPerCycle;
 }
 
@@ -56,11 +60,12 @@ uint32_t Interconnect::checkedSlice(const MemoryRequest& request) const {
 
 uint64_t Interconnect::crossSm(uint64_t now, const MemoryRequest& request, uint64_t& smFree) const {
   const bool store = request.write && !request.atomic;
-  return takePort(now, smFree, request.bytes, store ? config_.smStoreBytesPerCycle : config_.smBytesPerCycle);
+  return takePort(now, smFree, request.bytes, store ? config_.smStoreBytesPerCycle : config_.smBytesPerCycle,
+                  Hold::kWholeCycles);
 }
 
 uint64_t Interconnect::crossSlice(uint64_t injected, const MemoryRequest& request, uint64_t& sliceFree) const {
-  return takePort(injected, sliceFree, request.bytes, config_.sliceBytesPerCycle);
+  return takePort(injected, sliceFree, request.bytes, config_.sliceBytesPerCycle, Hold::kShareOfCycle);
 }
 
 uint64_t Interconnect::request(uint64_t now, const MemoryRequest& request) {

@@ -86,17 +86,18 @@ TEST(Interconnect, RequestsOfManySmsQueueAtTheSlicesPort) {
   EXPECT_EQ(noc.stats().slicePortWaitCycles, 0u + 2 + 4 + 6);
 }
 
-TEST(Interconnect, APartialTransferHoldsAPortOnlyItsShareOfACycle) {
+TEST(Interconnect, AnSmsPortSendsARequestACycleASlicesTakesSeveral) {
   RecordingBackend backend(50);
   Interconnect noc(small(), 2, sliceOfLine, backend);
-  // 8 bytes hold SM 0's 32-byte port a quarter of a cycle: four, to the two
-  // slices in turn, go in cycle 0; a fifth waits for cycle 1.
-  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(noc.request(0, read(128 * i, 8, 0)), 50u) << i;
-  EXPECT_EQ(noc.request(0, read(512, 8, 0)), 51u);
-  // They hold slice 0's 16-byte port half a cycle each (0, 0.5, then 1 to
-  // 1.5): SM 1's two at cycle 1 start at 1.5 (cycle 1) and 2.
-  EXPECT_EQ(noc.request(1, read(0, 8, 1)), 51u);
-  EXPECT_EQ(noc.request(1, read(256, 8, 1)), 52u);
+  // 8 bytes hold SM 0's 32-byte port a whole cycle: one request a cycle.
+  EXPECT_EQ(noc.request(0, read(0, 8, 0)), 50u);
+  EXPECT_EQ(noc.request(0, read(128, 8, 0)), 51u);
+  // They hold slice 0's 16-byte port half a cycle each: SM 0's (0 to 0.5)
+  // and two from SMs 1 and 2 at 0 (0.5 to 1, then 1 to 1.5) start in
+  // cycles 0, 0 and 1; SM 3's at 1 starts at 1.5, in cycle 1.
+  EXPECT_EQ(noc.request(0, read(256, 8, 1)), 50u);
+  EXPECT_EQ(noc.request(0, read(512, 8, 2)), 51u);
+  EXPECT_EQ(noc.request(1, read(768, 8, 3)), 51u);
   EXPECT_EQ(noc.stats().smPortWaitCycles, 1u);
   EXPECT_EQ(noc.stats().slicePortWaitCycles, 1u);
 }

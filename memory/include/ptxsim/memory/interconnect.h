@@ -9,14 +9,17 @@
 // cycle (a read's bytes are the data it brings back), a store's bytes at
 // `smStoreBytesPerCycle`, its requests in call order; every slice has an
 // ejection port that moves `sliceBytesPerCycle`. A request takes its SM's
-// port from max(now, when the port is free), holds it bytes / that rate
-// cycles (fractions kept: two 32-byte reads pass a 64-byte port in one
-// cycle), then takes its slice's port from max(the cycle it started in,
-// when that port is free) for bytes / sliceBytesPerCycle; it reaches the
-// back end in the cycle it starts on the slice's port. (Before 2026-11-28
-// a transfer held a port whole cycles, so the 48 ejection ports let 48
-// one-sector requests a cycle through at most: random gathers on the H200
-// ran up to 50% slower than it.) An uncontended request is not delayed at all: the
+// port from max(now, when the port is free) and holds it ceil(bytes / that
+// rate) whole cycles (an SM sends one request a cycle at most), then takes
+// its slice's port from max(the cycle it started in, when that port is
+// free) for bytes / sliceBytesPerCycle cycles, fractions kept (four
+// one-sector requests pass a 128-byte port in one cycle); it reaches the
+// back end in the cycle it starts on the slice's port. Why (the H200
+// probe tests/timing/kernels/probe/write_back_probe.cu, 2026-11-28): its
+// random gathers take up to 115 one-sector requests a cycle from 132 SMs
+// (write_first: 0.87 an SM a cycle); until then a slice's port held each
+// request whole cycles too, so 48 slices let 48 through a cycle at most,
+// and the model ran those gathers up to 71% slower than the H200. An uncontended request is not delayed at all: the
 // back end's latencies (the L2's near and far hit latencies, measured from
 // the SM) already include the trip across the crossbar, so only the wait for
 // a busy port is added.
@@ -94,7 +97,7 @@ class Interconnect final : public MemoryBackend {
 
    private:
     friend class Interconnect;
-    std::optional<uint64_t> smPortFreeAt_;                        // in port ticks (interconnect.cpp)
+    std::optional<uint64_t> smPortFreeAt_;  // in port ticks (interconnect.cpp)
     std::vector<std::pair<uint32_t, uint64_t>> slicePortFreeAt_;  // (slice, free tick), the slices touched
   };
   // The cycle `request` (sent at `now`) would reach the back end after
