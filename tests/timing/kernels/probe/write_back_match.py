@@ -14,8 +14,8 @@ line it fetched. Printed, not held (README, "Stores and write-back"):
   one word of a sector at a time, write 0.6 and 3.2 MB back and read 1.6 MB
   more (8 MB): partial sectors read, merged and written, not modelled.
 - cycles: the H200 preset's SMs and L2 are the H100's, not calibrated on
-  the H200; the fills run 12-18% and the random reads up to 71% slower
-  in the model.
+  the H200: the fills run 12-18% and the scatters 2-36% slower in the
+  model, the random gathers from 8% faster to 13% slower.
 Exits 1 when a held figure is off.
 The run may leave launches out (`write_back_probe no-wait`): launches are
 paired by the names the two runs printed, in order.
