@@ -8,8 +8,8 @@
 set -uo pipefail
 
 # Issue 15's bar for cycles (MAPE <= 15%, correlation >= 0.95, no kernel
-# off by more than 40%) is met: 2026-11-28, cycle MAPE 6.5%, correlation
-# 0.9997, worst kernel gemm_naive +30.9% (8.6% and sgemm_tiled +38.1%
+# off by more than 40%) is met: 2026-11-28, cycle MAPE 6.8%, correlation
+# 0.9996, worst kernel gemm_naive +29.6% (8.6% and sgemm_tiled +38.1%
 # before a global load could pass a shared store in the issue order); DRAM
 # bytes read: MAPE 0.9% (bar 10%; 2.5% before the L2 fetched 64-byte
 # blocks, as the H100 does: gather -23.5%); L1
@@ -41,7 +41,7 @@ checks=(
 )
 
 # The SMs' own L2 hit rate (below), in points: within 7.31 today (MAPE
-# 4.4%, correlation 0.995; histogram_shared the worst; 12.7 before the
+# 3.4%, correlation 0.997; histogram_shared the worst; 12.7 before the
 # L2's request coalescer, l2.coalesce_window_cycles), against the H100's
 # lookups from its SMs (NAME.caches.ncu.csv, recorded 2026-11-25).
 l2_sm_hit_points=7.8
@@ -50,7 +50,8 @@ ptxsim="$(realpath "${1:?usage: accuracy_test.sh PTXSIM WORK_DIR}")"
 work="$(realpath -m "${2:?usage: accuracy_test.sh PTXSIM WORK_DIR}")"
 here="$(cd "$(dirname "$0")" && pwd)"
 recording="$here/h100"
-mapfile -t programs < <(grep -v '^#' "$here/programs.txt")
+source "$here/suite_runner.sh"
+programs=("${suite_programs[@]}")
 
 for name in "${programs[@]}"; do
   if [ ! -f "$recording/$name.expected" ] || [ ! -f "$recording/$name.ncu.csv" ]; then
@@ -60,29 +61,8 @@ for name in "${programs[@]}"; do
   fi
 done
 
-rm -rf "$work"
-mkdir -p "$work"
-status=0
-for name in "${programs[@]}"; do
-  "$here/build.sh" "$name" "$work/$name" || exit 1
-  start=$SECONDS
-  # --cache-control all: each kernel starts with an empty L2, as ncu measured it.
-  (cd "$work" && "$ptxsim" run --timing --cache-control all --stats "$work/$name.jsonl" -- "./$name" >"$name.out" 2>"$name.err")
-  echo "exit code: $?" >>"$work/$name.out"
-  if diff -u "$recording/$name.expected" "$work/$name.out"; then
-    echo "$name: output identical to the H100's ($((SECONDS - start)) s under --timing)"
-  else
-    echo "$name: output differs from the H100's (above: - H100, + ptxsim); ptxsim's stderr:" >&2
-    cat "$work/$name.err" >&2
-    status=1
-  fi
-done
-[ $status -eq 0 ] || exit 1
-
-# One CSV (the header once) and one JSON Lines file, programs in the same order.
-for name in "${programs[@]}"; do cat "$recording/$name.ncu.csv"; done |
-  awk 'NR == 1 { header = $0 } NR == 1 || $0 != header { print }' >"$work/all.ncu.csv"
-for name in "${programs[@]}"; do cat "$work/$name.jsonl"; done >"$work/all.jsonl"
+run_suite "$ptxsim" "$work" || exit 1
+joined_csv "$recording" ncu.csv >"$work/all.ncu.csv"
 
 check_args=()
 for check in "${checks[@]}"; do check_args+=(--check "$check"); done
@@ -96,11 +76,10 @@ code=$?
 # between its L2 partitions, some 21.3 thousand sectors of it in every
 # launch whatever the kernel, which the model has not. Since the model
 # keeps partition copies (l2.partition_copies, l2.partition_sm_run): MAPE
-# 2.9%, within 7.3 points (4.5% before); the sectors exchanged between the
+# 3.4%, within 7.3 points (4.5% before); the sectors exchanged between the
 # partitions (srcunit_ltcfabric) are printed, the H100's with those 21.3
 # thousand in them (README, "Partition copies").
-for name in "${programs[@]}"; do cat "$recording/$name.caches.ncu.csv"; done |
-  awk 'NR == 1 { header = $0 } NR == 1 || $0 != header { print }' >"$work/caches.ncu.csv"
+joined_csv "$recording" caches.ncu.csv >"$work/caches.ncu.csv"
 "$ptxsim" compare --ncu "$work/caches.ncu.csv" --stats "$work/all.jsonl" \
   --metrics lts__t_sectors_srcunit_tex_lookup_hit_rate.pct lts__t_sectors_srcunit_tex_lookup_hit.sum \
   lts__t_sectors_srcunit_tex_lookup_miss.sum lts__t_sectors_srcunit_ltcfabric.sum \
@@ -112,8 +91,7 @@ caches_code=$?
 
 # Shared atomics' bank conflicts (op_atom), recorded apart on an H200 (the
 # H100's SM; h200/README.md): histogram_shared's 67 081, exactly.
-for name in "${programs[@]}"; do cat "$here/h200/$name.shared.ncu.csv"; done |
-  awk 'NR == 1 { header = $0 } NR == 1 || $0 != header { print }' >"$work/shared.ncu.csv"
+joined_csv "$here/h200" shared.ncu.csv >"$work/shared.ncu.csv"
 "$ptxsim" compare --ncu "$work/shared.ncu.csv" --stats "$work/all.jsonl" \
   --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum \
   --check "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum:max_error<=0"
