@@ -19,10 +19,11 @@
 // random gathers take up to 115 one-sector requests a cycle from 132 SMs
 // (write_first: 0.87 an SM a cycle); until then a slice's port held each
 // request whole cycles too, so 48 slices let 48 through a cycle at most,
-// and the model ran those gathers up to 71% slower than the H200. An uncontended request is not delayed at all: the
-// back end's latencies (the L2's near and far hit latencies, measured from
-// the SM) already include the trip across the crossbar, so only the wait for
-// a busy port is added.
+// and the model ran those gathers up to 71% slower than the H200.
+// An uncontended request is not delayed at all: the back end's latencies
+// (the L2's near and far hit latencies, measured from the SM) already
+// include the trip across the crossbar, so only the wait for a busy port
+// is added.
 //
 // Defaults: the H100 SXM. 64 bytes a cycle into one SM is the L2-to-SM
 // bandwidth NVIDIA states for its recent SMs (not measured on the H100);
