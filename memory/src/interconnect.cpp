@@ -59,8 +59,8 @@ uint32_t Interconnect::checkedSlice(const MemoryRequest& request) const {
 }
 
 uint64_t Interconnect::crossSm(uint64_t now, const MemoryRequest& request, uint64_t& smFree) const {
-  const bool store = request.write && !request.atomic;
-  return takePort(now, smFree, request.bytes, store ? config_.smStoreBytesPerCycle : config_.smBytesPerCycle,
+  return takePort(now, smFree, request.bytes,
+                  request.isStore() ? config_.smStoreBytesPerCycle : config_.smBytesPerCycle,
                   Hold::kWholeCycles);
 }
 

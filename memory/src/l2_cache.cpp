@@ -254,7 +254,7 @@ uint64_t L2Cache::serve(State& state, uint64_t now, const MemoryRequest& request
   const uint32_t sliceIndex = self.sliceOf(request.lineAddress);
   Slice& slice = state.slice(sliceIndex);
   if (window == 0) return lookup(state, now, request, sliceIndex, slice);
-  const bool read = !request.write && !request.atomic;
+  const bool read = request.isRead();
   uint32_t merged = 0;
   uint64_t mergedReady = 0;
   for (RecentRead& recent : slice.recent) {
@@ -306,9 +306,8 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
     portEnd = (slice.portFreeAtByte + bytesPerCycle - 1) / bytesPerCycle;
   }
 
-  const bool read = !request.write && !request.atomic;
-  const Place place{slice, home, state.set(request.lineAddress)};
-  if (near || !read || !config.partitionCopies)
+  const Place place{slice, home, state.set(request.lineAddress), near};
+  if (near || !request.isRead() || !config.partitionCopies)
     return atHome(state, now, request, portEnd, place, Lookups{.bySm = true, .byFabric = !near}) + latency;
   return throughCopy(state, now, request, portEnd, place, requester) + latency;
 }
@@ -378,10 +377,9 @@ L2Cache::Found L2Cache::find(State& state, Way* way, const MemoryRequest& reques
     }
   }
   const uint32_t missing = request.sectorMask & ~found.present;
-  const bool store = request.write && !request.atomic;
   // A read's missing sectors come in whole fetch blocks (the sectors of
   // them the line lacks).
-  if (!store && missing != 0)
+  if (!request.isStore() && missing != 0)
     found.fetched = way != nullptr ? self.fetchBlocks(missing) & ~way->sectors : missing;
   return found;
 }
@@ -389,7 +387,7 @@ L2Cache::Found L2Cache::find(State& state, Way* way, const MemoryRequest& reques
 template <class State>
 void L2Cache::countLookup(State& state, Slice& slice, Way* way, const MemoryRequest& request,
                           const Found& found, uint32_t partition, bool near, Lookups lookups) {
-  const bool store = request.write && !request.atomic;
+  const bool store = request.isStore();
   // Nsight Compute's hits and misses (tests/timing/kernels/h100/*.ncu.csv):
   // a store's sectors are whole, needing no fetch, and count as hits
   // (copy's 58% with the L2 flushed: reads miss, writes hit). A fetch counts
@@ -458,21 +456,20 @@ uint64_t L2Cache::atHome(State& state, uint64_t now, const MemoryRequest& reques
   const L2Config& config = self.config_;
   Slice& slice = place.slice;
   const uint32_t partition = place.home;
-  const bool near = partition == self.partitionNear(request.sm);
   const auto sectorCount = static_cast<uint32_t>(std::popcount(request.sectorMask));
 
   Way* set = place.set;
   Way* way = findOrAllocate(state, set, request.lineAddress, partition, partition, now, request.sm);
   uint64_t* arrival = way != nullptr ? state.arrivals(*way) : nullptr;
   const Found found = find(state, way, request, now, portEnd);
-  countLookup(state, slice, way, request, found, partition, near, lookups);
+  countLookup(state, slice, way, request, found, partition, place.near, lookups);
   uint64_t dataAt = found.dataAt;
   const uint32_t missing = request.sectorMask & ~found.present;
   const uint32_t fetched = found.fetched;
-  const bool store = request.write && !request.atomic;
+  const bool store = request.isStore();
   // A store or atomic leaves the other partitions' copies without its
   // sectors (they read them from the home again).
-  if ((store || request.atomic) && config.partitionCopies)
+  if (!request.isRead() && config.partitionCopies)
     dropCopies(set, config.ways, request.lineAddress, partition, request.sectorMask);
 
   // Takes the write port for `sectors` from `from` on: returns the cycle the

@@ -51,9 +51,8 @@ work="$(realpath -m "${2:?usage: accuracy_test.sh PTXSIM WORK_DIR}")"
 here="$(cd "$(dirname "$0")" && pwd)"
 recording="$here/h100"
 source "$here/suite_runner.sh"
-programs=("${suite_programs[@]}")
 
-for name in "${programs[@]}"; do
+for name in "${suite_programs[@]}"; do
   if [ ! -f "$recording/$name.expected" ] || [ ! -f "$recording/$name.ncu.csv" ]; then
     echo "no H100 recording in tests/timing/kernels/h100 (run record.sh on the device):" \
       "$name.expected or $name.ncu.csv is missing" >&2

@@ -32,6 +32,10 @@ struct MemoryRequest {
   // up to 128 bytes; 0: not known). The L2's atomic unit passes a word's
   // result on to the next operation on that word, not to other words.
   uint32_t atomicWords = 0;
+
+  // A plain store (`write` without `atomic`), and a plain read (neither).
+  bool isStore() const { return write && !atomic; }
+  bool isRead() const { return !write && !atomic; }
 };
 
 // A request and the cycle it is sent (MemoryBackend::estimateAfter).

@@ -408,15 +408,16 @@ class L2Cache final : public MemoryBackend {
   // Evicts lines but `keep` until the set's lines fit its ways (overfullVictim).
   template <class State>
   static void makeRoom(State& state, Way* set, const Way* keep, uint64_t now, uint32_t sm);
-  // The request at the line's home; returns when its data is there (a
-  // store: written; an atomic: updated).
   // Where a request's line lives: its slice, the slice's partition (the
   // line's home) and its set, looked up once a request.
   struct Place {
     Slice& slice;
     uint32_t home;
     Way* set;
+    bool near;  // the requesting SM is near the home
   };
+  // The request at the line's home; returns when its data is there (a
+  // store: written; an atomic: updated).
   template <class State>
   static uint64_t atHome(State& state, uint64_t now, const MemoryRequest& request, uint64_t portEnd,
                          const Place& place, Lookups lookups);
