@@ -11,6 +11,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 if [ "${1:-}" = "--build" ]; then
   mkdir -p "$here/../../build/core_speed"
   gcc -O2 -static -o "$here/../../build/core_speed/spin" "$here/spin.c"
+  gcc -O2 -static -o "$here/../../build/core_speed/chase" "$here/chase.c"
   exit 0
 fi
 spin="$(realpath "${1:?usage: run.sh --build | run.sh BUILT_DIR}")/spin"

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Whether 16 single-thread simulations slow each other down on the device
+# machine: the one-thread n-body timing run (kernel_throughput_benchmark)
+# alone, then as 16 processes at once, three rounds; each line lists every
+# process's ms per launch. What the cores share (caches, memory, power)
+# bounds the speed-up of one simulation over 16 threads as much. Run
+# through the `run` tool after `scripts/device_host_threads.sh --pack`,
+# with carry ["build/bin/kernel_throughput_benchmark", "build/devlibs",
+# "build/cuda_ptx"], as `scripts/device_core_speed/concurrent_nbody.sh`.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+one() {
+  PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$root/build/devlibs" taskset -c "$1" \
+    "$root/build/bin/kernel_throughput_benchmark" --benchmark_filter='nbody_2048/threads:1/simt:1/timing:1' \
+    --benchmark_repetitions=3 --benchmark_format=csv 2>/dev/null | awk -F, '/nbody.*real_time"/ {printf "%d ", $3}'
+}
+for round in 1 2 3; do
+  echo "round $round alone: $(one $((round % 16)))"
+  echo "round $round 16 at once: $(for cpu in $(seq 0 15); do one "$cpu" & done; wait)"
+done
