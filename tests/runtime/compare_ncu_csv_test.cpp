@@ -146,6 +146,17 @@ TEST(DerivedHitRates, EachHitAndMissCountPairGetsItsRate) {
   EXPECT_EQ(launches[1].metrics.count("lts__t_sectors_srcunit_tex_lookup_hit_rate.pct"), 0u);
 }
 
+TEST(DerivedDramBytes, ReadsAndWritesAddUpUnlessRecorded) {
+  std::vector<LaunchMetrics> launches{
+      {"k", {{"dram__bytes_read.sum", 16780288}, {"dram__bytes_write.sum", 140544}}},
+      {"k", {{"dram__bytes_read.sum", 100}, {"dram__bytes_write.sum", 20}, {"dram__bytes.sum", 130}}},
+      {"k", {{"dram__bytes_read.sum", 100}}}};
+  addDerivedDramBytes(launches);
+  EXPECT_DOUBLE_EQ(launches[0].metrics.at("dram__bytes.sum"), 16920832.0);
+  EXPECT_DOUBLE_EQ(launches[1].metrics.at("dram__bytes.sum"), 130.0);  // ncu's own figure stays
+  EXPECT_EQ(launches[2].metrics.count("dram__bytes.sum"), 0u);          // half of it is no total
+}
+
 TEST(StatsJsonl, ReadsNumericTopLevelValuesOnly) {
   std::istringstream in(
       "{\"kernel\":\"_Z9vectorAddPKfS0_Pfi\",\"grid\":[4096,1,1],\"gpc__cycles_elapsed.max\":10234,"

@@ -22,6 +22,8 @@ int runCompare(const CompareOptions& options, std::ostream& out, std::ostream& e
     std::vector<LaunchMetrics> simulated = readStatsJsonl(options.statsJsonl);
     addDerivedHitRates(hardware);
     addDerivedHitRates(simulated);
+    addDerivedDramBytes(hardware);
+    addDerivedDramBytes(simulated);
     LaunchMatching matching = matchLaunches(hardware, simulated);
     for (const UnmatchedLaunch& launch : matching.unmatched)
       err << "ptxsim compare: warning: " << launch.label << " is only in "

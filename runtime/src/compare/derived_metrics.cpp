@@ -20,4 +20,13 @@ void addDerivedHitRates(std::vector<LaunchMetrics>& launches) {
   }
 }
 
+void addDerivedDramBytes(std::vector<LaunchMetrics>& launches) {
+  for (LaunchMetrics& launch : launches) {
+    auto read = launch.metrics.find("dram__bytes_read.sum");
+    auto written = launch.metrics.find("dram__bytes_write.sum");
+    if (read == launch.metrics.end() || written == launch.metrics.end()) continue;
+    launch.metrics.emplace("dram__bytes.sum", read->second + written->second);  // keeps a recorded one
+  }
+}
+
 }  // namespace ptxsim::runtime::compare

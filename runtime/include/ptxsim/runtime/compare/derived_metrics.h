@@ -1,7 +1,8 @@
 #pragma once
 
-// Hit rates `ptxsim compare` derives where Nsight Compute has counts but no
-// rate: for every `<P>_lookup_hit.sum` with its `<P>_lookup_miss.sum`, the
+// Metrics `ptxsim compare` derives from others on both sides.
+//
+// Hit rates, where Nsight Compute has counts but no rate: for every `<P>_lookup_hit.sum` with its `<P>_lookup_miss.sum`, the
 // launch gets `<P>_lookup_hit_rate.pct` = 100 hit / (hit + miss), compared
 // in points like ncu's own rates. What it is for: the H100's
 // lts__t_sector_hit_rate.pct also counts the L2 partitions' traffic between
@@ -15,5 +16,13 @@
 namespace ptxsim::runtime::compare {
 
 void addDerivedHitRates(std::vector<LaunchMetrics>& launches);
+
+// DRAM traffic in all: a launch with dram__bytes_read.sum and
+// dram__bytes_write.sum and no dram__bytes.sum gets their sum under that
+// name (ncu's own, which a recording may leave out). What it is for: the
+// bytes a kernel moves, which a model can match while it splits them
+// between reads and write-backs differently (the L2's write-back of dirty
+// lines under random reads, README "Stores and write-back").
+void addDerivedDramBytes(std::vector<LaunchMetrics>& launches);
 
 }  // namespace ptxsim::runtime::compare
