@@ -9,12 +9,8 @@
 # "build/cuda_ptx"], as `scripts/device_core_speed/concurrent_nbody.sh`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-one() {
-  PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$root/build/devlibs" taskset -c "$1" \
-    "$root/build/bin/kernel_throughput_benchmark" --benchmark_filter='nbody_2048/threads:1/simt:1/timing:1' \
-    --benchmark_repetitions=3 --benchmark_format=csv 2>/dev/null | awk -F, '/nbody.*real_time"/ {printf "%d ", $3}'
-}
+source "$root/scripts/device_core_speed/nbody_pinned.sh"
 for round in 1 2 3; do
-  echo "round $round alone: $(one $((round % 16)))"
-  echo "round $round 16 at once: $(for cpu in $(seq 0 15); do one "$cpu" & done; wait)"
+  echo "round $round alone: $(nbody_pinned $((round % 16)) 3)"
+  echo "round $round 16 at once: $(for cpu in $(seq 0 15); do nbody_pinned "$cpu" 3 & done; wait)"
 done

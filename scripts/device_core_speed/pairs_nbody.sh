@@ -8,11 +8,8 @@
 # "build/cuda_ptx"], as `scripts/device_core_speed/pairs_nbody.sh`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
-one() {
-  PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$root/build/devlibs" taskset -c "$1" \
-    "$root/build/bin/kernel_throughput_benchmark" --benchmark_filter='nbody_2048/threads:1/simt:1/timing:1' \
-    --benchmark_format=csv 2>/dev/null | awk -F, -v cpu="$1" '/nbody/ {printf "cpu%d %d ", cpu, $3}'
-}
+source "$root/scripts/device_core_speed/nbody_pinned.sh"
+one() { echo -n "cpu$1 $(nbody_pinned "$1")"; }
 for round in 1 2; do
   echo "round $round alone: $(one 0)"
   for k in $(seq 1 15); do

@@ -9,15 +9,14 @@
 # as `scripts/device_core_speed/per_cpu.sh`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+source "$root/scripts/device_core_speed/nbody_pinned.sh"
 lscpu
 ls /sys/devices/system/node | grep node || true
 cat /sys/devices/system/node/node*/cpulist 2>/dev/null || true
 for round in 1 2; do
   for cpu in $(seq 0 $(($(nproc) - 1))); do
     chase=$(taskset -c "$cpu" "$root/build/core_speed/chase")
-    nbody=$(PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$root/build/devlibs" taskset -c "$cpu" \
-      "$root/build/bin/kernel_throughput_benchmark" --benchmark_filter='nbody_2048/threads:1/simt:1/timing:1' \
-      --benchmark_format=csv 2>/dev/null | awk -F, '/nbody/ {print $3 " " $5}')
+    nbody="$(nbody_pinned "$cpu")ms"
     echo "round $round cpu $cpu: chase $chase; n-body $nbody"
   done
 done
