@@ -39,26 +39,26 @@ fi
 out="${1:?usage: device_host_threads.sh --pack | device_host_threads.sh [--paired] OUTDIR [ROUNDS]}"
 mkdir -p "$out"
 kernels='(vector_add_1M|reduce_f32_4M|sgemm_256|transpose_1024|nbody_2048)'
+# The benchmark with the PTX and libraries carried here, its JSON to a file.
+run_bench() {
+  PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" --benchmark_out_format=json "$@"
+}
 { nproc; lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Socket'; date -u; } >"$out/machine.txt"
 if [ "$paired" = 1 ]; then
   for round in $(seq "${2:-5}"); do
     for threads in 1 0; do
-      PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" \
-        --benchmark_filter="$kernels/threads:$threads/simt:1/timing:1" \
-        --benchmark_out="$out/paired.$round.$threads.json" --benchmark_out_format=json >/dev/null
+      run_bench --benchmark_filter="$kernels/threads:$threads/simt:1/timing:1" \
+        --benchmark_out="$out/paired.$round.$threads.json" >/dev/null
     done
   done
   date -u >>"$out/machine.txt"
   exit 0
 fi
-PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" \
-  --benchmark_filter="$kernels/threads:[0-9]+/simt:1/timing:1" \
-  --benchmark_repetitions=3 --benchmark_out="$out/host_threads.json" --benchmark_out_format=json
+run_bench --benchmark_filter="$kernels/threads:[0-9]+/simt:1/timing:1" \
+  --benchmark_repetitions=3 --benchmark_out="$out/host_threads.json"
 # The same on every core with every SM kept to every window (no running
 # ahead: LaunchOptions::runAhead), to see what running ahead gives.
-PTXSIM_BENCH_RUN_AHEAD=0 PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" \
-  --benchmark_filter="$kernels/threads:(1|0)/simt:1/timing:1" \
-  --benchmark_repetitions=3 --benchmark_out="$out/no_run_ahead.json" --benchmark_out_format=json
-PTXSIM_BENCH_HOST_PROFILE=1 PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" \
-  --benchmark_filter="$kernels/threads:(1|0)/simt:1/timing:1" \
-  --benchmark_out="$out/host_profile.json" --benchmark_out_format=json
+PTXSIM_BENCH_RUN_AHEAD=0 run_bench --benchmark_filter="$kernels/threads:(1|0)/simt:1/timing:1" \
+  --benchmark_repetitions=3 --benchmark_out="$out/no_run_ahead.json"
+PTXSIM_BENCH_HOST_PROFILE=1 run_bench --benchmark_filter="$kernels/threads:(1|0)/simt:1/timing:1" \
+  --benchmark_out="$out/host_profile.json"

@@ -26,9 +26,9 @@ set -uo pipefail
 # reduce_1block's 1 against 0). DRAM bytes in all (read and written,
 # dram__bytes.sum, which compare adds up): MAPE 1.2%, every kernel within
 # 3% but scan_totals' 5 kB (+19%). Not met yet: DRAM bytes written: 0
-# where the H100 writes back 40-320 kB in five kernels (README). The checks guard today's
-# figures so that the test fails when accuracy drops. Tighten them as the
-# model improves. (lts__t_sector_hit_rate.pct is guarded loosely: the
+# where the H100 writes back 40-320 kB in five kernels (README). The
+# checks guard today's figures so that the test fails when accuracy drops.
+# Tighten them as the model improves. (lts__t_sector_hit_rate.pct is guarded loosely: the
 # H100's counts its partitions' traffic too.)
 checks=(
   "gpc__cycles_elapsed.max:mape<=7.5"
