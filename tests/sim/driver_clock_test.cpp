@@ -8,7 +8,8 @@
 namespace ptxsim::sim::exec {
 namespace {
 
-// Rows: %s 0, %c 1, %hi 2, %c64 3, %g 4.
+// Registers: %s 0, %c 1, %hi 2, %c64 3, %g 4. The stores after the ret
+// the test runs to keep all five live there (else they could share a row).
 const char* kClockKernel = R"(
 .version 9.0
 .target sm_90
@@ -17,16 +18,19 @@ const char* kClockKernel = R"(
 {
   .reg .u32 %s, %c, %hi;
   .reg .u64 %c64, %g;
+  .shared .align 16 .b8 buf[32];
   mov.u32 %s, %smid;
   mov.u32 %c, %clock;
   mov.u32 %hi, %clock_hi;
   mov.u64 %c64, %clock64;
   mov.u64 %g, %globaltimer;
+  st.shared.v4.u32 [buf], {%s, %c, %hi, %s};
+  st.shared.v2.u64 [buf+16], {%c64, %g};
   ret;
 }
 )";
 
-// Runs up to the ret.
+// Runs the five moves.
 void runToReturn(ExecContext& ctx) {
   for (int i = 0; i < 5; ++i) ASSERT_EQ(step(ctx), StepResult::Executed);
 }

@@ -52,8 +52,10 @@ struct OneWarpGrid {
     ctx->warp = &cta.warps[0];
   }
 
-  // Lane `lane`'s value of the kernel frame's register row `row`.
-  uint64_t registerValue(uint32_t row, unsigned lane) const {
+  // Lane `lane`'s value of the kernel's register `reg` (its index as
+  // declared), from the row it is given (register_compaction.h).
+  uint64_t registerValue(uint32_t reg, unsigned lane) const {
+    const uint32_t row = kernel->kernel().registerRows.at(reg);
     return ctx->warp->groups[0].frame->registers[uint64_t{row} * sim::exec::kWarpSize + lane];
   }
 };

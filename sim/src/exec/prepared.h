@@ -78,8 +78,9 @@ struct PreparedInstruction {
   uint64_t aux2 = 0;
   // The register rows the instruction writes, then those it reads (guard
   // included), at PreparedFunction::dependenceRows[dependenceFirst...]: what
-  // a timing model's dependence tracking needs. Rows of .b128 registers are
-  // named by their first row.
+  // a timing model's dependence tracking needs. They number the registers
+  // as declared, before their rows are shared (declaredRegisterRows); rows
+  // of .b128 registers are named by their first row.
   uint32_t dependenceFirst = 0;
   uint8_t writeCount = 0;
   uint8_t readCount = 0;
@@ -124,7 +125,12 @@ struct CallBinding {
 struct PreparedFunction {
   const isa::Function* function = nullptr;
   uint32_t index = 0;           // in Module::functions
-  uint32_t registerCount = 0;   // rows [0, registerCount)
+  uint32_t registerCount = 0;   // rows [0, registerCount), shared by registers never live together
+  // Rows of the registers as declared (a .b128 takes two): what the
+  // dependence rows number, and what a machine's register count is
+  // estimated from (register_compaction.h).
+  uint32_t declaredRegisterRows = 0;
+  std::vector<uint32_t> registerRows;  // by IR register index: its (first) row; kNoRow if never used
   uint32_t scratchCount = 0;    // rows [registerCount, registerCount + scratchCount)
   std::vector<uint64_t> constants;  // 32 lanes per constant row, after the scratch rows
   std::vector<uint32_t> vectorRows;

@@ -6,6 +6,7 @@
 
 #include "../semantics/semantics.h"
 #include "instruction_schedule.h"
+#include "register_compaction.h"
 #include "ptxsim/isa/operand_access.h"
 
 namespace ptxsim::sim::exec {
@@ -231,6 +232,8 @@ class FunctionPreparer {
       rows += isa::typeBits(r.type) == 128 ? 2 : 1;
     }
     out_->registerCount = rows;
+    out_->declaredRegisterRows = rows;
+    out_->registerRows = registerRows_;
     layOutFrame();
     // Scratch row 0 absorbs writes to `_`; row 1 is the carry flag of .cc.
     nextScratch_ = 2;
@@ -248,6 +251,7 @@ class FunctionPreparer {
     finishConstants();
     if (errors_.size() != failuresBefore) return nullptr;
     scheduleLikePtxas(*out_);
+    compactRegisterRows(*out_);
     return std::move(out_);
   }
 
@@ -556,7 +560,7 @@ namespace {
 uint32_t registersPerThread(const PreparedKernel& kernel) {
   // An estimate of the machine registers: PTX virtual registers of the
   // kernel, as ptxas would allocate at most 255.
-  return std::min<uint32_t>(255, kernel.kernel().registerCount);
+  return std::min<uint32_t>(255, kernel.kernel().declaredRegisterRows);
 }
 
 }  // namespace

@@ -39,8 +39,14 @@ std::optional<int64_t> sharedPairOffset(const exec::PreparedFunction& fn,
   if (!addressA || !addressB) return std::nullopt;
   const exec::PreparedOperand& baseA = first.ops[*addressA];
   const exec::PreparedOperand& baseB = second.ops[*addressB];
-  if (baseA.row != baseB.row || (baseB.offset - baseA.offset != 4 && baseA.offset - baseB.offset != 4))
-    return std::nullopt;
+  // The same base: the same register as declared (registers never live
+  // together may share a row, register_compaction.h), or the same symbol.
+  const isa::Operand& irA = fn.function->operands[a.firstOperand + *addressA];
+  const isa::Operand& irB = fn.function->operands[b.firstOperand + *addressB];
+  const bool sameBase = irA.scope == isa::SymbolScope::Register || irB.scope == isa::SymbolScope::Register
+                            ? irA.scope == irB.scope && irA.index == irB.index
+                            : baseA.row == baseB.row;
+  if (!sameBase || (baseB.offset - baseA.offset != 4 && baseA.offset - baseB.offset != 4)) return std::nullopt;
   for (uint32_t written : fn.writesOf(first)) {
     const auto reads = fn.readsOf(second);
     if (std::find(reads.begin(), reads.end(), written) != reads.end()) return std::nullopt;

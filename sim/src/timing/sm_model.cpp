@@ -133,8 +133,8 @@ SmModel::Hold SmModel::holdOf(TimedWarp& w, const exec::PreparedInstruction& pi,
     hold.atLeast(w.lastResult, StallReason::Wait);
     if (hold.until <= now) {
       w.frame = frame;
-      w.readyAt.assign(frame->function->frameRows(), 0);
-      w.path.assign(frame->function->frameRows(), ResultPath::Fixed);
+      w.readyAt.assign(frame->function->declaredRegisterRows, 0);
+      w.path.assign(frame->function->declaredRegisterRows, ResultPath::Fixed);
     } else {
       return hold;
     }
