@@ -33,8 +33,9 @@ class RegisterSet {
   template <typename F>
   void forEach(F&& f) const {
     for (size_t w = 0; w < words_.size(); ++w) {
-      for (uint64_t bits = words_[w]; bits != 0; bits &= bits - 1)
+      for (uint64_t bits = words_[w]; bits != 0; bits &= bits - 1) {
         f(static_cast<uint32_t>(w * 64 + static_cast<unsigned>(std::countr_zero(bits))));
+      }
     }
   }
 

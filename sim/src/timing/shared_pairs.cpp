@@ -46,7 +46,8 @@ std::optional<int64_t> sharedPairOffset(const exec::PreparedFunction& fn,
   const bool sameBase = irA.scope == isa::SymbolScope::Register || irB.scope == isa::SymbolScope::Register
                             ? irA.scope == irB.scope && irA.index == irB.index
                             : baseA.row == baseB.row;
-  if (!sameBase || (baseB.offset - baseA.offset != 4 && baseA.offset - baseB.offset != 4)) return std::nullopt;
+  if (!sameBase || (baseB.offset - baseA.offset != 4 && baseA.offset - baseB.offset != 4))
+    return std::nullopt;
   for (uint32_t written : fn.writesOf(first)) {
     const auto reads = fn.readsOf(second);
     if (std::find(reads.begin(), reads.end(), written) != reads.end()) return std::nullopt;
