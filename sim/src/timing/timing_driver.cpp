@@ -51,8 +51,9 @@
 // the instruction limit and livelock checks run.
 //
 // Running ahead: when every SM holding CTAs can have a host thread of its
-// own, an SM whose window made no L2 request goes on, as a task on the
-// host threads (run_ahead.h), past the window's end while every warp that
+// own, an SM goes on after its window, as a task on the host threads
+// (run_ahead.h; it first hears the answers to the window's L2 requests,
+// as its next window would), past the window's end while every warp that
 // may issue has an instruction that stays on the SM (stays_on_sm.h:
 // registers, its CTAs' shared memory, CTA barriers, branches), until at
 // most the end of the span of kRunAheadWindows windows it is in. Nothing
@@ -541,8 +542,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       break;
     }
     if (stalled()) failed = true;
-    // SMs whose window asked nothing of the L2 run ahead from their next
-    // event to at most the span's end (not past it: the next checkpoint
+    // The SMs of the window run ahead from their next event to at most
+    // the span's end (not past it: the next checkpoint
     // is the next span's first window), when each SM holding CTAs can
     // have a host thread of its own: with more SMs than threads, each
     // window already keeps every thread busy, and an SM run ahead on a
@@ -552,7 +553,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       const uint64_t until = windowEnd - (windowEnd - startCycle) % span + span;
       for (uint32_t s : running) {
         const uint64_t from = nextEvent[s];
-        if (from >= until || !sms[s]->l2Requests().empty()) continue;
+        if (from >= until) continue;
         nextEvent[s] = kRunningAhead;
         if (timer.on()) ++timer.profile().aheadRuns;
         ahead.start(s, from, until, [&, s](std::atomic<uint64_t>& reached, uint64_t start, uint64_t end) {
