@@ -6,8 +6,9 @@
 
 #include "../semantics/semantics.h"
 #include "instruction_schedule.h"
-#include "register_compaction.h"
 #include "ptxsim/isa/operand_access.h"
+#include "register_compaction.h"
+#include "shared_layout.h"
 
 namespace ptxsim::sim::exec {
 
@@ -18,144 +19,6 @@ using isa::Operand;
 using isa::OperandKind;
 using isa::StateSpace;
 using isa::SymbolScope;
-
-uint64_t alignUp(uint64_t value, uint64_t alignment) {
-  if (alignment <= 1) return value;
-  return (value + alignment - 1) / alignment * alignment;
-}
-
-// Shared memory of one kernel: module-scope variables first, then the
-// .shared variables that functions declare in their bodies, then the
-// dynamic (extern, unsized) arrays, which all alias one offset.
-struct SharedLayout {
-  std::vector<uint64_t> moduleOffsets;                      // by Module::globals index
-  std::map<std::pair<uint32_t, uint32_t>, uint64_t> local;  // (function, local index) -> offset
-  uint64_t staticBytes = 0;
-  uint64_t dynamicOffset = 0;
-};
-
-// `.extern .shared` arrays, and unsized shared arrays declared in a body,
-// are the dynamic shared memory the launch sizes.
-bool isDynamicShared(const isa::Variable& v) { return v.space == StateSpace::Shared && (v.isExtern || v.size == 0); }
-
-// What a kernel can touch: the functions it may run (those it calls,
-// directly or through calls, and every function whose address is taken
-// anywhere, as a pointer may reach it through memory) and the module-scope
-// variables they name. As ptxas, a kernel's static shared memory is only
-// the variables it can reach: a module's other kernels' arrays take none.
-struct KernelReach {
-  std::vector<bool> functions;  // by Module::functions index
-  std::vector<bool> globals;    // by Module::globals index
-};
-
-KernelReach reachOf(const isa::Module& module, uint32_t kernelIndex) {
-  KernelReach reach;
-  reach.functions.assign(module.functions.size(), false);
-  reach.globals.assign(module.globals.size(), false);
-  std::vector<uint32_t> pending;
-  auto addFunction = [&](uint32_t f) {
-    if (f < reach.functions.size() && !reach.functions[f]) {
-      reach.functions[f] = true;
-      pending.push_back(f);
-    }
-  };
-  auto addSymbol = [&](uint32_t symbol) {
-    if (symbol >= module.symbols.size()) return;
-    const isa::Symbol& s = module.symbols[symbol];
-    if (s.kind == isa::SymbolKind::Variable && s.index < reach.globals.size()) reach.globals[s.index] = true;
-    if (s.kind == isa::SymbolKind::Function) addFunction(s.index);
-  };
-  // Address-taken functions: in data, and outside call targets in code.
-  for (const isa::Variable& v : module.globals) {
-    for (const isa::Relocation& r : v.relocations) {
-      if (r.symbol < module.symbols.size() && module.symbols[r.symbol].kind == isa::SymbolKind::Function)
-        addFunction(module.symbols[r.symbol].index);
-    }
-  }
-  for (const isa::Function& fn : module.functions) {
-    for (const isa::Instruction& inst : fn.instructions) {
-      if (inst.opcode == isa::Opcode::Call) continue;
-      for (unsigned i = 0; i < inst.operandCount; ++i) {
-        const Operand& op = fn.operands[inst.firstOperand + i];
-        if (op.kind == OperandKind::Function) addFunction(op.index);
-        if (op.kind == OperandKind::Symbol && op.scope == SymbolScope::Module && op.index < module.symbols.size() &&
-            module.symbols[op.index].kind == isa::SymbolKind::Function)
-          addFunction(module.symbols[op.index].index);
-      }
-    }
-  }
-  addFunction(kernelIndex);
-  while (!pending.empty()) {
-    const isa::Function& fn = module.functions[pending.back()];
-    pending.pop_back();
-    for (const Operand& op : fn.operands) {
-      if (op.kind == OperandKind::Function) addFunction(op.index);
-      if ((op.kind == OperandKind::Symbol || op.kind == OperandKind::Address) && op.scope == SymbolScope::Module)
-        addSymbol(op.index);
-    }
-  }
-  // Variables whose initializers hold reached variables' addresses reach them too.
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (size_t g = 0; g < module.globals.size(); ++g) {
-      if (!reach.globals[g]) continue;
-      for (const isa::Relocation& r : module.globals[g].relocations) {
-        if (r.symbol >= module.symbols.size()) continue;
-        const isa::Symbol& s = module.symbols[r.symbol];
-        if (s.kind == isa::SymbolKind::Variable && s.index < reach.globals.size() && !reach.globals[s.index]) {
-          reach.globals[s.index] = true;
-          changed = true;
-        }
-      }
-    }
-  }
-  return reach;
-}
-
-SharedLayout layOutShared(const isa::Module& module, uint32_t kernelIndex) {
-  SharedLayout layout;
-  layout.moduleOffsets.assign(module.globals.size(), 0);
-  const KernelReach reach = reachOf(module, kernelIndex);
-  uint64_t offset = 0;
-  uint64_t dynamicAlignment = 16;
-  for (size_t i = 0; i < module.globals.size(); ++i) {
-    const isa::Variable& v = module.globals[i];
-    if (v.space != StateSpace::Shared || !reach.globals[i]) continue;
-    if (isDynamicShared(v)) {
-      dynamicAlignment = std::max<uint64_t>(dynamicAlignment, v.alignment);
-      continue;
-    }
-    offset = alignUp(offset, v.alignment);
-    layout.moduleOffsets[i] = offset;
-    offset += v.size;
-  }
-  for (uint32_t f = 0; f < module.functions.size(); ++f) {
-    const isa::Function& fn = module.functions[f];
-    if (!reach.functions[f]) continue;
-    for (uint32_t l = 0; l < fn.locals.size(); ++l) {
-      const isa::Variable& v = fn.locals[l];
-      if (v.space != StateSpace::Shared) continue;
-      if (isDynamicShared(v)) {
-        dynamicAlignment = std::max<uint64_t>(dynamicAlignment, v.alignment);
-        continue;
-      }
-      offset = alignUp(offset, v.alignment);
-      layout.local[{f, l}] = offset;
-      offset += v.size;
-    }
-  }
-  layout.staticBytes = offset;
-  layout.dynamicOffset = alignUp(offset, dynamicAlignment);
-  for (size_t i = 0; i < module.globals.size(); ++i) {
-    if (isDynamicShared(module.globals[i])) layout.moduleOffsets[i] = layout.dynamicOffset;
-  }
-  for (uint32_t f = 0; f < module.functions.size(); ++f) {
-    for (uint32_t l = 0; l < module.functions[f].locals.size(); ++l) {
-      if (isDynamicShared(module.functions[f].locals[l])) layout.local[{f, l}] = layout.dynamicOffset;
-    }
-  }
-  return layout;
-}
 
 std::string locationText(const isa::Module& module, const isa::Instruction& inst) {
   std::string text = "PTX line " + std::to_string(inst.where.line);
@@ -570,7 +433,7 @@ std::unique_ptr<PreparedKernel> prepareKernel(const isa::Module& module, uint32_
   auto kernel = std::make_unique<PreparedKernel>();
   kernel->module = &module;
   kernel->kernelIndex = kernelIndex;
-  SharedLayout shared = layOutShared(module, kernelIndex);
+  SharedLayout shared = layOutShared(module, kernelIndex, addressTakenFunctions(module));
   kernel->staticSharedBytes = shared.staticBytes;
   kernel->dynamicSharedOffset = shared.dynamicOffset;
   kernel->functions.resize(module.functions.size());
@@ -587,10 +450,11 @@ std::unique_ptr<PreparedKernel> prepareKernel(const isa::Module& module, uint32_
 
 std::vector<std::string> findUnsupported(const isa::Module& module, const ModulePlacement& placement) {
   std::vector<std::string> errors;
+  const std::vector<uint32_t> addressTaken = addressTakenFunctions(module);
   for (uint32_t f = 0; f < module.functions.size(); ++f) {
     const isa::Function& fn = module.functions[f];
     if (!fn.isDefined) continue;
-    SharedLayout shared = layOutShared(module, fn.isKernel ? f : UINT32_MAX);
+    SharedLayout shared = layOutShared(module, fn.isKernel ? f : UINT32_MAX, addressTaken);
     FunctionPreparer(module, f, placement, shared, errors).run();
   }
   return errors;

@@ -1,0 +1,43 @@
+#pragma once
+
+// What a kernel reaches of its module (the functions it may run, the
+// module-scope variables they name) and where its shared variables lie.
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "ptxsim/isa/module.h"
+
+namespace ptxsim::sim::exec {
+
+inline uint64_t alignUp(uint64_t value, uint64_t alignment) {
+  if (alignment <= 1) return value;
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+// Shared memory of one kernel: module-scope variables first, then the
+// .shared variables that functions declare in their bodies, then the
+// dynamic (extern, unsized) arrays, which all alias one offset.
+struct SharedLayout {
+  std::vector<uint64_t> moduleOffsets;                      // by Module::globals index
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> local;  // (function, local index) -> offset
+  uint64_t staticBytes = 0;
+  uint64_t dynamicOffset = 0;
+};
+
+// The functions whose address is taken: in data, and outside call targets
+// in code (a pointer may reach them through memory). The same for every
+// kernel of a module, so found once per module: a scan of the whole module
+// per kernel made checking a module of 1400 kernels quadratic
+// (parse_lower_benchmark, prepareAll: 7.1 s, then 0.14 s).
+std::vector<uint32_t> addressTakenFunctions(const isa::Module& module);
+
+// The shared layout of kernel `kernelIndex` (UINT32_MAX: outside any
+// kernel, as findUnsupported prepares a device function; then only the
+// address-taken functions and what they name are reached).
+SharedLayout layOutShared(const isa::Module& module, uint32_t kernelIndex,
+                          const std::vector<uint32_t>& addressTaken);
+
+}  // namespace ptxsim::sim::exec
