@@ -138,28 +138,6 @@ __global__ void atomicMany(unsigned* p, unsigned words, int iters) {
   for (int k = 0; k < iters; ++k) atomicAdd(p + (t + k * 7919u * 32u) % words, 1u);
 }
 
-// Best time in ms of `runs` launches, after one warm-up unless told not to.
-template <typename F>
-static float bestMs(int runs, F launch, bool warmUp = true) {
-  cudaEvent_t e0, e1;
-  CUDA_CHECK(cudaEventCreate(&e0));
-  CUDA_CHECK(cudaEventCreate(&e1));
-  if (warmUp) launch();
-  float best = 1e30f;
-  for (int i = 0; i < runs; ++i) {
-    CUDA_CHECK(cudaEventRecord(e0));
-    launch();
-    CUDA_CHECK(cudaEventRecord(e1));
-    CUDA_CHECK(cudaEventSynchronize(e1));
-    CUDA_CHECK(cudaGetLastError());
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    best = std::min(best, ms);
-  }
-  CUDA_CHECK(cudaEventDestroy(e0));
-  CUDA_CHECK(cudaEventDestroy(e1));
-  return best;
-}
 
 static void reportRate(const std::string& name, double amount, float ms, double mhz,
                        const char* perSecond, double perSecondScale, const char* perCycle) {

@@ -154,3 +154,26 @@ static inline int smCount() {
   CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, 0));
   return n;
 }
+
+// Best time in ms of `runs` launches, after one warm-up unless told not to.
+template <typename F>
+static inline float bestMs(int runs, F launch, bool warmUp = true) {
+  cudaEvent_t e0, e1;
+  CUDA_CHECK(cudaEventCreate(&e0));
+  CUDA_CHECK(cudaEventCreate(&e1));
+  if (warmUp) launch();
+  float best = 1e30f;
+  for (int i = 0; i < runs; ++i) {
+    CUDA_CHECK(cudaEventRecord(e0));
+    launch();
+    CUDA_CHECK(cudaEventRecord(e1));
+    CUDA_CHECK(cudaEventSynchronize(e1));
+    CUDA_CHECK(cudaGetLastError());
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    best = std::min(best, ms);
+  }
+  CUDA_CHECK(cudaEventDestroy(e0));
+  CUDA_CHECK(cudaEventDestroy(e1));
+  return best;
+}
