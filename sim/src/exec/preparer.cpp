@@ -433,13 +433,16 @@ std::unique_ptr<PreparedKernel> prepareKernel(const isa::Module& module, uint32_
   auto kernel = std::make_unique<PreparedKernel>();
   kernel->module = &module;
   kernel->kernelIndex = kernelIndex;
-  SharedLayout shared = layOutShared(module, kernelIndex, addressTakenFunctions(module));
+  const KernelReach reach = reachOf(module, kernelIndex, addressTakenFunctions(module));
+  SharedLayout shared = layOutShared(module, reach);
   kernel->staticSharedBytes = shared.staticBytes;
   kernel->dynamicSharedOffset = shared.dynamicOffset;
   kernel->functions.resize(module.functions.size());
+  // Only what the kernel can run: a library's other device functions cost
+  // its first launch nothing (each timed launch reads every prepared one).
   for (uint32_t f = 0; f < module.functions.size(); ++f) {
     const isa::Function& fn = module.functions[f];
-    if (!fn.isDefined || (fn.isKernel && f != kernelIndex)) continue;
+    if (!fn.isDefined || !reach.functions[f] || (fn.isKernel && f != kernelIndex)) continue;
     kernel->functions[f] = FunctionPreparer(module, f, placement, shared, errors).run();
   }
   if (!errors.empty() || kernel->functions[kernelIndex] == nullptr) return nullptr;
@@ -454,7 +457,7 @@ std::vector<std::string> findUnsupported(const isa::Module& module, const Module
   for (uint32_t f = 0; f < module.functions.size(); ++f) {
     const isa::Function& fn = module.functions[f];
     if (!fn.isDefined) continue;
-    SharedLayout shared = layOutShared(module, fn.isKernel ? f : UINT32_MAX, addressTaken);
+    SharedLayout shared = layOutShared(module, reachOf(module, fn.isKernel ? f : UINT32_MAX, addressTaken));
     FunctionPreparer(module, f, placement, shared, errors).run();
   }
   return errors;

@@ -17,15 +17,7 @@ bool isDynamicShared(const isa::Variable& v) {
   return v.space == StateSpace::Shared && (v.isExtern || v.size == 0);
 }
 
-// What a kernel can touch: the functions it may run (those it calls,
-// directly or through calls, and every function whose address is taken
-// anywhere, as a pointer may reach it through memory) and the module-scope
-// variables they name. As ptxas, a kernel's static shared memory is only
-// the variables it can reach: a module's other kernels' arrays take none.
-struct KernelReach {
-  std::vector<bool> functions;  // by Module::functions index
-  std::vector<bool> globals;    // by Module::globals index
-};
+}  // namespace
 
 KernelReach reachOf(const isa::Module& module, uint32_t kernelIndex,
                     const std::vector<uint32_t>& addressTaken) {
@@ -77,8 +69,6 @@ KernelReach reachOf(const isa::Module& module, uint32_t kernelIndex,
   return reach;
 }
 
-}  // namespace
-
 std::vector<uint32_t> addressTakenFunctions(const isa::Module& module) {
   std::vector<uint32_t> taken;
   auto add = [&](uint32_t symbol) {
@@ -102,11 +92,9 @@ std::vector<uint32_t> addressTakenFunctions(const isa::Module& module) {
   return taken;
 }
 
-SharedLayout layOutShared(const isa::Module& module, uint32_t kernelIndex,
-                          const std::vector<uint32_t>& addressTaken) {
+SharedLayout layOutShared(const isa::Module& module, const KernelReach& reach) {
   SharedLayout layout;
   layout.moduleOffsets.assign(module.globals.size(), 0);
-  const KernelReach reach = reachOf(module, kernelIndex, addressTaken);
   uint64_t offset = 0;
   uint64_t dynamicAlignment = 16;
   for (size_t i = 0; i < module.globals.size(); ++i) {

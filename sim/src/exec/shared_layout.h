@@ -34,10 +34,23 @@ struct SharedLayout {
 // (parse_lower_benchmark, prepareAll: 7.1 s, then 0.14 s).
 std::vector<uint32_t> addressTakenFunctions(const isa::Module& module);
 
-// The shared layout of kernel `kernelIndex` (UINT32_MAX: outside any
-// kernel, as findUnsupported prepares a device function; then only the
-// address-taken functions and what they name are reached).
-SharedLayout layOutShared(const isa::Module& module, uint32_t kernelIndex,
-                          const std::vector<uint32_t>& addressTaken);
+// What a kernel can touch: the functions it may run (those it calls,
+// directly or through calls, and every function whose address is taken
+// anywhere, as a pointer may reach it through memory) and the module-scope
+// variables they name. As ptxas, a kernel's static shared memory is only
+// the variables it can reach: a module's other kernels' arrays take none.
+struct KernelReach {
+  std::vector<bool> functions;  // by Module::functions index
+  std::vector<bool> globals;    // by Module::globals index
+};
+
+// What kernel `kernelIndex` reaches (UINT32_MAX: outside any kernel, as
+// findUnsupported prepares a device function; then only the address-taken
+// functions and what they name).
+KernelReach reachOf(const isa::Module& module, uint32_t kernelIndex,
+                    const std::vector<uint32_t>& addressTaken);
+
+// The shared layout of the kernel that reaches `reach`.
+SharedLayout layOutShared(const isa::Module& module, const KernelReach& reach);
 
 }  // namespace ptxsim::sim::exec
