@@ -10,9 +10,6 @@ namespace ptxsim::sim::exec {
 
 namespace {
 
-using isa::Operand;
-using isa::OperandKind;
-
 // A set of registers, one bit each.
 class RegisterSet {
  public:
@@ -43,81 +40,34 @@ class RegisterSet {
   std::vector<uint64_t> words_;
 };
 
-// The registers one instruction reads and writes, as the IR names them.
+// The registers one instruction reads and writes.
 struct RegisterAccess {
   std::vector<uint32_t> reads;
   std::vector<uint32_t> writes;
   bool writesEndValues = true;  // unguarded, no partial write: the old values die here
 };
 
-void addRegister(const Operand& op, bool write, RegisterAccess& out) {
-  if (!write) {
-    out.reads.push_back(op.index);
-    return;
-  }
-  out.writes.push_back(op.index);
-  // A video selector on a destination writes some of its parts.
-  if (op.select.kind != 0) out.reads.push_back(op.index);
-}
-
-// What `inst` reads and writes, the way the preparer resolves its operands
-// (preparer.cpp, resolve): the registers inside an address are read, a
-// vector's elements are written by a destination and read otherwise.
-void accessOf(const isa::Function& fn, const isa::Instruction& inst, RegisterAccess& out) {
-  out.reads.clear();
-  out.writes.clear();
-  out.writesEndValues = inst.guard.reg == isa::kNone;
-  if (inst.guard.reg != isa::kNone) out.reads.push_back(inst.guard.reg);
+// Whether `inst` writes only part of a destination: a video selector on it
+// (`d.h1`) keeps the other parts.
+bool writesPart(const isa::Function& fn, const isa::Instruction& inst) {
   for (unsigned i = 0; i < inst.operandCount; ++i) {
-    const Operand& op = fn.operands[inst.firstOperand + i];
-    const bool write = isa::operandAccess(inst, i) == isa::OperandAccess::Write;
-    switch (op.kind) {
-      case OperandKind::Register:
-        addRegister(op, write, out);
-        if (op.secondIndex != isa::kNone) out.writes.push_back(op.secondIndex);
-        break;
-      case OperandKind::Address:
-        if (op.scope == isa::SymbolScope::Register) out.reads.push_back(op.index);
-        break;
-      case OperandKind::Vector:
-      case OperandKind::AddressTuple:
-        for (uint32_t e = 0; e < op.count; ++e) {
-          const Operand& element = fn.operands[op.index + e];
-          const bool elementWrite = write && op.kind == OperandKind::Vector;
-          if (element.kind == OperandKind::Register) addRegister(element, elementWrite, out);
-          if (element.kind != OperandKind::Vector) continue;
-          for (uint32_t k = 0; k < element.count; ++k) {
-            const Operand& inner = fn.operands[element.index + k];
-            if (inner.kind == OperandKind::Register) addRegister(inner, elementWrite, out);
-          }
-        }
-        break;
-      default: break;
+    if (fn.operands[inst.firstOperand + i].select.kind != 0 &&
+        isa::operandAccess(inst, i) == isa::OperandAccess::Write) {
+      return true;
     }
   }
-}
-
-// Each register's first row, as the preparer numbered them (.b128: two rows).
-std::vector<uint32_t> declaredRows(const isa::Function& fn) {
-  std::vector<uint32_t> rows;
-  rows.reserve(fn.registers.size() + 1);
-  uint32_t next = 0;
-  for (const isa::RegisterInfo& r : fn.registers) {
-    rows.push_back(next);
-    next += isa::typeBits(r.type) == 128 ? 2 : 1;
-  }
-  rows.push_back(next);
-  return rows;
+  return false;
 }
 
 class Compactor {
  public:
-  explicit Compactor(PreparedFunction& fn)
-      : fn_(fn), ir_(*fn.function), count_(ir_.registers.size()), rows_(declaredRows(ir_)) {}
+  explicit Compactor(PreparedFunction& fn) : fn_(fn), ir_(*fn.function), count_(ir_.registers.size()) {}
 
   void run() {
     if (count_ == 0 || count_ > kMaxCompactedRegisters || ir_.blocks.empty()) return;
-    if (rows_.back() != fn_.registerCount) return;
+    if (fn_.registerRows.size() != count_ || fn_.registerCount != fn_.declaredRegisterRows) return;
+    rows_ = fn_.registerRows;
+    rows_.push_back(fn_.declaredRegisterRows);
     collectAccesses();
     if (!everyRowSeen()) return;
     computeLiveness();
@@ -127,18 +77,29 @@ class Compactor {
   }
 
  private:
+  // Each instruction's reads and writes are its dependence rows, which the
+  // preparer records for the issue order too (preparer.cpp,
+  // recordDependences), named by register.
   void collectAccesses() {
+    std::vector<uint32_t> registerAt(fn_.declaredRegisterRows);
+    for (uint32_t r = 0; r < count_; ++r) {
+      for (uint32_t row = rows_[r]; row < rows_[r + 1]; ++row) registerAt[row] = r;
+    }
     accesses_.resize(fn_.code.size());
     used_ = RegisterSet(count_);
     for (size_t i = 0; i < fn_.code.size(); ++i) {
-      accessOf(ir_, *fn_.code[i].source, accesses_[i]);
-      for (uint32_t r : accesses_[i].reads) used_.set(r);
-      for (uint32_t r : accesses_[i].writes) used_.set(r);
+      const PreparedInstruction& pi = fn_.code[i];
+      RegisterAccess& access = accesses_[i];
+      for (uint32_t row : fn_.readsOf(pi)) access.reads.push_back(registerAt[row]);
+      for (uint32_t row : fn_.writesOf(pi)) access.writes.push_back(registerAt[row]);
+      access.writesEndValues = pi.guardRow == kNoRow && !writesPart(ir_, *pi.source);
+      for (uint32_t r : access.reads) used_.set(r);
+      for (uint32_t r : access.writes) used_.set(r);
     }
   }
 
   // Every register row a prepared instruction names belongs to a register
-  // the IR shows it reading or writing (else the analysis missed a use).
+  // its dependence rows name (else the analysis would miss a use).
   bool everyRowSeen() {
     std::vector<bool> seen(fn_.registerCount, false);
     for (uint32_t r = 0; r < count_; ++r) {
@@ -274,7 +235,7 @@ class Compactor {
   PreparedFunction& fn_;
   const isa::Function& ir_;
   const size_t count_;
-  const std::vector<uint32_t> rows_;  // declared first row by register, then the total
+  std::vector<uint32_t> rows_;  // declared first row by register, then the total
   std::vector<RegisterAccess> accesses_;
   RegisterSet used_;
   std::vector<RegisterSet> liveIn_, liveOut_;
