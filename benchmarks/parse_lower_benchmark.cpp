@@ -1,9 +1,9 @@
 // Front-end throughput on a large nvcc-generated PTX module: lexing alone,
 // parsing alone, and parse plus lowering (what `ptxsim check` and module
-// loading pay), reported as bytes per second; then preparing every function
-// of the lowered module for execution (handlers bound, the ptxas-like
-// issue order, register rows shared: what `ptxsim check --executable` and
-// a kernel's first launch pay), as instructions per second.
+// loading pay), reported as bytes per second; then checking that every
+// function of the lowered module prepares for execution (each instruction
+// bound to its handler: what loading a module for a run and `ptxsim check
+// --executable` pay), as instructions per second.
 
 #include <benchmark/benchmark.h>
 

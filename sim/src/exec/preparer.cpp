@@ -82,7 +82,12 @@ class FunctionPreparer {
         errors_(errors),
         functionIndex_(functionIndex) {}
 
-  std::unique_ptr<PreparedFunction> run() {
+  // What a run is for: a function to execute, or only the check that every
+  // instruction prepares (findUnsupported), which drops the result and so
+  // needs neither the issue order nor the shared register rows.
+  enum class Purpose : uint8_t { Execute, Check };
+
+  std::unique_ptr<PreparedFunction> run(Purpose purpose = Purpose::Execute) {
     out_ = std::make_unique<PreparedFunction>();
     out_->function = &fn_;
     out_->index = functionIndex_;
@@ -113,6 +118,7 @@ class FunctionPreparer {
     out_->scratchCount = nextScratch_;
     finishConstants();
     if (errors_.size() != failuresBefore) return nullptr;
+    if (purpose == Purpose::Check) return std::move(out_);
     scheduleLikePtxas(*out_);
     compactRegisterRows(*out_);
     return std::move(out_);
@@ -458,7 +464,7 @@ std::vector<std::string> findUnsupported(const isa::Module& module, const Module
     const isa::Function& fn = module.functions[f];
     if (!fn.isDefined) continue;
     SharedLayout shared = layOutShared(module, reachOf(module, fn.isKernel ? f : UINT32_MAX, addressTaken));
-    FunctionPreparer(module, f, placement, shared, errors).run();
+    FunctionPreparer(module, f, placement, shared, errors).run(FunctionPreparer::Purpose::Check);
   }
   return errors;
 }
