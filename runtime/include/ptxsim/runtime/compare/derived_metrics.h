@@ -2,9 +2,10 @@
 
 // Metrics `ptxsim compare` derives from others on both sides.
 //
-// Hit rates, where Nsight Compute has counts but no rate: for every `<P>_lookup_hit.sum` with its `<P>_lookup_miss.sum`, the
-// launch gets `<P>_lookup_hit_rate.pct` = 100 hit / (hit + miss), compared
-// in points like ncu's own rates. What it is for: the H100's
+// Hit rates, where Nsight Compute has counts but no rate: for every
+// `<P>_lookup_hit.sum` with its `<P>_lookup_miss.sum`, the launch gets
+// `<P>_lookup_hit_rate.pct` = 100 hit / (hit + miss), compared in points
+// like ncu's own rates. What it is for: the H100's
 // lts__t_sector_hit_rate.pct also counts the L2 partitions' traffic between
 // each other (srcunit ltcfabric), which the model has no part of, so the
 // SMs' own L2 hit rate is lts__t_sectors_srcunit_tex_lookup_hit_rate.pct.
