@@ -543,11 +543,11 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     }
     if (stalled()) failed = true;
     // The SMs of the window run ahead from their next event to at most
-    // the span's end (not past it: the next checkpoint
-    // is the next span's first window), when each SM holding CTAs can
-    // have a host thread of its own: with more SMs than threads, each
-    // window already keeps every thread busy, and an SM run ahead on a
-    // thread would hold back the SMs dealt to it.
+    // the span's end (not past it: the next checkpoint is the next span's
+    // first window), when each SM holding CTAs can have a host thread of
+    // its own: with more SMs than threads, each window already keeps every
+    // thread busy, and an SM run ahead on a thread would hold back the SMs
+    // dealt to it.
     if (!failed && grid.options.runAhead && threads > 1 && occupied.size() <= threads &&
         (windowEnd - startCycle) % span != 0) {
       const uint64_t until = windowEnd - (windowEnd - startCycle) % span + span;
