@@ -222,10 +222,12 @@ sim::LoadedModule* ShimState::moduleOf(FatbinRecord& record, cudaError_t& error)
         if (v.managedHostPointer != nullptr) *v.managedHostPointer = memory;
       }
       record.module = device().loadModule(entry->ptx, "compute_" + std::to_string(entry->arch) + ".ptx", managed);
-      // Occupancy and kernel attributes use ptxas's register counts when the
-      // program carries a cubin for the simulated GPU.
+      // Occupancy and kernel attributes use ptxas's register counts, and the
+      // timing model its code sizes, when the program carries a cubin for
+      // the simulated GPU.
       if (const runtime::FatbinEntry* cubin = record.fatbin->cubinFor(config.smVersion)) {
         record.module->setMachineRegisters(runtime::cubinRegisterCounts(cubin->image));
+        record.module->setMachineCodeBytes(runtime::cubinCodeBytes(cubin->image));
       }
       return record.module.get();
     } catch (const Error& e) {

@@ -120,4 +120,20 @@ std::map<std::string, uint32_t> cubinRegisterCounts(std::string_view elf) {
   return counts;
 }
 
+std::map<std::string, uint64_t> cubinCodeBytes(std::string_view elf) {
+  std::map<std::string, uint64_t> bytes;
+  uint16_t namesIndex = 0;
+  if (!isElf64(elf) || !readAt(elf, 0x3E, namesIndex)) return bytes;
+  std::vector<Section> all = sections(elf);
+  if (namesIndex >= all.size()) return bytes;
+  constexpr std::string_view kCodePrefix = ".text.";
+  for (const Section& s : all) {
+    std::string_view name = stringAt(elf, all[namesIndex], s.name);
+    if (name.size() > kCodePrefix.size() && name.substr(0, kCodePrefix.size()) == kCodePrefix) {
+      bytes[std::string(name.substr(kCodePrefix.size()))] = s.size;
+    }
+  }
+  return bytes;
+}
+
 }  // namespace ptxsim::runtime

@@ -36,6 +36,19 @@ bool LoadedModule::variable(std::string_view name, uint64_t& address, uint64_t& 
   return false;
 }
 
+uint64_t LoadedModule::machineCodeBytesOf(const exec::PreparedKernel& kernel) const {
+  if (!machineCodeBytes_.contains(kernel.kernel().function->name)) return 0;
+  // Functions ptxas inlined have no section of their own: their code is
+  // in their callers'.
+  uint64_t bytes = 0;
+  for (const auto& fn : kernel.functions) {
+    if (fn == nullptr) continue;
+    auto it = machineCodeBytes_.find(fn->function->name);
+    if (it != machineCodeBytes_.end()) bytes += it->second;
+  }
+  return bytes;
+}
+
 std::vector<std::string> unsupportedInstructions(const isa::Module& module) {
   return exec::findUnsupported(module, exec::ModulePlacement{});
 }
@@ -391,6 +404,7 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
   grid.textures = &textures_;
   grid.textureCoherence = coherence.get();
   grid.constantBankBase = module.constantBankBase_;
+  grid.machineCodeBytes = module.machineCodeBytesOf(*kernel);
   grid.localBytesPerThread = kernel->kernelLocalBytes + (usesStack(*kernel) ? config_.stackBytesPerThread : 0);
   grid.gridId = ++launches_;
   grid.launchTimeNs = grid.gridId * 1'000'000'000ull;

@@ -265,8 +265,11 @@ std::vector<TimingParameter> makeParameters() {
                      "what a grid's elapsed cycles count beyond its CTAs' work (the front end's launch and retirement)",
                      [](TimingConfig& t) -> uint32_t& { return t.gridCycles; }));
   p.push_back(number("launch.dram_read_bytes", "bytes",
-                     "what a launch reads from DRAM for itself (parameters, constant bank, code) when its caches start empty",
+                     "what a launch reads from DRAM for its parameters and constant bank when its caches start empty",
                      [](TimingConfig& t) -> uint32_t& { return t.launchDramReadBytes; }));
+  p.push_back(number("launch.code_read_bytes", "bytes",
+                     "a launch with empty caches reads its code from DRAM in blocks of this many bytes",
+                     [](TimingConfig& t) -> uint32_t& { return t.launchCodeReadBytes; }, 1));
   p.push_back(number("launch.overhead", "ns", "what a kernel launch adds to its stream's time besides running it",
                      [](TimingConfig& t) -> uint32_t& { return t.launchOverheadNs; }));
   return p;

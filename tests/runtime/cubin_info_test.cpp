@@ -126,6 +126,23 @@ TEST(CubinInfo, DefinedSymbolsAreToldFromReferences) {
   EXPECT_FALSE(cubinDefinesSymbol("not an elf image", "defined"));
 }
 
+// The timing model reads a launch's code from DRAM by these sizes
+// (LoadedModule::setMachineCodeBytes).
+TEST(CubinInfo, CodeBytesByFunctionFromTheTextSections) {
+  std::string strtab = std::string("\0kernelA\0", 9);
+  std::string image = elf({{".strtab", 3, strtab},
+                           {".symtab", 2, symbols({1}, {4}), 2},
+                           {".text.kernelA", 1, std::string(384, '\0')},
+                           {".text.helper", 1, std::string(128, '\0')},
+                           {".text", 1, std::string(16, '\0')},
+                           {".nv.info.kernelA", 0x70000000, sizedAttribute(0x2f, 1, 40)}});
+  auto bytes = cubinCodeBytes(image);
+  ASSERT_EQ(bytes.size(), 2u);
+  EXPECT_EQ(bytes["kernelA"], 384u);
+  EXPECT_EQ(bytes["helper"], 128u);
+  EXPECT_TRUE(cubinCodeBytes("not an elf image at all, but long enough to have a header of 64 bytes....").empty());
+}
+
 TEST(CubinInfo, MalformedImagesGiveNothing) {
   EXPECT_TRUE(cubinRegisterCounts("").empty());
   EXPECT_TRUE(cubinRegisterCounts("not an elf image at all, but long enough to have a header of 64 bytes....").empty());

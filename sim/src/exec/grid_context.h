@@ -65,6 +65,10 @@ struct GridContext {
   // The kernel's module's constant bank (LoadedModule::constantBankBase_):
   // what cvta.const adds to, and ld.const of a bank offset reads from.
   uint64_t constantBankBase = 0;
+  // The kernel's machine code from the program's cubin
+  // (LoadedModule::setMachineCodeBytes); 0 when unknown, and the timing
+  // model estimates it from the PTX (CodeLayout::sassBytes).
+  uint64_t machineCodeBytes = 0;
   uint64_t gridId = 1;
   uint64_t launchTimeNs = 0;  // %globaltimer's value at the launch
   // What %smid, %clock and %globaltimer read (driver_clock.h): the

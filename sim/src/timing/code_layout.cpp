@@ -10,6 +10,8 @@ namespace {
 
 constexpr unsigned kFunctionAddressBits = 24;
 constexpr unsigned kModuleAddressBits = 40;
+// ptxas starts each function on a 128-byte boundary (NOPs fill the gap).
+constexpr uint64_t kFunctionAlignBytes = 128;
 
 // The operand collector reads the register-file banks for the arithmetic
 // pipelines; memory, control and warp-wide instructions take their operands
@@ -79,7 +81,8 @@ CodeLayout::CodeLayout(const exec::PreparedKernel& kernel, uint32_t moduleNumber
   for (size_t f = 0; f < kernel.functions.size(); ++f) {
     const exec::PreparedFunction* fn = kernel.functions[f].get();
     if (fn == nullptr) continue;
-    uint64_t address = (uint64_t{moduleNumber} << kModuleAddressBits) | (uint64_t{f} << kFunctionAddressBits);
+    const uint64_t start = (uint64_t{moduleNumber} << kModuleAddressBits) | (uint64_t{f} << kFunctionAddressBits);
+    uint64_t address = start;
     std::vector<InstructionFacts>& facts = facts_[f];
     facts.resize(fn->code.size());
     bool hasAtomics = false;
@@ -105,6 +108,8 @@ CodeLayout::CodeLayout(const exec::PreparedKernel& kernel, uint32_t moduleNumber
         facts[k].sources = sourcesOf(*fn->function, inst, timing.sm.registerBanks, immediate);
       }
     }
+    const uint64_t withSelfBranch = address - start + timing.fetch.instructionBytes;
+    sassBytes_ += (withSelfBranch + kFunctionAlignBytes - 1) / kFunctionAlignBytes * kFunctionAlignBytes;
   }
 }
 

@@ -50,9 +50,14 @@ class CodeLayout {
   const InstructionFacts& of(const exec::PreparedFunction& fn, const exec::PreparedInstruction& pi) const {
     return facts_[fn.index][static_cast<size_t>(&pi - fn.code.data())];
   }
+  // The bytes of SASS the kernel's functions take, each as ptxas lays one
+  // out: its instructions, a branch to itself after the last, and padding
+  // to the next 128 bytes. A launch with empty caches reads them from DRAM.
+  uint64_t sassBytes() const { return sassBytes_; }
 
  private:
   std::vector<std::vector<InstructionFacts>> facts_;  // by Module::functions index, then instruction
+  uint64_t sassBytes_ = 0;
 };
 
 }  // namespace ptxsim::sim::timing

@@ -12,15 +12,15 @@ constexpr uint64_t kLaunchDataAddress = 0xffff'0000'0000'0000ull;
 
 }  // namespace
 
-void MemorySystem::readLaunchData(uint32_t bytes, const memory::L2Config& l2) {
-  for (uint32_t offset = 0; offset < bytes; offset += l2.lineBytes) {
-    const uint32_t chunk = std::min(l2.lineBytes, bytes - offset);
+void MemorySystem::readLaunchData(uint64_t bytes, const memory::L2Config& l2) {
+  for (uint64_t offset = 0; offset < bytes; offset += l2.lineBytes) {
+    const auto chunk = static_cast<uint32_t>(std::min<uint64_t>(l2.lineBytes, bytes - offset));
     const uint32_t sectors = (chunk + l2.sectorBytes - 1) / l2.sectorBytes;
     dram_->request(0, {kLaunchDataAddress + offset, (1u << sectors) - 1, chunk, false});
   }
 }
 
-memory::L2Cache& MemorySystem::forLaunch(const TimingConfig& timing, bool flush) {
+memory::L2Cache& MemorySystem::forLaunch(const TimingConfig& timing, bool flush, uint64_t codeBytes) {
   // A new fetch granularity alone (cudaLimitMaxL2FetchGranularity) keeps the lines.
   memory::L2Config sameFetch = timing.l2;
   if (l2_) sameFetch.fetchBytes = l2_->config().fetchBytes;
@@ -44,7 +44,10 @@ memory::L2Cache& MemorySystem::forLaunch(const TimingConfig& timing, bool flush)
   dram_->startLaunch();
   l2_->startLaunch();
   noc_->startLaunch();
-  if (flush) readLaunchData(timing.launchDramReadBytes, timing.l2);
+  if (flush) {
+    const uint64_t block = timing.launchCodeReadBytes;
+    readLaunchData(timing.launchDramReadBytes + (codeBytes + block - 1) / block * block, timing.l2);
+  }
   return *l2_;
 }
 

@@ -18,8 +18,10 @@ class MemorySystem {
  public:
   // The L2 for a launch under `timing`, made anew (empty) when its geometry
   // or the DRAM's changed, emptied when `flush` (the crossbar made anew
-  // when its own geometry changed); clocks and statistics restart.
-  memory::L2Cache& forLaunch(const TimingConfig& timing, bool flush = false);
+  // when its own geometry changed); clocks and statistics restart. An
+  // emptied L2 first reads the launch's own data and its `codeBytes` of
+  // code from the HBM.
+  memory::L2Cache& forLaunch(const TimingConfig& timing, bool flush, uint64_t codeBytes);
   const memory::Interconnect& interconnect() const { return *noc_; }
   // Where the driver's windows apply the SMs' requests, in steps
   // (Interconnect::inject and eject, L2Cache::requestInWindow).
@@ -31,10 +33,10 @@ class MemorySystem {
   void prefetch(uint64_t lineAddress) const { l2_->prefetchSet(lineAddress); }
 
  private:
-  // A launch that starts with empty caches reads its own data (parameters,
-  // constant bank, code: launch.dram_read_bytes) from the HBM first, in
-  // the L2's lines.
-  void readLaunchData(uint32_t bytes, const memory::L2Config& l2);
+  // A launch that starts with empty caches reads its own data (parameters
+  // and constant bank: launch.dram_read_bytes; its code) from the HBM
+  // first, in the L2's lines.
+  void readLaunchData(uint64_t bytes, const memory::L2Config& l2);
 
   std::unique_ptr<memory::Hbm> dram_;
   std::unique_ptr<memory::L2Cache> l2_;

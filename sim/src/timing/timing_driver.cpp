@@ -137,7 +137,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       static_cast<uint32_t>(std::min<uint64_t>(sharedPerSm, memory::kSm90SharedCarveoutsKiB.back() * 1024)));
   CodeLayout code(grid.kernel, kept.instructionCaches.moduleNumber(grid.kernel.module), timing);
   std::vector<InstructionFetch>& fetch = kept.instructionCaches.forLaunch(timing, grid.config.smCount);
-  memory::L2Cache& l2 = kept.memory.forLaunch(timing, grid.options.flushCaches);
+  memory::L2Cache& l2 = kept.memory.forLaunch(
+      timing, grid.options.flushCaches, grid.machineCodeBytes != 0 ? grid.machineCodeBytes : code.sassBytes());
   const memory::Hbm& dram = kept.memory.dram();
   const unsigned threads = std::max(1u, std::min<unsigned>(hostThreads, grid.config.smCount));
   if (!kept.pool || kept.pool->threads() != threads) kept.pool = std::make_unique<WindowPool>(threads);

@@ -56,21 +56,29 @@ TEST(TimingStats, ASecondLoadOfALineHitsInL1) {
 }
 
 TEST(TimingStats, ALaunchWithEmptyCachesReadsItsOwnDataFromDram) {
-  // The kernel only stores: its DRAM reads are the launch's own data
-  // (launch.dram_read_bytes), read only when the launch flushes the caches
-  // (--cache-control all).
+  // The kernel only stores: its DRAM reads are the launch's own data, read
+  // only when the launch flushes the caches (--cache-control all): the
+  // parameters and constant bank (launch.dram_read_bytes, 2304 bytes), then
+  // the code in 256-byte blocks (launch.code_read_bytes). Without a cubin
+  // the code is estimated from the PTX: the store, the exit and ptxas's
+  // branch to itself, padded to 128 bytes, so one block.
   Device device(sim::GpuConfig{}, DeviceOptions{1});
   device.launchOptions().timing = true;
   auto module = device.loadModule(test::ptxKernel("", "st.global.u64 [%out], %tx8;\n"), "test.ptx");
   uint64_t out = device.malloc(8);
-  sim::LaunchResult warm = device.launch(*module, "k", {1}, {1}, 0, KernelArgs().add(out).add(out));
+  auto launch = [&] { return device.launch(*module, "k", {1}, {1}, 0, KernelArgs().add(out).add(out)); };
+  sim::LaunchResult warm = launch();
   device.launchOptions().flushCaches = true;
-  sim::LaunchResult flushed = device.launch(*module, "k", {1}, {1}, 0, KernelArgs().add(out).add(out));
+  sim::LaunchResult flushed = launch();
+  // With ptxas's code sizes (a program's cubin), those: 1000 bytes, four blocks.
+  module->setMachineCodeBytes({{"k", 1000}, {"not_called", 4096}});
+  sim::LaunchResult fromCubin = launch();
   ASSERT_FALSE(warm.error) << warm.error.message;
   ASSERT_FALSE(flushed.error) << flushed.error.message;
+  ASSERT_FALSE(fromCubin.error) << fromCubin.error.message;
   EXPECT_EQ(warm.stats.timing.dramBytesRead, 0u);
-  EXPECT_EQ(flushed.stats.timing.dramBytesRead, sim::GpuConfig{}.timing.launchDramReadBytes);
-  EXPECT_EQ(sim::GpuConfig{}.timing.launchDramReadBytes, 5376u);
+  EXPECT_EQ(flushed.stats.timing.dramBytesRead, 2304u + 256u);
+  EXPECT_EQ(fromCubin.stats.timing.dramBytesRead, 2304u + 1024u);
 }
 
 // One warp whose every lane stores its index to its own word of bank 0

@@ -45,6 +45,12 @@ class LoadedModule {
   void setMachineRegisters(std::map<std::string, uint32_t> registersByKernel) {
     machineRegisters_ = std::move(registersByKernel);
   }
+  // Bytes of machine code of each function as ptxas laid it out (from the
+  // program's cubin): what a launch with empty caches reads for its code,
+  // in place of the timing model's estimate from PTX.
+  void setMachineCodeBytes(std::map<std::string, uint64_t> bytesByFunction) {
+    machineCodeBytes_ = std::move(bytesByFunction);
+  }
 
  private:
   friend class Gpu;
@@ -52,7 +58,11 @@ class LoadedModule {
     auto it = machineRegisters_.find(kernel);
     return it != machineRegisters_.end() ? it->second : estimate;
   }
+  // The kernel's machine code with the functions it can call that ptxas
+  // kept apart; 0 when the cubin does not have the kernel.
+  uint64_t machineCodeBytesOf(const exec::PreparedKernel& kernel) const;
   std::map<std::string, uint32_t> machineRegisters_;
+  std::map<std::string, uint64_t> machineCodeBytes_;
   std::shared_ptr<const isa::Module> module_;
   std::vector<uint64_t> globalAddresses_;
   // Where the module's constant bank begins: its first __constant__

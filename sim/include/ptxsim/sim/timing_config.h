@@ -179,11 +179,15 @@ struct TimingConfig {
   // one-CTA grid takes 4203 cycles on the H100 under Nsight Compute
   // (tests/timing/kernels/probe/h100: overhead.cache_all.ncu.csv).
   uint32_t gridCycles = 4150;
-  // What a launch reads from DRAM for itself (its parameters, constant
-  // bank and code) when it starts with empty caches (--cache-control all):
-  // the H100 reads 5376 bytes beyond their own accesses for mandelbrot,
-  // nbody and fma_chains_4blocks alike (tests/timing/kernels/h100).
-  uint32_t launchDramReadBytes = 5376;
+  // What a launch reads from DRAM for itself when it starts with empty
+  // caches (--cache-control all): its parameters and constant bank, then
+  // its code (CodeLayout::sassBytes) in blocks of launchCodeReadBytes. On
+  // the H100 a kernel reads 2304 bytes beyond its own data and its SASS
+  // rounded up to 256 bytes: 2816 for copy's 512 bytes of SASS, 5376 for
+  // mandelbrot's 3072, 5632 for fma_chains_4blocks' 3200
+  // (tests/timing/kernels/h100).
+  uint32_t launchDramReadBytes = 2304;
+  uint32_t launchCodeReadBytes = 256;
   // What one kernel launch adds to its stream's time besides running it
   // (gridCycles included there): events around a launch see it (measured:
   // launch.empty.back_to_back, 4890 ns, of which gridCycles are 2096 ns).
