@@ -60,6 +60,24 @@ bool isElf64(std::string_view elf) {
   return elf.size() >= 64 && std::memcmp(elf.data(), "\177ELF", 4) == 0 && elf[4] == 2;
 }
 
+// The image's sections with the one that holds their names; no sections
+// for an image that is not a well-formed 64-bit ELF.
+struct NamedSections {
+  std::vector<Section> all;
+  uint16_t namesIndex = 0;
+  std::string_view nameOf(std::string_view elf, const Section& s) const {
+    return stringAt(elf, all[namesIndex], s.name);
+  }
+};
+
+NamedSections namedSections(std::string_view elf) {
+  NamedSections out;
+  if (!isElf64(elf) || !readAt(elf, 0x3E, out.namesIndex)) return out;
+  out.all = sections(elf);
+  if (out.namesIndex >= out.all.size()) out.all.clear();
+  return out;
+}
+
 }  // namespace
 
 bool cubinDefinesSymbol(std::string_view elf, std::string_view symbol) {
@@ -81,15 +99,13 @@ bool cubinDefinesSymbol(std::string_view elf, std::string_view symbol) {
 
 std::map<std::string, uint32_t> cubinRegisterCounts(std::string_view elf) {
   std::map<std::string, uint32_t> counts;
-  uint16_t namesIndex = 0;
-  if (!isElf64(elf) || !readAt(elf, 0x3E, namesIndex)) return counts;
-  std::vector<Section> all = sections(elf);
-  if (namesIndex >= all.size()) return counts;
+  const NamedSections named = namedSections(elf);
+  const std::vector<Section>& all = named.all;
   const Section* symbols = nullptr;
   const Section* info = nullptr;
   for (const Section& s : all) {
     if (s.type == kSymbolTableType && s.link < all.size()) symbols = &s;
-    if (stringAt(elf, all[namesIndex], s.name) == ".nv.info") info = &s;
+    if (named.nameOf(elf, s) == ".nv.info") info = &s;
   }
   if (symbols == nullptr || info == nullptr) return counts;
   const Section& symbolNames = all[symbols->link];
@@ -122,13 +138,10 @@ std::map<std::string, uint32_t> cubinRegisterCounts(std::string_view elf) {
 
 std::map<std::string, uint64_t> cubinCodeBytes(std::string_view elf) {
   std::map<std::string, uint64_t> bytes;
-  uint16_t namesIndex = 0;
-  if (!isElf64(elf) || !readAt(elf, 0x3E, namesIndex)) return bytes;
-  std::vector<Section> all = sections(elf);
-  if (namesIndex >= all.size()) return bytes;
+  const NamedSections named = namedSections(elf);
   constexpr std::string_view kCodePrefix = ".text.";
-  for (const Section& s : all) {
-    std::string_view name = stringAt(elf, all[namesIndex], s.name);
+  for (const Section& s : named.all) {
+    std::string_view name = named.nameOf(elf, s);
     if (name.size() > kCodePrefix.size() && name.substr(0, kCodePrefix.size()) == kCodePrefix) {
       bytes[std::string(name.substr(kCodePrefix.size()))] = s.size;
     }
