@@ -148,6 +148,8 @@ cudaError_t copyBox(const Side& src, const Side& dst, uint64_t widthBytes, uint6
   if (!kindFits(src, dst, kind)) return cudaErrorInvalidValue;
   if (widthBytes > src.pitch || widthBytes > dst.pitch) return cudaErrorInvalidPitchValue;
   ptxsim::Device& d = s.device();
+  const ptxsim::cudart::TransferKind transfer =
+      s.transferKind(reinterpret_cast<const void*>(dst.address), reinterpret_cast<const void*>(src.address));
   try {
     for (uint64_t z = 0; z < depth; ++z) {
       for (uint64_t y = 0; y < height; ++y) {
@@ -168,6 +170,7 @@ cudaError_t copyBox(const Side& src, const Side& dst, uint64_t widthBytes, uint6
     std::fprintf(stderr, "ptxsim: error: %s\n", e.what());
     return cudaErrorInvalidValue;
   }
+  s.transferred(transfer, widthBytes * height * depth);
   d.synchronize();
   return cudaSuccess;
 }

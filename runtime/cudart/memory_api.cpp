@@ -55,6 +55,7 @@ cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) 
   }
   if (kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
   ptxsim::Device& d = s.device();
+  const ptxsim::cudart::TransferKind transfer = s.transferKind(dst, src);
   try {
     if (dstDevice && srcDevice) {
       d.copyOnDevice(address(dst), address(src), count);
@@ -69,6 +70,7 @@ cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) 
     std::fprintf(stderr, "ptxsim: error: %s\n", e.what());
     return cudaErrorInvalidValue;
   }
+  s.transferred(transfer, count);
   // A copy synchronises with the device: pending printf output appears.
   d.synchronize();
   return cudaSuccess;
@@ -84,6 +86,7 @@ cudaError_t fill(void* devPtr, int value, size_t count) {
     std::fprintf(stderr, "ptxsim: error: %s\n", e.what());
     return cudaErrorInvalidValue;
   }
+  s.transferred(ptxsim::cudart::TransferKind::Fill, count);
   return cudaSuccess;
 }
 
@@ -91,6 +94,7 @@ cudaError_t fill(void* devPtr, int value, size_t count) {
 // A width beyond the pitch is accepted, as CUDA 13 accepts it (measured on an H100): rows overlap.
 cudaError_t fillBox(void* devPtr, size_t pitch, size_t slicePitch, int value, size_t width, size_t height,
                     size_t depth) {
+  const ptxsim::cudart::TransferScope oneFill;
   for (size_t z = 0; z < depth; ++z) {
     for (size_t y = 0; y < height; ++y) {
       cudaError_t e = fill(static_cast<char*>(devPtr) + z * slicePitch + y * pitch, value, width);
@@ -117,6 +121,7 @@ cudaError_t allocatePitched(void** devPtr, size_t* pitch, size_t width, size_t r
 cudaError_t copy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                    cudaMemcpyKind kind) {
   if (width > dpitch || width > spitch) return cudaErrorInvalidPitchValue;
+  const ptxsim::cudart::TransferScope oneCopy;
   for (size_t row = 0; row < height; ++row) {
     cudaError_t e = copy(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width,
                          kind);

@@ -442,4 +442,25 @@ cudaError_t toCudaError(sim::LaunchErrorKind kind) {
   return cudaErrorUnknown;
 }
 
+void ShimState::transferred(TransferKind kind, uint64_t bytes) {
+  simulatedNanoseconds_ += transfers_.piece(device().config().timing.transfer, kind, bytes);
+}
+
+void ShimState::openTransfer(std::optional<TransferKind> forced) { transfers_.open(forced); }
+
+void ShimState::closeTransfer() { simulatedNanoseconds_ += transfers_.close(device().config().timing.transfer); }
+
+TransferKind ShimState::transferKind(const void* dst, const void* src) {
+  const memory::Allocation* to = device().allocationAt(address(dst));
+  const memory::Allocation* from = device().allocationAt(address(src));
+  auto onDevice = [](const memory::Allocation* a) { return a != nullptr && a->host == nullptr; };
+  if (onDevice(to) && onDevice(from)) return TransferKind::OnDevice;
+  if (!onDevice(to) && !onDevice(from)) return TransferKind::HostOnly;
+  return (onDevice(to) ? from : to) != nullptr ? TransferKind::PinnedHost : TransferKind::PageableHost;
+}
+
+TransferScope::TransferScope(std::optional<TransferKind> forced) { shimState().openTransfer(forced); }
+
+TransferScope::~TransferScope() { shimState().closeTransfer(); }
+
 }  // namespace ptxsim::cudart

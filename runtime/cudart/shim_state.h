@@ -22,6 +22,7 @@
 #include "error_log.h"
 #include "managed_advice.h"
 #include "stream_order.h"
+#include "transfer_time.h"
 
 namespace ptxsim::cudart {
 
@@ -158,8 +159,18 @@ class ShimState {
   // ordered trivially); capture, graphs and memory pools (stream_order.h).
   StreamOrderState& streamOrder() { return *streamOrder_; }
   std::map<cudaEvent_t, EventRecord>& events() { return events_; }
-  // The functional model's clock for events, in nanoseconds (README).
+  // The simulated device's clock for events, in nanoseconds: kernels'
+  // times (timing mode: their cycles and launch.overhead; else an estimate
+  // from their instructions, README) and copies' and fills'.
   uint64_t simulatedNanoseconds() const { return simulatedNanoseconds_; }
+  // A copy or fill of `bytes` (or a piece of one: transfer_time.h) moves
+  // that clock as the preset says (copy.*, memset.*).
+  void transferred(TransferKind kind, uint64_t bytes);
+  void openTransfer(std::optional<TransferKind> forced);
+  void closeTransfer();
+  // What a copy from `src` to `dst` is: within the device, between it and
+  // pinned (registered or managed) host memory, or pageable host memory.
+  TransferKind transferKind(const void* dst, const void* src);
 
   // Every message the shim reported (cudaLogs*; reportError in error_log.h).
   ErrorLog& errorLog() { return errorLog_; }
@@ -224,6 +235,7 @@ class ShimState {
   cudaError_t sticky_ = cudaSuccess;
   cudaError_t pendingFault_ = cudaSuccess;
   uint64_t simulatedNanoseconds_ = 0;
+  TransferTally transfers_;
   std::map<cudaLibrary_t, LibraryRecord> libraries_;
   bool profileFromStart_ = true;
   bool profilerActive_ = true;

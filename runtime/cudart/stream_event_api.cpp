@@ -1,7 +1,7 @@
 // Events. Every operation completes when it is issued, so any order CUDA
 // allows is honoured and waiting on an event never blocks; during stream
 // capture, records and waits carry dependencies (stream_order.h). Events carry the
-// functional model's clock (ShimState::simulatedNanoseconds, see README).
+// simulated device's clock (ShimState::simulatedNanoseconds, see README).
 
 #include "export.h"
 #include "shim_state.h"

@@ -37,6 +37,8 @@ cudaError_t runCopy(const CopyOperation& c) {
 cudaError_t runMemset(const MemsetOperation& m) {
   const cudaMemsetParams& p = m.params;
   if (p.elementSize != 1 && p.elementSize != 2 && p.elementSize != 4) return cudaErrorInvalidValue;
+  // One fill, though 2- and 4-byte values are written as copies of a row.
+  const TransferScope oneFill(TransferKind::Fill);
   std::vector<uint8_t> row(p.width * p.elementSize);
   for (size_t i = 0; i < p.width; ++i) std::memcpy(&row[i * p.elementSize], &p.value, p.elementSize);
   for (size_t y = 0; y < std::max<size_t>(p.height, 1); ++y) {

@@ -272,6 +272,22 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.launchCodeReadBytes; }, 1));
   p.push_back(number("launch.overhead", "ns", "what a kernel launch adds to its stream's time besides running it",
                      [](TimingConfig& t) -> uint32_t& { return t.launchOverheadNs; }));
+  p.push_back(number("copy.pinned_latency", "ns", "a copy between the device and pinned host memory: its start",
+                     [](TimingConfig& t) -> uint32_t& { return t.transfer.pinnedLatencyNs; }));
+  p.push_back(decimal("copy.pinned_bytes_per_ns", "bytes/ns", "a copy between the device and pinned host memory: its rate after its start",
+                      [](TimingConfig& t) -> double& { return t.transfer.pinnedBytesPerNs; }));
+  p.push_back(number("copy.pageable_latency", "ns", "a copy between the device and pageable host memory: its start",
+                     [](TimingConfig& t) -> uint32_t& { return t.transfer.pageableLatencyNs; }));
+  p.push_back(decimal("copy.pageable_bytes_per_ns", "bytes/ns", "a copy between the device and pageable host memory: its rate after its start",
+                      [](TimingConfig& t) -> double& { return t.transfer.pageableBytesPerNs; }));
+  p.push_back(number("copy.device_latency", "ns", "a copy within the device takes at least this",
+                     [](TimingConfig& t) -> uint32_t& { return t.transfer.deviceLatencyNs; }));
+  p.push_back(decimal("copy.device_bytes_per_ns", "bytes/ns", "a copy within the device: its bytes (each read and written) at this rate, if longer than its least",
+                      [](TimingConfig& t) -> double& { return t.transfer.deviceBytesPerNs; }));
+  p.push_back(number("memset.latency", "ns", "a fill (cudaMemset): its start",
+                     [](TimingConfig& t) -> uint32_t& { return t.transfer.fillLatencyNs; }));
+  p.push_back(decimal("memset.bytes_per_ns", "bytes/ns", "a fill (cudaMemset): its rate after its start",
+                      [](TimingConfig& t) -> double& { return t.transfer.fillBytesPerNs; }));
   return p;
 }
 

@@ -155,6 +155,27 @@ struct TextureTiming {
   double lookupsPerCycle = 3;
 };
 
+// What a copy or a fill takes on the simulated device's clock, the one
+// events read (cudaMemcpy*, cudaMemset*, their async forms and graph
+// nodes; runtime/cudart/transfer_time.h). Measured on the H200's host
+// (tests/timing/calibration/copy_time.cu and memset_time.cu, h200/*.out):
+// a copy between the device and host memory takes its start plus its
+// bytes at the host link's rate, pinned or pageable (the driver stages
+// pageable memory through its own); one within the device takes at least
+// deviceLatencyNs, or its bytes at deviceBytesPerNs (each read and
+// written); a fill its start plus its bytes at fillBytesPerNs.
+struct TransferTiming {
+  uint32_t pinnedLatencyNs = 9000;
+  double pinnedBytesPerNs = 55.4;
+  uint32_t pageableLatencyNs = 8000;
+  double pageableBytesPerNs = 11.7;
+  uint32_t deviceLatencyNs = 6200;
+  double deviceBytesPerNs = 1958;
+  uint32_t fillLatencyNs = 3600;
+  double fillBytesPerNs = 4700;
+  bool operator==(const TransferTiming&) const = default;
+};
+
 struct TimingConfig {
   SmTiming sm;
   std::array<PipelineTiming, static_cast<size_t>(Pipeline::Count)> pipelines{};
@@ -174,6 +195,7 @@ struct TimingConfig {
   ConstantCacheTiming constant;
   TextureTiming texture;
   InstructionFetchTiming fetch;
+  TransferTiming transfer;
   // What a grid's elapsed cycles (gpc__cycles_elapsed.max) count beyond its
   // CTAs' work: the front end's launch of it and its retirement. An empty
   // one-CTA grid takes 4203 cycles on the H100 under Nsight Compute
