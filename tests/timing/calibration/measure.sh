@@ -15,6 +15,10 @@ set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="$(realpath -m "${1:?usage: measure.sh OUTDIR}")"
 export PATH="/usr/local/cuda/bin:$PATH"
+if ! command -v nvcc >/dev/null 2>&1; then
+  echo "FAILED: nvcc is needed to build the calibration programs (/usr/local/cuda/bin/nvcc)" >&2
+  exit 1
+fi
 mkdir -p "$out"
 # CALIB_PROGRAMS="a b" runs only those programs.
 read -r -a programs <<<"${CALIB_PROGRAMS:-alu_latency alu_throughput shared_memory memory_latency control instruction_fetch register_banks bandwidth texture_cp_async}"
