@@ -13,9 +13,9 @@ const sim::TransferTiming kTiming{};
 
 TEST(TransferTime, EachKindHasItsStartAndRate) {
   // 64 MiB: 67108864 bytes.
-  EXPECT_EQ(transferNanoseconds(kTiming, TransferKind::PinnedHost, 67108864), 9000u + 1211351u);  // / 55.4
+  EXPECT_EQ(transferNanoseconds(kTiming, TransferKind::PinnedHost, 67108864), 9000u + 1211351u);    // / 55.4
   EXPECT_EQ(transferNanoseconds(kTiming, TransferKind::PageableHost, 67108864), 8000u + 5735800u);  // / 11.7
-  EXPECT_EQ(transferNanoseconds(kTiming, TransferKind::Fill, 67108864), 3600u + 14278u);  // / 4700
+  EXPECT_EQ(transferNanoseconds(kTiming, TransferKind::Fill, 67108864), 3600u + 14278u);            // / 4700
   // Within the device: the larger of the least time and the bytes' time.
   EXPECT_EQ(transferNanoseconds(kTiming, TransferKind::OnDevice, 67108864), 34274u);  // / 1958
   EXPECT_EQ(transferNanoseconds(kTiming, TransferKind::OnDevice, 4096), 6200u);
