@@ -17,8 +17,6 @@ using ptxsim::cudart::symbolRange;
 
 namespace {
 
-bool isDevice(const void* p) { return shimState().device().allocationAt(address(p)) != nullptr; }
-
 // Host memory kernels can reach (pinned and managed): allocated by the
 // shim and registered with the simulated device at the same addresses.
 cudaError_t allocateHost(void** out, size_t size, ptxsim::memory::AllocationKind kind) {
@@ -46,7 +44,11 @@ cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) 
   if (s.sticky() != cudaSuccess) return s.sticky();
   if (count == 0) return cudaSuccess;
   if (dst == nullptr || src == nullptr) return cudaErrorInvalidValue;
-  bool dstDevice = isDevice(dst), srcDevice = isDevice(src);
+  ptxsim::Device& d = s.device();
+  // Device memory, or host memory the device can reach (pinned, managed).
+  const ptxsim::memory::Allocation* to = d.allocationAt(address(dst));
+  const ptxsim::memory::Allocation* from = d.allocationAt(address(src));
+  bool dstDevice = to != nullptr, srcDevice = from != nullptr;
   bool wantDstDevice = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
   bool wantSrcDevice = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
   if (kind != cudaMemcpyDefault && kind != cudaMemcpyHostToHost &&
@@ -54,8 +56,7 @@ cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) 
     return cudaErrorInvalidValue;
   }
   if (kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
-  ptxsim::Device& d = s.device();
-  const ptxsim::cudart::TransferKind transfer = s.transferKind(dst, src);
+  const ptxsim::cudart::TransferKind transfer = ptxsim::cudart::transferKindOf(to, from);
   try {
     if (dstDevice && srcDevice) {
       d.copyOnDevice(address(dst), address(src), count);

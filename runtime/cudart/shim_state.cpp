@@ -451,12 +451,7 @@ void ShimState::openTransfer(std::optional<TransferKind> forced) { transfers_.op
 void ShimState::closeTransfer() { simulatedNanoseconds_ += transfers_.close(device().config().timing.transfer); }
 
 TransferKind ShimState::transferKind(const void* dst, const void* src) {
-  const memory::Allocation* to = device().allocationAt(address(dst));
-  const memory::Allocation* from = device().allocationAt(address(src));
-  auto onDevice = [](const memory::Allocation* a) { return a != nullptr && a->host == nullptr; };
-  if (onDevice(to) && onDevice(from)) return TransferKind::OnDevice;
-  if (!onDevice(to) && !onDevice(from)) return TransferKind::HostOnly;
-  return (onDevice(to) ? from : to) != nullptr ? TransferKind::PinnedHost : TransferKind::PageableHost;
+  return transferKindOf(device().allocationAt(address(dst)), device().allocationAt(address(src)));
 }
 
 TransferScope::TransferScope(std::optional<TransferKind> forced) { shimState().openTransfer(forced); }

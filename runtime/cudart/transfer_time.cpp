@@ -13,6 +13,13 @@ uint64_t at(uint64_t bytes, double bytesPerNs) {
 
 }  // namespace
 
+TransferKind transferKindOf(const memory::Allocation* to, const memory::Allocation* from) {
+  auto onDevice = [](const memory::Allocation* a) { return a != nullptr && a->host == nullptr; };
+  if (onDevice(to) && onDevice(from)) return TransferKind::OnDevice;
+  if (!onDevice(to) && !onDevice(from)) return TransferKind::HostOnly;
+  return (onDevice(to) ? from : to) != nullptr ? TransferKind::PinnedHost : TransferKind::PageableHost;
+}
+
 uint64_t transferNanoseconds(const sim::TransferTiming& t, TransferKind kind, uint64_t bytes) {
   switch (kind) {
     case TransferKind::PinnedHost: return t.pinnedLatencyNs + at(bytes, t.pinnedBytesPerNs);

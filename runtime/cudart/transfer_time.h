@@ -15,11 +15,16 @@
 #include <cstdint>
 #include <optional>
 
+#include "ptxsim/memory/allocation_table.h"
 #include "ptxsim/sim/timing_config.h"
 
 namespace ptxsim::cudart {
 
 enum class TransferKind : uint8_t { PinnedHost, PageableHost, OnDevice, Fill, HostOnly };
+
+// What a copy between these allocations is (null: pageable host memory;
+// one with host bytes: pinned, registered or managed host memory).
+TransferKind transferKindOf(const memory::Allocation* to, const memory::Allocation* from);
 
 // What `bytes` of one transfer take, in nanoseconds (HostOnly: nothing,
 // the device takes no part).

@@ -22,6 +22,20 @@ TEST(TransferTime, EachKindHasItsStartAndRate) {
   EXPECT_EQ(transferNanoseconds(kTiming, TransferKind::HostOnly, 67108864), 0u);
 }
 
+TEST(TransferTime, TheKindFollowsWhereEachSideLives) {
+  memory::Allocation device, pinned;
+  uint8_t hostBytes = 0;
+  pinned.kind = memory::AllocationKind::Host;
+  pinned.host = &hostBytes;
+  EXPECT_EQ(transferKindOf(&device, &device), TransferKind::OnDevice);
+  EXPECT_EQ(transferKindOf(&device, &pinned), TransferKind::PinnedHost);
+  EXPECT_EQ(transferKindOf(&pinned, &device), TransferKind::PinnedHost);
+  EXPECT_EQ(transferKindOf(nullptr, &device), TransferKind::PageableHost);
+  EXPECT_EQ(transferKindOf(&device, nullptr), TransferKind::PageableHost);
+  EXPECT_EQ(transferKindOf(&pinned, nullptr), TransferKind::HostOnly);
+  EXPECT_EQ(transferKindOf(nullptr, nullptr), TransferKind::HostOnly);
+}
+
 TEST(TransferTime, PiecesInAScopeAreOneTransfer) {
   TransferTally tally;
   // Alone, a piece is a transfer of its own.
