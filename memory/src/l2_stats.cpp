@@ -19,6 +19,7 @@ void L2Cache::count(L2Stats& stats, const MemoryRequest& request, uint32_t parti
   if (lookups.byFabric) {
     stats.fabricSectors += sectors;
     stats.fabricSectorHits += hits;
+    stats.fabricSectorMisses += misses;
   }
   if (!lookups.bySm) return;
   if (request.atomic) {
@@ -56,6 +57,7 @@ void L2Stats::add(const L2Stats& other) {
   coalescedSectors += other.coalescedSectors;
   fabricSectors += other.fabricSectors;
   fabricSectorHits += other.fabricSectorHits;
+  fabricSectorMisses += other.fabricSectorMisses;
   mshrStallCycles += other.mshrStallCycles;
   atomicUnitBusyCycles += other.atomicUnitBusyCycles;
   writePortWaitCycles += other.writePortWaitCycles;

@@ -132,6 +132,9 @@ int main(int argc, char** argv) {
   compare->add_option("--check", compareOptions.checks,
                       "Fail (exit status 1) unless METRIC:mape<=X, METRIC:corr>=X, METRIC:max_error<=X or "
                       "METRIC:max_points<=X holds; repeatable");
+  compare->add_option("--background", compareOptions.background,
+                      "Compare what each launch adds to this idle one (NAME or 'NAME #N', recorded on both sides): "
+                      "its L2 and DRAM counters (lts__*.sum, dram__*.sum) are subtracted from every other launch's");
 
   CLI11_PARSE(app, argc, argv);
   if (run->parsed()) {

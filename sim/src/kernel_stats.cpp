@@ -98,6 +98,11 @@ std::string KernelStats::toJson() const {
     j["lts__t_sectors_srcunit_tex_lookup_miss.sum"] = timing.l2SectorMisses;
     j["lts__t_sectors_srcunit_ltcfabric.sum"] = timing.l2FabricSectors;
     j["lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum"] = timing.l2FabricSectorHits;
+    j["lts__t_sectors_srcunit_ltcfabric_lookup_miss.sum"] = timing.l2FabricSectorMisses;
+    // Every unit's lookups: the SMs' and the partitions' (the H100's also
+    // count other units', which `ptxsim compare --background` takes out).
+    j["lts__t_sectors_lookup_hit.sum"] = timing.l2SectorHits + timing.l2FabricSectorHits;
+    j["lts__t_sectors_lookup_miss.sum"] = timing.l2SectorMisses + timing.l2FabricSectorMisses;
     j["ptxsim__l2_coalesced_read_sectors.sum"] = timing.l2CoalescedSectors;  // not looked up: see above
     j["dram__bytes_read.sum"] = timing.dramBytesRead;
     j["dram__bytes_write.sum"] = timing.dramBytesWritten;

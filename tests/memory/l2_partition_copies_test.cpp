@@ -27,6 +27,7 @@ TEST(L2PartitionCopies, AFarReadFillsItsPartitionsCopyWhichServesItsPartitionsNe
   EXPECT_EQ(l2.stats().sectorMisses, 1u);
   EXPECT_EQ(l2.stats().fabricSectors, 1u);
   EXPECT_EQ(l2.stats().fabricSectorHits, 0u);
+  EXPECT_EQ(l2.stats().fabricSectorMisses, 1u);
   // SM 3, the same partition: its copy hits, the home is not asked.
   EXPECT_EQ(l2.request(500, read(kLine0, 0x1, 3)), 501u + 130u);
   EXPECT_EQ(l2.stats().sectorHits, 1u);
@@ -43,6 +44,7 @@ TEST(L2PartitionCopies, AFarReadFillsItsPartitionsCopyWhichServesItsPartitionsNe
   EXPECT_EQ(l2.stats().sectorHits, 2u);
   EXPECT_EQ(l2.stats().fabricSectors, 2u);
   EXPECT_EQ(l2.stats().fabricSectorHits, 1u);
+  EXPECT_EQ(l2.stats().fabricSectorMisses, 1u);
 }
 
 TEST(L2PartitionCopies, AStoreRemovesItsSectorsFromTheOtherPartitionsCopies) {

@@ -1,7 +1,9 @@
 #include "ptxsim/runtime/compare/compare_command.h"
 
 #include <fstream>
+#include <optional>
 
+#include "ptxsim/runtime/compare/background_launch.h"
 #include "ptxsim/runtime/compare/compare_checks.h"
 #include "ptxsim/runtime/compare/compare_html.h"
 #include "ptxsim/runtime/compare/compare_report.h"
@@ -18,8 +20,14 @@ int runCompare(const CompareOptions& options, std::ostream& out, std::ostream& e
     // The checks first: a typo in one should not wait for the comparison.
     std::vector<Check> checks;
     for (const std::string& spec : options.checks) checks.push_back(parseCheck(spec));
+    std::optional<BackgroundLaunch> background;
+    if (!options.background.empty()) background = parseBackgroundLaunch(options.background);
     std::vector<LaunchMetrics> hardware = readNcuCsv(options.ncuCsv);
     std::vector<LaunchMetrics> simulated = readStatsJsonl(options.statsJsonl);
+    if (background) {
+      subtractBackground(hardware, *background, options.ncuCsv);
+      subtractBackground(simulated, *background, options.statsJsonl);
+    }
     addDerivedHitRates(hardware);
     addDerivedHitRates(simulated);
     addDerivedDramBytes(hardware);

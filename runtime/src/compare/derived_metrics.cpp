@@ -13,7 +13,8 @@ void addDerivedHitRates(std::vector<LaunchMetrics>& launches) {
       if (name.size() <= kHit.size() || name.compare(name.size() - kHit.size(), kHit.size(), kHit) != 0) continue;
       const std::string prefix = name.substr(0, name.size() - kHit.size());
       auto misses = launch.metrics.find(prefix + "_lookup_miss.sum");
-      if (misses == launch.metrics.end() || hits + misses->second <= 0) continue;
+      // Counts below an idle launch's (--background) have no rate.
+      if (misses == launch.metrics.end() || hits < 0 || misses->second < 0 || hits + misses->second <= 0) continue;
       rates.emplace_back(prefix + "_lookup_hit_rate.pct", 100.0 * hits / (hits + misses->second));
     }
     for (auto& [name, rate] : rates) launch.metrics.emplace(std::move(name), rate);

@@ -48,6 +48,7 @@ void gatherTimedStats(KernelStats& stats, const std::vector<std::unique_ptr<SmMo
   stats.timing.l2SectorMisses = l2.sectorMisses;
   stats.timing.l2FabricSectors = l2.fabricSectors;
   stats.timing.l2FabricSectorHits = l2.fabricSectorHits;
+  stats.timing.l2FabricSectorMisses = l2.fabricSectorMisses;
   stats.timing.l2CoalescedSectors = l2.coalescedSectors;
   stats.timing.dramBytesRead = dram.bytesRead;
   stats.timing.dramBytesWritten = dram.bytesWritten;

@@ -191,6 +191,7 @@ struct L2Stats {
   // partition's copy lacks (L2Config::partitionCopies; all of them without).
   uint64_t fabricSectors = 0;
   uint64_t fabricSectorHits = 0;
+  uint64_t fabricSectorMisses = 0;  // fetch-block neighbours included, as sectorMisses
   uint64_t mshrStallCycles = 0;       // summed over fetches that waited for an MSHR
   uint64_t atomicUnitBusyCycles = 0;  // the atomic units' sectors' holding times, summed, rounded down
   uint64_t writePortWaitCycles = 0;   // summed over stores and fetches that waited for the write port

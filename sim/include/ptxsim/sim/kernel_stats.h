@@ -53,6 +53,7 @@ struct TimedStats {
   // Lookups at a line's home for another partition (srcunit ltcfabric).
   uint64_t l2FabricSectors = 0;
   uint64_t l2FabricSectorHits = 0;
+  uint64_t l2FabricSectorMisses = 0;
   uint64_t l2CoalescedSectors = 0;  // read sectors merged before the lookup (L2Config::coalesceWindowCycles)
   uint64_t dramBytesRead = 0;
   uint64_t dramBytesWritten = 0;

@@ -16,6 +16,7 @@ struct CompareOptions {
   std::string html;                  // empty: no page
   std::vector<std::string> metrics;  // empty: every metric in both files
   std::vector<std::string> checks;
+  std::string background;  // empty: none; else "NAME" or "NAME #N" (background_launch.h)
 };
 
 // The exit status: 0, 1 when a check failed, 2 on bad input (the message on
