@@ -123,6 +123,11 @@ check("2 of 4 checks failed", "checks: 1 of 4 passed" in out, out)
 # Bad input: a clear message naming the file (and line), exit status 2.
 status, out, err = compare("--check", "gpc__cycles_elapsed.max:median<=3")
 check("unknown check form", status == 2 and "error: --check gpc__cycles_elapsed.max:median<=3: expected" in err, err)
+status, out, err = compare("--background", "warmUp")
+check("background missing on one side", status == 2 and "error: --background: " + stats +
+      " has 0 launch(es) of warmUp, not launch #0" in err, err)
+status, out, err = compare("--background", "warmUp #x")
+check("malformed background", status == 2 and "error: --background: 'warmUp #x' is not NAME or NAME #N" in err, err)
 missing = os.path.join(work, "missing.csv")
 result = subprocess.run([ptxsim, "compare", "--ncu", missing, "--stats", stats], capture_output=True, text=True)
 check("missing CSV", result.returncode == 2 and missing + ": cannot open" in result.stderr, result.stderr)
