@@ -8,14 +8,10 @@
 #include <utility>
 #include <vector>
 
+#include "../align_up.h"
 #include "ptxsim/isa/module.h"
 
 namespace ptxsim::sim::exec {
-
-inline uint64_t alignUp(uint64_t value, uint64_t alignment) {
-  if (alignment <= 1) return value;
-  return (value + alignment - 1) / alignment * alignment;
-}
 
 // Shared memory of one kernel: module-scope variables first, then the
 // .shared variables that functions declare in their bodies, then the

@@ -1,5 +1,6 @@
 #include "code_layout.h"
 
+#include "../align_up.h"
 #include "pipeline_of.h"
 #include "warp_uniform.h"
 #include "ptxsim/isa/operand_access.h"
@@ -109,7 +110,7 @@ CodeLayout::CodeLayout(const exec::PreparedKernel& kernel, uint32_t moduleNumber
       }
     }
     const uint64_t withSelfBranch = address - start + timing.fetch.instructionBytes;
-    sassBytes_ += (withSelfBranch + kFunctionAlignBytes - 1) / kFunctionAlignBytes * kFunctionAlignBytes;
+    sassBytes_ += alignUp(withSelfBranch, kFunctionAlignBytes);
   }
 }
 

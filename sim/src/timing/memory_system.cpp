@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "../align_up.h"
+
 namespace ptxsim::sim::timing {
 
 namespace {
@@ -44,10 +46,7 @@ memory::L2Cache& MemorySystem::forLaunch(const TimingConfig& timing, bool flush,
   dram_->startLaunch();
   l2_->startLaunch();
   noc_->startLaunch();
-  if (flush) {
-    const uint64_t block = timing.launchCodeReadBytes;
-    readLaunchData(timing.launchDramReadBytes + (codeBytes + block - 1) / block * block, timing.l2);
-  }
+  if (flush) readLaunchData(timing.launchDramReadBytes + alignUp(codeBytes, timing.launchCodeReadBytes), timing.l2);
   return *l2_;
 }
 
