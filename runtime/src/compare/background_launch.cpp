@@ -9,17 +9,11 @@ namespace ptxsim::runtime::compare {
 
 namespace {
 
-bool startsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
-
-bool endsWith(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 // The counters an idle launch has too: the L2's lookups and DRAM's bytes.
 // Not rates, cycles, times or instructions, which mean what they say only
 // for a whole launch.
 bool isMemoryCounter(std::string_view metric) {
-  return (startsWith(metric, "lts__") || startsWith(metric, "dram__")) && endsWith(metric, ".sum");
+  return (metric.starts_with("lts__") || metric.starts_with("dram__")) && metric.ends_with(".sum");
 }
 
 bool sameKernel(const std::string& kernel, const std::string& name) {
@@ -35,7 +29,8 @@ BackgroundLaunch parseBackgroundLaunch(const std::string& spec) {
     std::string_view number = std::string_view(spec).substr(hash + 1);
     auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), background.index);
     if (number.empty() || error != std::errc() || end != number.data() + number.size())
-      throw CompareError("--background: '" + spec + "' is not NAME or NAME #N (N the launch's index, from 0)");
+      throw CompareError("--background: '" + spec +
+                         "' is not NAME or NAME #N (N the launch's index, from 0)");
     background.name = spec.substr(0, hash);
     while (!background.name.empty() && background.name.back() == ' ') background.name.pop_back();
   }
