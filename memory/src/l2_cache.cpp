@@ -307,8 +307,9 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
   }
 
   const Place place{slice, home, state.set(request.lineAddress), near};
-  if (near || !request.isRead() || !config.partitionCopies)
+  if (near || !config.partitionCopies || request.atomic)
     return atHome(state, now, request, portEnd, place, Lookups{.bySm = true, .byFabric = !near}) + latency;
+  if (request.isStore()) return storeWithCopy(state, now, request, portEnd, place, requester) + latency;
   return throughCopy(state, now, request, portEnd, place, requester) + latency;
 }
 
@@ -331,12 +332,50 @@ void L2Cache::evict(State& state, Way& victim, uint64_t now, uint32_t sm) {
 }
 
 template <class State>
+void L2Cache::clean(State& state, Way& way, uint64_t now, uint32_t sm) {
+  const L2Config& config = state.self.config_;
+  const auto sectors = static_cast<uint32_t>(std::popcount(way.dirty));
+  MemoryRequest writeBack{way.line, way.dirty, sectors * config.sectorBytes, true};
+  writeBack.sm = sm;
+  if constexpr (State::kCommit) {
+    ++state.stats().cleanings;
+    state.stats().writeBackSectors += sectors;
+  }
+  state.backend(now, writeBack);
+  way.dirty = 0;
+}
+
+uint32_t L2Cache::maxDirtyLines(uint64_t lineAddress) const {
+  // Each set its own fraction in [0, 1), so that over the sets the limits
+  // average the share of ways rather than round it.
+  constexpr uint32_t kSteps = 1024;
+  const uint32_t step = spreadIndex(uint64_t{setIndexOf(lineAddress)} * 0x9e3779b97f4a7c15ull, kSteps);
+  return static_cast<uint32_t>(config_.dirtyShare * config_.ways + static_cast<double>(step) / kSteps);
+}
+
+template <class State>
 void L2Cache::makeRoom(State& state, Way* set, const Way* keep, uint64_t now, uint32_t sm) {
   const L2Config& config = state.self.config_;
-  if (config.dirtyLineWays == 1 || keep == nullptr) return;
-  while (Way* victim = overfullVictim(set, config.ways, config.dirtyLineWays, state.self.sectorsPerLine_, now,
-                                      keep, [&](Way& w) { return state.arrivals(w); }))
-    evict(state, *victim, now, sm);
+  if (keep == nullptr) return;
+  if (config.dirtyLineWays != 1) {
+    while (Way* victim = overfullVictim(set, config.ways, config.dirtyLineWays, state.self.sectorsPerLine_, now,
+                                        keep, [&](Way& w) { return state.arrivals(w); }))
+      evict(state, *victim, now, sm);
+  }
+  if (config.dirtyShare >= 1.0) return;
+  const uint32_t limit = state.self.maxDirtyLines(keep->line);
+  for (;;) {
+    uint32_t dirty = 0;
+    Way* oldest = nullptr;
+    for (uint32_t w = 0; w < config.ways; ++w) {
+      Way& way = set[w];
+      if (!way.valid || way.dirty == 0) continue;
+      ++dirty;
+      if (&way != keep && (oldest == nullptr || way.lastUse < oldest->lastUse)) oldest = &way;
+    }
+    if (dirty <= limit || oldest == nullptr) return;
+    clean(state, *oldest, now, sm);
+  }
 }
 
 template <class State>
@@ -406,6 +445,23 @@ void L2Cache::countLookup(State& state, Slice& slice, Way* way, const MemoryRequ
     way->lastUse = ++slice.useClock;
     way->unasked = (way->unasked & ~request.sectorMask) | (found.fetched & ~request.sectorMask);
   }
+}
+
+template <class State>
+uint64_t L2Cache::storeWithCopy(State& state, uint64_t now, const MemoryRequest& request, uint64_t portEnd,
+                                const Place& place, uint32_t partition) {
+  const uint64_t writtenAt =
+      atHome(state, now, request, portEnd, place, Lookups{.bySm = true, .byFabric = true});
+  // After the home's write, which drops every other partition's copy of
+  // these sectors, this one's included.
+  Way* copy = findOrAllocate(state, place.set, request.lineAddress, partition, place.home, now, request.sm);
+  if (copy == nullptr) return writtenAt;
+  copy->sectors |= request.sectorMask;
+  copy->lastUse = ++place.slice.useClock;
+  uint64_t* arrival = state.arrivals(*copy);
+  for (uint32_t s = 0; s < state.self.sectorsPerLine_; ++s)
+    if ((request.sectorMask >> s) & 1) arrival[s] = std::max(arrival[s], writtenAt);
+  return writtenAt;
 }
 
 template <class State>

@@ -50,6 +50,8 @@ void checkL2Config(const L2Config& config) {
     fail("the write port must pass a positive, finite number of sectors a cycle");
   if (config.dirtyLineWays == 0 || config.dirtyLineWays > config.ways)
     fail("a dirty line must take from 1 way to all the ways of its set");
+  if (!(config.dirtyShare >= 0 && config.dirtyShare <= 1))
+    fail("the share of a set's ways that may hold dirty lines must be from 0 to 1");
   if (!std::isfinite(config.writeRequestCycles) || config.writeRequestCycles < 0)
     fail("the write port's cycles per request must be finite and not negative");
 }

@@ -53,6 +53,7 @@ void L2Stats::add(const L2Stats& other) {
   farRequests += other.farRequests;
   evictions += other.evictions;
   dirtyEvictions += other.dirtyEvictions;
+  cleanings += other.cleanings;
   writeBackSectors += other.writeBackSectors;
   coalescedSectors += other.coalescedSectors;
   fabricSectors += other.fabricSectors;

@@ -184,7 +184,7 @@ std::vector<TimingParameter> makeParameters() {
                      "(cudaLimitMaxL2FetchGranularity)",
                      [](TimingConfig& t) -> uint32_t& { return t.l2.fetchBytes; }, 1));
   p.push_back(onOff("l2.partition_copies",
-                    "a partition keeps copies of the sectors its SMs read of the other partitions' lines",
+                    "a partition keeps copies of the sectors its SMs read or store of the other partitions' lines",
                     [](TimingConfig& t) -> bool& { return t.l2.partitionCopies; }));
   p.push_back(number("l2.partition_sm_run", "count", "consecutive SMs near the same L2 partition (1: they alternate)",
                      [](TimingConfig& t) -> uint32_t& { return t.l2.partitionSmRun; }, 1));
@@ -208,6 +208,10 @@ std::vector<TimingParameter> makeParameters() {
   p.push_back(number("l2.dirty_line_ways", "ways",
                      "what a line with dirty sectors takes of its set's room (1: a way, as a clean one)",
                      [](TimingConfig& t) -> uint32_t& { return t.l2.dirtyLineWays; }, 1));
+  p.push_back(decimal("l2.dirty_share", "fraction",
+                      "the share of a set's ways that may hold dirty lines; one more written back and kept clean "
+                      "(1: no limit)",
+                      [](TimingConfig& t) -> double& { return t.l2.dirtyShare; }, true));
   p.push_back(decimal("l2.write_sectors_per_cycle", "sectors/cycle",
                       "a slice's data-array write port: the sectors stores write and fetches bring in",
                       [](TimingConfig& t) -> double& { return t.l2.writeSectorsPerCycle; }));

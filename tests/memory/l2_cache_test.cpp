@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -265,6 +266,43 @@ TEST(L2Cache, ADirtyLineTakesDirtyLineWaysOfItsSetsRoom) {
   }
 }
 
+TEST(L2Cache, ASetBeyondItsShareOfDirtyLinesWritesTheOldestBackAndKeepsIt) {
+  // Sets of 4 ways (one a slice); lines 0, 3, 5 and 6 share slice 0's. A
+  // share of 0.5 lets 2 of the 4 hold dirty lines (0.5 x 4 plus a fraction
+  // below 1, rounded down).
+  L2Config config = small();
+  config.ways = 4;
+  config.capacityBytes = 2 * 4 * 128;
+  config.dirtyShare = 0.5;
+  constexpr uint64_t kLine6 = 0x300;
+  RecordingBackend backend(50);
+  L2Cache l2(config, backend);
+  l2.request(0, write(kLine0, 0x3));
+  l2.request(100, write(kLine3, 0x1));
+  EXPECT_TRUE(backend.sent.empty());
+  l2.request(200, write(kLine5, 0x1));  // a third: line 0, the least recently used, written back
+  ASSERT_EQ(backend.sent.size(), 1u);
+  EXPECT_TRUE(backend.sent[0].request.write);
+  EXPECT_EQ(backend.sent[0].request.lineAddress, kLine0);
+  EXPECT_EQ(backend.sent[0].request.sectorMask, 0x3u);
+  EXPECT_EQ(l2.stats().cleanings, 1u);
+  EXPECT_EQ(l2.stats().writeBackSectors, 2u);
+  EXPECT_EQ(l2.stats().evictions, 0u);
+  // Line 0 is still there, clean: its read hits, and a fourth line in the
+  // set evicts nothing (4 lines, 4 ways).
+  const uint64_t hits = l2.stats().sectorHits;
+  l2.request(300, read(kLine0, 0x1));
+  EXPECT_EQ(l2.stats().sectorHits, hits + 1);
+  l2.request(400, read(kLine6, 0x1));
+  EXPECT_EQ(l2.stats().evictions, 0u);
+  // Writing line 0 again makes it dirty: line 3 is now the oldest dirty one.
+  l2.request(500, write(kLine0, 0x1));
+  const auto& last = backend.sent.back().request;
+  EXPECT_TRUE(last.write);
+  EXPECT_EQ(last.lineAddress, kLine3);
+  EXPECT_EQ(l2.stats().cleanings, 2u);
+}
+
 TEST(L2Cache, ALineStillFillingIsNotEvicted) {
   RecordingBackend backend(50);
   L2Cache l2(small(), backend);
@@ -430,6 +468,10 @@ TEST(L2Cache, RejectsImpossibleConfigurations) {
   const std::string dirty = "L2 cache: a dirty line must take from 1 way to all the ways of its set";
   EXPECT_EQ(messageFor([](L2Config& c) { c.dirtyLineWays = 0; }), dirty);
   EXPECT_EQ(messageFor([](L2Config& c) { c.dirtyLineWays = c.ways + 1; }), dirty);
+  const std::string share = "L2 cache: the share of a set's ways that may hold dirty lines must be from 0 to 1";
+  EXPECT_EQ(messageFor([](L2Config& c) { c.dirtyShare = 1.5; }), share);
+  EXPECT_EQ(messageFor([](L2Config& c) { c.dirtyShare = -0.1; }), share);
+  EXPECT_EQ(messageFor([](L2Config& c) { c.dirtyShare = std::nan(""); }), share);
   EXPECT_EQ(messageFor([](L2Config& c) { c.fetchBytes = 16; }), fetch);
   EXPECT_EQ(messageFor([](L2Config& c) { c.fetchBytes = 96; }), fetch);
   EXPECT_EQ(messageFor([](L2Config& c) { c.fetchBytes = 256; }), fetch);

@@ -73,6 +73,27 @@ TEST(L2PartitionCopies, FarStoresAndAtomicsAreFabricLookupsToo) {
   EXPECT_EQ(l2.stats().fabricSectorHits, 3u);
 }
 
+TEST(L2PartitionCopies, AFarStoreKeepsItsSectorsInItsPartitionsCopy) {
+  RecordingBackend backend(50);
+  L2Cache l2(withCopies(), backend);
+  // SM 1 (far from line 0's home) stores sector 0: written at the home (a
+  // fabric lookup, a hit as every store's), its copy holds it too.
+  l2.request(0, write(kLine0, 0x1, 1));
+  EXPECT_EQ(l2.stats().fabricSectors, 1u);
+  // SM 3, the same partition, reads it from the copy: a hit, the home not
+  // asked, nothing fetched.
+  const uint64_t hits = l2.stats().sectorHits;
+  l2.request(500, read(kLine0, 0x1, 3));
+  EXPECT_EQ(l2.stats().sectorHits, hits + 1);
+  EXPECT_EQ(l2.stats().fabricSectors, 1u);
+  EXPECT_TRUE(backend.sent.empty());
+  // The copy takes the set's other way: line 3 (set 0) then evicts the
+  // least recently used of the two, the home's dirty line 0, written back.
+  l2.request(600, read(kLine3, 0x1, 0));
+  EXPECT_EQ(l2.stats().evictions, 1u);
+  EXPECT_EQ(l2.stats().dirtyEvictions, 1u);
+}
+
 TEST(L2PartitionCopies, ACopyTakesAWayOfTheHomesSet) {
   // Line 0's home and SM 1's copy fill set 0's two ways; line 3 (set 0)
   // then takes the least recently used, the copy, so SM 1's next read of

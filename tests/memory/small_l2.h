@@ -37,6 +37,7 @@ inline L2Config small() {
   config.writeRequestCycles = 0;
   config.writeSectorsPerCycle = 1;
   config.dirtyLineWays = 1;         // a dirty line takes a way, as a clean one (their own test)
+  config.dirtyShare = 1;            // no limit on dirty lines (their own test)
   config.partitionCopies = false;  // their own test
   config.partitionSmRun = 1;
   return config;

@@ -93,7 +93,8 @@ TEST(GpuPresets, ErrorsNameTheLineAndKey) {
 namespace ptxsim::sim {
 namespace {
 
-// The H200: the H100's SMs and timing, its own memory: a 60 MiB L2 and
+// The H200: the H100's SMs and timing, its own memory: a 60 MiB L2, of
+// which it keeps a larger share dirty (28 MB, the H100 21.3 of 50), and
 // HBM3e channels 1.43 times as fast; and its own grid overhead, measured
 // (an empty one-CTA grid: 3426 cycles against the H100's 4203).
 TEST(GpuPresets, TheH200HasTheH100sTimingAndItsOwnMemory) {
@@ -110,8 +111,11 @@ TEST(GpuPresets, TheH200HasTheH100sTimingAndItsOwnMemory) {
   EXPECT_EQ(h100.timing.dram.bytesPerCyclePerChannel, 21u);
   EXPECT_EQ(h200.timing.gridCycles, 3373u);
   EXPECT_EQ(h100.timing.gridCycles, 4150u);
+  EXPECT_EQ(h200.timing.l2.dirtyShare, 0.467);
+  EXPECT_EQ(h100.timing.l2.dirtyShare, 0.426);
   TimingConfig sameMemory = h200.timing;
   sameMemory.l2.capacityBytes = h100.timing.l2.capacityBytes;
+  sameMemory.l2.dirtyShare = h100.timing.l2.dirtyShare;
   sameMemory.dram.bytesPerCyclePerChannel = h100.timing.dram.bytesPerCyclePerChannel;
   sameMemory.gridCycles = h100.timing.gridCycles;
   EXPECT_EQ(timingJson(sameMemory), timingJson(h100.timing));

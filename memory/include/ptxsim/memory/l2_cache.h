@@ -75,10 +75,12 @@
 // in its slice's set spreadIndex(l / slices, sets a slice). Write-back with write-allocate of the written
 // sectors: a store or atomic marks its sectors dirty without fetching a
 // store's; evicting a line writes its dirty sectors to the back end in one
-// request. A line with dirty sectors takes dirtyLineWays of its set's
-// ways of room: allocating or writing a line evicts the least recently
-// used others (not one whose fetch is in flight) until the set's lines
-// fit. A line with data still in flight is not evicted; when a set has
+// request. At most a share of a set's ways hold dirty lines
+// (dirtyShare): writing one more writes the least recently used other
+// dirty line back and keeps it, clean. (Or a line with dirty sectors
+// takes dirtyLineWays of its set's ways of room: allocating or writing a
+// line evicts the least recently used others, not one whose fetch is in
+// flight, until the set's lines fit.) A line with data still in flight is not evicted; when a set has
 // nothing else, the request goes to the back end without allocating (an
 // atomic then fetches and writes back its sectors). At most mshrsPerSlice
 // missed lines of a slice are fetched at once; one more waits for the
@@ -145,16 +147,30 @@ struct L2Config {
   // The ways a line with dirty sectors takes of its set's room (1 to
   // ways): a set holds lines while they fit, the least recently used
   // evicted (written back) to make room when a line is allocated or
-  // written. 2 on the H100, whose L2 keeps only about 21.5 of its 50 MB
-  // dirty (tests/timing/kernels/probe/l2_write_probe.cu: fills of 24 to
-  // 48 MB write 2.8 to 28 MB back).
-  uint32_t dirtyLineWays = 2;
-  // A partition keeps copies of the sectors its SMs read of lines homed in
-  // another: such a read looks up its partition's copy (the SMs' lookup,
-  // in Nsight Compute's srcunit tex), and the home (srcunit ltcfabric) only
-  // for the fetch blocks the copy lacks, which then fill it. Copies take
-  // ways of the home's set (a model: the H100's sit in the other
-  // partition's slices); a store or atomic removes its sectors from them.
+  // written. 1 on the H100 (2 fitted its fills' write-back before
+  // dirtyShare, but lost the lines the L2 keeps: below).
+  uint32_t dirtyLineWays = 1;
+  // The share of a set's ways that may hold dirty lines (0 to 1; 1: no
+  // limit): a store or atomic that makes one more line of its set dirty
+  // than floor(dirtyShare x ways + a fraction in [0, 1) drawn from the
+  // set's index) writes the set's least recently used other dirty line
+  // back and keeps it, clean. The H100 keeps about 21.3 of its 50 MB dirty
+  // (tests/timing/kernels/probe/l2_write_probe.cu: fills of 24 to 48 MB
+  // write 2.8 to 28 MB back), and keeps the lines it writes back: on the
+  // H200, 36 MB stored write 8.0 MB back, and reading the 36 MB back then
+  // reads 1.25 MB from DRAM (probe/write_back_fate_probe.cu).
+  double dirtyShare = 0.426;
+  // A partition keeps copies of the sectors its SMs read or store of lines
+  // homed in another: such a read looks up its partition's copy (the SMs'
+  // lookup, in Nsight Compute's srcunit tex), and the home (srcunit
+  // ltcfabric) only for the fetch blocks the copy lacks, which then fill
+  // it; such a store writes the home (a fabric lookup) and its sectors are
+  // the copy's too. Copies take ways of the home's set (a model: the
+  // H100's sit in the other partition's slices); a store or atomic removes
+  // its sectors from other partitions' copies. The stores' copies are what
+  // makes the H100's copies of 16 and 20 MB write 1.4 and 4.5 MB back
+  // (l2_write_probe), their sources, destinations and the reads' copies
+  // more than its 50 MB.
   // Their latency stays the far one, as the L2 latency probe measures it.
   bool partitionCopies = true;
   // Consecutive SMs near the same partition (1: they alternate). 66 on the
@@ -185,6 +201,7 @@ struct L2Stats {
   uint64_t evictions = 0;       // valid lines replaced
   uint64_t dirtyEvictions = 0;  // ... of which wrote dirty sectors back
   uint64_t writeBackSectors = 0;
+  uint64_t cleanings = 0;  // dirty lines written back and kept (L2Config::dirtyShare)
   uint64_t coalescedSectors = 0;  // read sectors merged with a recent read of them: not looked up
   // Lookups at a line's home on behalf of another partition (srcunit
   // ltcfabric): the far SMs' stores and atomics, and their reads that their
@@ -406,9 +423,16 @@ class L2Cache final : public MemoryBackend {
   // Empties a way, writing its dirty sectors back.
   template <class State>
   static void evict(State& state, Way& victim, uint64_t now, uint32_t sm);
-  // Evicts lines but `keep` until the set's lines fit its ways (overfullVictim).
+  // Evicts lines but `keep` until the set's lines fit its ways
+  // (overfullVictim), then writes back dirty lines but `keep` until the set
+  // has no more than its share of them (L2Config::dirtyShare).
   template <class State>
   static void makeRoom(State& state, Way* set, const Way* keep, uint64_t now, uint32_t sm);
+  // Writes a way's dirty sectors back, keeping them.
+  template <class State>
+  static void clean(State& state, Way& way, uint64_t now, uint32_t sm);
+  // The dirty lines the set of `lineAddress` may hold (L2Config::dirtyShare).
+  uint32_t maxDirtyLines(uint64_t lineAddress) const;
   // Where a request's line lives: its slice, the slice's partition (the
   // line's home) and its set, looked up once a request.
   struct Place {
@@ -422,6 +446,11 @@ class L2Cache final : public MemoryBackend {
   template <class State>
   static uint64_t atHome(State& state, uint64_t now, const MemoryRequest& request, uint64_t portEnd,
                          const Place& place, Lookups lookups);
+  // A far SM's store: written at the home (a fabric lookup), and kept in
+  // partition `partition`'s copy, which takes room there as a read's does.
+  template <class State>
+  static uint64_t storeWithCopy(State& state, uint64_t now, const MemoryRequest& request, uint64_t portEnd,
+                                const Place& place, uint32_t partition);
   // A read through partition `partition`'s copy of a line homed in another.
   template <class State>
   static uint64_t throughCopy(State& state, uint64_t now, const MemoryRequest& request, uint64_t portEnd,

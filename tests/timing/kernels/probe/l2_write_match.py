@@ -3,12 +3,15 @@
 against the H100's recording (h100/l2_write.ncu.csv), launch by launch in
 order, and says per launch what is held:
 - cycles within 11% (the stores' costs in the L2's ports);
-- DRAM bytes written: where the H100 writes 4 MB or more back (fills of 28
-  to 48 MB, the 20 MB copy: its L2 keeps about 21.5 MB dirty, the preset's
-  l2.dirty_line_ways 2 about 25), within 55% each and 30% in all; where it
-  writes less than 0.5 MB, less than 0.5 MB.
+- DRAM bytes written: where the H100 writes 2 MB or more back (fills of 24
+  to 48 MB, the 20 MB copy: its L2 keeps about 21.3 MB dirty, as the
+  preset's l2.dirty_share does, and the copy's stores take room in both
+  partitions, l2.partition_copies), within 20% each and 10% in all (on
+  2026-11-29: fill 28 MB +12%, copy 20 MB -11%, in all +1.5%; 55% and
+  30% before the L2 kept the lines it wrote back); where it writes less
+  than 0.5 MB, less than 0.5 MB.
 The rest is printed, not held: the tail where only some sets overflow
-(fill 24 MB, copy 16 MB: depends on the H100's set hash) and the partial
+(copy 16 MB: 1.43 MB against the model's 0.38) and the partial
 sectors the H100 reads, merges and writes back (one_word and eight_words
 over 8 MB), which the model does not.
 Exits 1 when a held figure is off.
@@ -18,8 +21,9 @@ import sys
 from probe_records import paired_launches
 
 CYCLES = 0.11
-LARGE, LARGE_EACH, LARGE_ALL = 4e6, 0.55, 0.30
+LARGE, LARGE_EACH, LARGE_ALL = 2e6, 0.20, 0.10
 SMALL = 0.5e6
+PARTIAL_SECTORS = ("one_word", "eight_words")  # printed, not held (above)
 
 
 def main(stats_path, csv_path, names_path):
@@ -33,9 +37,12 @@ def main(stats_path, csv_path, names_path):
         cycles_hw, cycles_sim = hw["gpc__cycles_elapsed.max"], launch["gpc__cycles_elapsed.max"]
         written_hw, written_sim = hw["dram__bytes_write.sum"], launch["dram__bytes_write.sum"]
         notes = []
+        name = names[index] if index < len(names) else launch["kernel"]
         if abs(cycles_sim - cycles_hw) > CYCLES * cycles_hw:
             notes.append("cycles off")
-        if written_hw >= LARGE:
+        if name.startswith(PARTIAL_SECTORS) and written_hw >= SMALL:
+            notes.append("written not held")
+        elif written_hw >= LARGE:
             large_hw += written_hw
             large_sim += written_sim
             if abs(written_sim - written_hw) > LARGE_EACH * written_hw:
@@ -46,12 +53,11 @@ def main(stats_path, csv_path, names_path):
         else:
             notes.append("written not held")
         off += any(note.endswith("off") for note in notes)
-        name = names[index] if index < len(names) else launch["kernel"]
         print(f"#{index:2} {name:22} cycles H100 {cycles_hw:7,.0f} ptxsim {cycles_sim:7,.0f} "
               f"({100 * (cycles_sim / cycles_hw - 1):+5.1f}%)  DRAM written H100 {written_hw / 1e6:6.2f} MB "
               f"ptxsim {written_sim / 1e6:6.2f} MB  {', '.join(notes)}")
     all_off = large_hw > 0 and abs(large_sim - large_hw) > LARGE_ALL * large_hw
-    print(f"DRAM written where the H100 writes 4 MB or more: H100 {large_hw / 1e6:.2f} MB, ptxsim "
+    print(f"DRAM written where the H100 writes {LARGE / 1e6:.0f} MB or more: H100 {large_hw / 1e6:.2f} MB, ptxsim "
           f"{large_sim / 1e6:.2f} MB{' (off)' if all_off else ''}")
     return 1 if off or all_off else 0
 
