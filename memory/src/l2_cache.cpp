@@ -314,18 +314,20 @@ uint64_t L2Cache::lookup(State& state, uint64_t now, const MemoryRequest& reques
 }
 
 template <class State>
+void L2Cache::writeBack(State& state, const Way& way, uint64_t now, uint32_t sm) {
+  const auto sectors = static_cast<uint32_t>(std::popcount(way.dirty));
+  MemoryRequest request{way.line, way.dirty, sectors * state.self.config_.sectorBytes, true};
+  request.sm = sm;
+  if constexpr (State::kCommit) state.stats().writeBackSectors += sectors;
+  state.backend(now, request);
+}
+
+template <class State>
 void L2Cache::evict(State& state, Way& victim, uint64_t now, uint32_t sm) {
   if (!victim.valid) return;
-  const L2Config& config = state.self.config_;
   if (victim.dirty != 0) {
-    const auto sectors = static_cast<uint32_t>(std::popcount(victim.dirty));
-    MemoryRequest writeBack{victim.line, victim.dirty, sectors * config.sectorBytes, true};
-    writeBack.sm = sm;
-    if constexpr (State::kCommit) {
-      ++state.stats().dirtyEvictions;
-      state.stats().writeBackSectors += sectors;
-    }
-    state.backend(now, writeBack);
+    writeBack(state, victim, now, sm);
+    if constexpr (State::kCommit) ++state.stats().dirtyEvictions;
   }
   if constexpr (State::kCommit) ++state.stats().evictions;
   victim.valid = false;
@@ -333,15 +335,8 @@ void L2Cache::evict(State& state, Way& victim, uint64_t now, uint32_t sm) {
 
 template <class State>
 void L2Cache::clean(State& state, Way& way, uint64_t now, uint32_t sm) {
-  const L2Config& config = state.self.config_;
-  const auto sectors = static_cast<uint32_t>(std::popcount(way.dirty));
-  MemoryRequest writeBack{way.line, way.dirty, sectors * config.sectorBytes, true};
-  writeBack.sm = sm;
-  if constexpr (State::kCommit) {
-    ++state.stats().cleanings;
-    state.stats().writeBackSectors += sectors;
-  }
-  state.backend(now, writeBack);
+  writeBack(state, way, now, sm);
+  if constexpr (State::kCommit) ++state.stats().cleanings;
   way.dirty = 0;
 }
 

@@ -420,6 +420,9 @@ class L2Cache final : public MemoryBackend {
   template <class State>
   static Way* findOrAllocate(State& state, Way* set, uint64_t line, uint32_t owner, uint32_t home,
                              uint64_t now, uint32_t sm);
+  // Sends a way's dirty sectors to the back end.
+  template <class State>
+  static void writeBack(State& state, const Way& way, uint64_t now, uint32_t sm);
   // Empties a way, writing its dirty sectors back.
   template <class State>
   static void evict(State& state, Way& victim, uint64_t now, uint32_t sm);
