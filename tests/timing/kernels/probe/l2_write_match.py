@@ -18,7 +18,7 @@ Exits 1 when a held figure is off.
 Usage: l2_write_match.py STATS.jsonl H100.ncu.csv H100.stdout"""
 import sys
 
-from probe_records import paired_launches
+from probe_records import named_pairs
 
 CYCLES = 0.11
 LARGE, LARGE_EACH, LARGE_ALL = 2e6, 0.20, 0.10
@@ -27,17 +27,15 @@ PARTIAL_SECTORS = ("one_word", "eight_words")  # printed, not held (above)
 
 
 def main(stats_path, csv_path, names_path):
-    pairs = paired_launches(stats_path, csv_path, "l2_write_match")
-    if pairs is None:
+    launches = named_pairs(stats_path, csv_path, names_path, "l2_write_match")
+    if launches is None:
         return 1
-    names = [line.strip() for line in open(names_path)]
     off = 0
     large_hw = large_sim = 0.0
-    for index, (launch, hw) in enumerate(pairs):
+    for index, (name, launch, hw) in enumerate(launches):
         cycles_hw, cycles_sim = hw["gpc__cycles_elapsed.max"], launch["gpc__cycles_elapsed.max"]
         written_hw, written_sim = hw["dram__bytes_write.sum"], launch["dram__bytes_write.sum"]
         notes = []
-        name = names[index] if index < len(names) else launch["kernel"]
         if abs(cycles_sim - cycles_hw) > CYCLES * cycles_hw:
             notes.append("cycles off")
         if name.startswith(PARTIAL_SECTORS) and written_hw >= SMALL:

@@ -26,3 +26,14 @@ def paired_launches(stats_path, csv_path, checker):
         print(f"{checker}: {len(simulated)} launches simulated, {len(hardware)} recorded")
         return None
     return list(zip(simulated, hardware))
+
+
+def named_pairs(stats_path, csv_path, names_path, checker):
+    """paired_launches with each launch's name: a line of `names_path` (the
+    recorded program's output, a line a launch), else the kernel's, as
+    (name, simulated, recorded) triples; None as paired_launches."""
+    pairs = paired_launches(stats_path, csv_path, checker)
+    if pairs is None:
+        return None
+    names = [line.strip() for line in open(names_path)]
+    return [(names[i] if i < len(names) else launch["kernel"], launch, hw) for i, (launch, hw) in enumerate(pairs)]

@@ -19,7 +19,7 @@ The rest is printed. Exits 1 when a held figure is off.
 Usage: write_back_fate_match.py STATS.jsonl H200.ncu.csv H200.stdout"""
 import sys
 
-from probe_records import paired_launches
+from probe_records import named_pairs
 
 MB = 1e6
 
@@ -44,13 +44,11 @@ def held(name, index, read_hw, read_sim, written_hw, written_sim):
 
 
 def main(stats_path, csv_path, names_path):
-    pairs = paired_launches(stats_path, csv_path, "write_back_fate_match")
-    if pairs is None:
+    launches = named_pairs(stats_path, csv_path, names_path, "write_back_fate_match")
+    if launches is None:
         return 1
-    names = [line.strip() for line in open(names_path)]
     off = 0
-    for index, (launch, hw) in enumerate(pairs):
-        name = names[index] if index < len(names) else launch["kernel"]
+    for index, (name, launch, hw) in enumerate(launches):
         read_hw, read_sim = hw["dram__bytes_read.sum"], launch["dram__bytes_read.sum"]
         written_hw, written_sim = hw["dram__bytes_write.sum"], launch["dram__bytes_write.sum"]
         checks = held(name, index, read_hw, read_sim, written_hw, written_sim)
