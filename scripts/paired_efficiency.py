@@ -2,15 +2,13 @@
 """Each round's efficiency at every core, and their median, from the runs
 `scripts/device_host_threads.sh --paired OUTDIR` made: per kernel, one
 thread's time over (threads x every core's time), round by round.
+The kernels are those the runs have, in the benchmark's order.
 Usage: paired_efficiency.py OUTDIR"""
 import glob
 import json
 import os
 import statistics
 import sys
-
-KERNELS = ["vector_add_1M", "reduce_f32_4M", "sgemm_256", "transpose_1024", "nbody_2048"]
-
 
 def times(path):
     found = {}
@@ -22,11 +20,12 @@ def times(path):
 
 def main(folder):
     rounds = sorted({int(os.path.basename(p).split(".")[1]) for p in glob.glob(os.path.join(folder, "paired.*.json"))})
-    efficiencies = {kernel: [] for kernel in KERNELS}
+    efficiencies = {}
     for number in rounds:
         one = times(os.path.join(folder, f"paired.{number}.1.json"))
         every = times(os.path.join(folder, f"paired.{number}.0.json"))
-        for kernel in KERNELS:
+        for kernel in one:
+            efficiencies.setdefault(kernel, [])
             (serial, _), (parallel, threads) = one[kernel], every[kernel]
             efficiencies[kernel].append((serial / (threads * parallel), serial, parallel, threads))
     print("| kernel | " + " | ".join(f"round {n}" for n in rounds) + " | median |")
