@@ -6,9 +6,11 @@
 // `<P>_lookup_hit.sum` with its `<P>_lookup_miss.sum`, the launch gets
 // `<P>_lookup_hit_rate.pct` = 100 hit / (hit + miss), compared in points
 // like ncu's own rates. What it is for: the H100's
-// lts__t_sector_hit_rate.pct also counts the L2 partitions' traffic between
-// each other (srcunit ltcfabric), which the model has no part of, so the
-// SMs' own L2 hit rate is lts__t_sectors_srcunit_tex_lookup_hit_rate.pct.
+// lts__t_sector_hit_rate.pct comes from another replay pass than the
+// counts and also counts units the model has no part of, so the SMs' own
+// L2 hit rate is lts__t_sectors_srcunit_tex_lookup_hit_rate.pct, and every
+// unit's, less an idle launch's (--background), is
+// lts__t_sectors_lookup_hit_rate.pct.
 
 #include <vector>
 
