@@ -359,18 +359,7 @@ void L2Cache::makeRoom(State& state, Way* set, const Way* keep, uint64_t now, ui
   }
   if (config.dirtyShare >= 1.0) return;
   const uint32_t limit = state.self.maxDirtyLines(keep->line);
-  for (;;) {
-    uint32_t dirty = 0;
-    Way* oldest = nullptr;
-    for (uint32_t w = 0; w < config.ways; ++w) {
-      Way& way = set[w];
-      if (!way.valid || way.dirty == 0) continue;
-      ++dirty;
-      if (&way != keep && (oldest == nullptr || way.lastUse < oldest->lastUse)) oldest = &way;
-    }
-    if (dirty <= limit || oldest == nullptr) return;
-    clean(state, *oldest, now, sm);
-  }
+  while (Way* oldest = dirtyBeyondLimit(set, config.ways, limit, keep)) clean(state, *oldest, now, sm);
 }
 
 template <class State>

@@ -1,6 +1,7 @@
 #pragma once
 
-// Replacement shared by the sectored caches (l1_cache.cpp, l2_cache.cpp).
+// Replacement shared by the sectored caches (l1_cache.cpp, l2_cache.cpp),
+// and the L2's choice of a dirty line to write back and keep.
 
 #include <algorithm>
 #include <cstdint>
@@ -50,6 +51,22 @@ Way* overfullVictim(Way* set, uint32_t ways, uint32_t dirtyWays, uint32_t sector
     if (!fetching && (victim == nullptr || line.lastUse < victim->lastUse)) victim = &line;
   }
   return victim;
+}
+
+// With at most `limit` of a set's lines dirty: when it holds more, the one
+// to write back and keep, the least recently used dirty line but `keep`;
+// else null.
+template <typename Way>
+Way* dirtyBeyondLimit(Way* set, uint32_t ways, uint32_t limit, const Way* keep) {
+  uint32_t dirty = 0;
+  Way* oldest = nullptr;
+  for (uint32_t w = 0; w < ways; ++w) {
+    Way& way = set[w];
+    if (!way.valid || way.dirty == 0) continue;
+    ++dirty;
+    if (&way != keep && (oldest == nullptr || way.lastUse < oldest->lastUse)) oldest = &way;
+  }
+  return dirty > limit ? oldest : nullptr;
 }
 
 }  // namespace ptxsim::memory
