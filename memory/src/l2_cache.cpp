@@ -41,6 +41,7 @@ L2Cache::L2Cache(const L2Config& config, MemoryBackend& backend) : config_(confi
   // left unused.
   setsPerSlice_ = static_cast<uint32_t>(sets / config.slices);
   sets_ = setsPerSlice_ * config.slices;
+  ticksPerSetTurn_ = uint64_t{setsPerSlice_} * config.ways;
   ways_.resize(uint64_t{sets_} * config.ways);
   setFlushes_.assign(sets_, 0);
   arrival_.resize(ways_.size() * sectorsPerLine_);
@@ -426,7 +427,7 @@ void L2Cache::countLookup(State& state, Slice& slice, Way* way, const MemoryRequ
           store ? 0 : found.inFlightHits, lookups);
   }
   if (way != nullptr) {
-    way->lastUse = ++slice.useClock;
+    rankLookup(*way, *state.self.config_.replacement, ++slice.useClock, state.self.ticksPerSetTurn_);
     way->unasked = (way->unasked & ~request.sectorMask) | (found.fetched & ~request.sectorMask);
   }
 }
@@ -441,7 +442,7 @@ uint64_t L2Cache::storeWithCopy(State& state, uint64_t now, const MemoryRequest&
   Way* copy = findOrAllocate(state, place.set, request.lineAddress, partition, place.home, now, request.sm);
   if (copy == nullptr) return writtenAt;
   copy->sectors |= request.sectorMask;
-  copy->lastUse = ++place.slice.useClock;
+  rankLookup(*copy, *state.self.config_.replacement, ++place.slice.useClock, state.self.ticksPerSetTurn_);
   uint64_t* arrival = state.arrivals(*copy);
   for (uint32_t s = 0; s < state.self.sectorsPerLine_; ++s)
     if ((request.sectorMask >> s) & 1) arrival[s] = std::max(arrival[s], writtenAt);

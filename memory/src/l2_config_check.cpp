@@ -33,6 +33,7 @@ void checkL2Config(const L2Config& config) {
     fail("every slice needs at least one set");
   if (config.sliceBytesPerCycle == 0) fail("a slice's port must move at least one byte a cycle");
   if (config.mshrsPerSlice == 0) fail("a slice needs at least one MSHR");
+  if (config.replacement == nullptr) fail("no replacement policy");
   if (!std::has_single_bit(config.fetchBytes) || config.fetchBytes < config.sectorBytes ||
       config.fetchBytes > config.lineBytes)
     fail("the fetch granularity must be a power of two from a sector to a line");

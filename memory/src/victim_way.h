@@ -1,15 +1,25 @@
 #pragma once
 
-// Replacement shared by the sectored caches (l1_cache.cpp, l2_cache.cpp),
+// Victim choice shared by the sectored caches (l1_cache.cpp, l2_cache.cpp),
 // and the L2's choice of a dirty line to write back and keep.
 
 #include <algorithm>
 #include <cstdint>
 
+#include "ptxsim/memory/replacement_policy.h"
+
 namespace ptxsim::memory {
 
+// Ranks `way` for a lookup at `tick` of its cache's clock, as `policy`
+// has it: a way of rank 0 was allocated for this lookup (ticks start at 1).
+template <typename Way>
+void rankLookup(Way& way, const ReplacementPolicy& policy, uint64_t tick, uint64_t ticksPerSetTurn) {
+  const RankContext context{.tick = tick, .line = way.line, .ticksPerSetTurn = ticksPerSetTurn};
+  way.rank = way.rank == 0 ? policy.inserted(context) : policy.reused(context, way.rank);
+}
+
 // The way of `set` (`ways` long) a new line takes: the first invalid one,
-// else the least recently used (`lastUse`) whose sectors have all arrived
+// else the one of lowest rank (`rank`) whose sectors have all arrived
 // by `now` — a line still being filled stays, as its data has to land
 // somewhere — nor `keep`; null when every way is filling. `arrivalsOf(way)`
 // gives a way's `sectorsPerLine` arrival cycles.
@@ -23,14 +33,14 @@ Way* victimWay(Way* set, uint32_t ways, uint32_t sectorsPerLine, uint64_t now, A
     if (&way == keep) continue;
     const uint64_t* arrival = arrivalsOf(way);
     bool filling = std::any_of(arrival, arrival + sectorsPerLine, [&](uint64_t t) { return t > now; });
-    if (!filling && (victim == nullptr || way.lastUse < victim->lastUse)) victim = &way;
+    if (!filling && (victim == nullptr || way.rank < victim->rank)) victim = &way;
   }
   return victim;
 }
 
 // With a line holding dirty sectors taking `dirtyWays` ways of the set's
-// room: when its lines take more than `ways`, the one to evict, the least
-// recently used but `keep` whose fetches have all landed (a fetch in
+// room: when its lines take more than `ways`, the one to evict, the one of
+// lowest rank but `keep` whose fetches have all landed (a fetch in
 // flight has to land somewhere; a store still being written does not hold
 // its line, which is written back once written); else null.
 template <typename Way, typename ArrivalsOf>
@@ -48,13 +58,13 @@ Way* overfullVictim(Way* set, uint32_t ways, uint32_t dirtyWays, uint32_t sector
     bool fetching = false;
     for (uint32_t sector = 0; sector < sectorsPerLine; ++sector)
       fetching = fetching || (arrival[sector] > now && ((line.dirty >> sector) & 1) == 0);
-    if (!fetching && (victim == nullptr || line.lastUse < victim->lastUse)) victim = &line;
+    if (!fetching && (victim == nullptr || line.rank < victim->rank)) victim = &line;
   }
   return victim;
 }
 
 // With at most `limit` of a set's lines dirty: when it holds more, the one
-// to write back and keep, the least recently used dirty line but `keep`;
+// to write back and keep, the dirty line of lowest rank but `keep`;
 // else null.
 template <typename Way>
 Way* dirtyBeyondLimit(Way* set, uint32_t ways, uint32_t limit, const Way* keep) {
@@ -64,7 +74,7 @@ Way* dirtyBeyondLimit(Way* set, uint32_t ways, uint32_t limit, const Way* keep) 
     Way& way = set[w];
     if (!way.valid || way.dirty == 0) continue;
     ++dirty;
-    if (&way != keep && (oldest == nullptr || way.lastUse < oldest->lastUse)) oldest = &way;
+    if (&way != keep && (oldest == nullptr || way.rank < oldest->rank)) oldest = &way;
   }
   return dirty > limit ? oldest : nullptr;
 }

@@ -84,6 +84,22 @@ TimingParameter onOff(std::string key, std::string description, Field field) {
           [field](const TimingConfig& t) { return std::string(field(const_cast<TimingConfig&>(t)) ? "on" : "off"); }};
 }
 
+// A cache's replacement policy, by its name in memory's registry.
+template <typename Field>
+TimingParameter replacement(std::string key, std::string description, Field field) {
+  return {std::move(key), "name", std::move(description) + ": " + memory::replacementPolicyNames(),
+          [field](TimingConfig& t, const std::string& v, std::string& why) {
+            const memory::ReplacementPolicy* policy = memory::findReplacementPolicy(v);
+            if (policy == nullptr) {
+              why = "no such policy (" + memory::replacementPolicyNames() + ")";
+              return false;
+            }
+            field(t) = policy;
+            return true;
+          },
+          [field](const TimingConfig& t) { return std::string(field(const_cast<TimingConfig&>(t))->name); }};
+}
+
 std::vector<TimingParameter> makeParameters() {
   std::vector<TimingParameter> p;
   p.push_back(number("sm.sub_partitions", "count", "sub-partitions per SM, each with a warp scheduler",
@@ -148,6 +164,8 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.l1.ways; }, 1));
   p.push_back(number("l1.sectors_per_cycle", "count", "sectors the L1's data stage passes per cycle",
                      [](TimingConfig& t) -> uint32_t& { return t.l1.sectorsPerCycle; }, 1));
+  p.push_back(replacement("l1.replacement", "which line an L1 miss evicts",
+                          [](TimingConfig& t) -> const memory::ReplacementPolicy*& { return t.l1.replacement; }));
   p.push_back(onOff("l1.store_allocate", "a store's sectors become valid in the L1 (write-through either way)",
                     [](TimingConfig& t) -> bool& { return t.l1.storeAllocates; }));
   p.push_back(number("l1.store_fill", "cycles", "a later store hits a sector a store wrote only this long after it",
@@ -205,6 +223,8 @@ std::vector<TimingParameter> makeParameters() {
   p.push_back(decimal("l2.write_request_cycles", "cycles",
                       "a slice's data-array write port: what each store or fetch holds it, besides its sectors",
                       [](TimingConfig& t) -> double& { return t.l2.writeRequestCycles; }));
+  p.push_back(replacement("l2.replacement", "which line an L2 set evicts, and which dirty line it writes back",
+                          [](TimingConfig& t) -> const memory::ReplacementPolicy*& { return t.l2.replacement; }));
   p.push_back(number("l2.dirty_line_ways", "ways",
                      "what a line with dirty sectors takes of its set's room (1: a way, as a clean one)",
                      [](TimingConfig& t) -> uint32_t& { return t.l2.dirtyLineWays; }, 1));

@@ -107,6 +107,48 @@ TEST(L1Cache, LeastRecentlyUsedLineIsEvicted) {
   EXPECT_EQ(backend.sent.size(), 6u);
 }
 
+TEST(L1Cache, FifoEvictsTheLineAllocatedFirstWhateverItsHits) {
+  L1Config config;
+  config.capacityBytes = 2 * 2 * 128;  // 2 sets of 2 ways
+  config.ways = 2;
+  config.replacement = &kFirstInFirstOut;
+  L1Cache l1(config);
+  RecordingBackend backend(100);
+  const uint64_t a = 0x000, b = 0x100, c = 0x200;  // lines 0, 2, 4: all in set 0
+  l1.load(0, oneWord(a), backend);
+  l1.load(1, oneWord(b), backend);
+  EXPECT_EQ(l1.load(200, oneWord(a), backend).readyAt, 232u);     // a hits, but stays the older
+  EXPECT_EQ(l1.load(300, oneWord(c), backend).sectorMisses, 1u);  // evicts a, where LRU evicts b
+  EXPECT_EQ(l1.load(500, oneWord(b), backend).readyAt, 532u);
+  EXPECT_EQ(l1.load(600, oneWord(a), backend).readyAt, 700u);  // evicts b, allocated before c
+  EXPECT_EQ(l1.load(800, oneWord(c), backend).readyAt, 832u);
+  EXPECT_EQ(backend.sent.size(), 4u);
+}
+
+// Five lines read in turn through one set of four ways: LRU and FIFO
+// evict each line just before it is read again, so every read misses;
+// random replacement keeps some lines, the same ones in every run.
+TEST(L1Cache, ACycleOfOneLineMoreThanTheWaysMissesAlwaysUnderLruAndFifoNotUnderRandom) {
+  auto hitsOver = [](const ReplacementPolicy& policy) {
+    L1Config config;
+    config.capacityBytes = 4 * 128;  // one set of 4 ways
+    config.ways = 4;
+    config.replacement = &policy;
+    L1Cache l1(config);
+    RecordingBackend backend(100);
+    uint32_t hits = 0;
+    for (uint64_t round = 0; round < 20; ++round)
+      for (uint64_t line = 0; line < 5; ++line)
+        hits += l1.load(1000 * (5 * round + line), oneWord(line * 128), backend).sectorHits;
+    return hits;
+  };
+  EXPECT_EQ(hitsOver(kLeastRecentlyUsed), 0u);
+  EXPECT_EQ(hitsOver(kFirstInFirstOut), 0u);
+  const uint32_t randomHits = hitsOver(kRandom);
+  EXPECT_GT(randomHits, 20u);  // of 100 reads; about 3 in 5 for a fair draw
+  EXPECT_EQ(hitsOver(kRandom), randomHits);
+}
+
 TEST(L1Cache, ALineBeingFilledIsNotEvicted) {
   L1Config config;
   config.capacityBytes = 128;  // one line

@@ -230,6 +230,22 @@ TEST(L2Cache, EvictingADirtyLineWritesItsDirtySectorsBackOnce) {
   EXPECT_EQ(l2.stats().writeBackSectors, 2u);
 }
 
+TEST(L2Cache, UnderFifoAHitDoesNotSaveTheLineAllocatedFirst) {
+  for (const ReplacementPolicy* policy : {&kLeastRecentlyUsed, &kFirstInFirstOut}) {
+    L2Config config = small();
+    config.replacement = policy;
+    RecordingBackend backend(50);
+    L2Cache l2(config, backend);
+    l2.request(0, read(kLine0, 0x1));  // set 0's two ways: line 0, then line 3
+    l2.request(10, read(kLine3, 0x1));
+    l2.request(100, read(kLine0, 0x1));  // a hit on line 0
+    l2.request(200, read(kLine5, 0x1));  // evicts line 3 (LRU) or line 0 (FIFO)
+    const uint64_t misses = l2.stats().sectorMisses;
+    l2.request(300, read(kLine0, 0x1));
+    EXPECT_EQ(l2.stats().sectorMisses, misses + (policy == &kFirstInFirstOut ? 1 : 0)) << policy->name;
+  }
+}
+
 TEST(L2Cache, ADirtyLineTakesDirtyLineWaysOfItsSetsRoom) {
   // Sets of 4 ways (one a slice); lines 0, 3, 5 and 6 share slice 0's.
   L2Config config = small();

@@ -37,6 +37,11 @@ TEST(GpuPresets, EveryTimingParameterIsInTheH100PresetAndOverridable) {
   EXPECT_EQ(c.timing.sm.scheduler, "two-level");
   EXPECT_EQ(c.timing.pipeline(Pipeline::Mufu).latencyCycles, 40u);
   EXPECT_EQ(c.timing.pipeline(Pipeline::Fp64).latencyCycles, 8u);  // measured: latency.fp64.dadd
+  ASSERT_TRUE(loadPreset("h100,l1.replacement=fifo,l2.replacement=fifo", kPresets, c, error)) << error;
+  EXPECT_EQ(c.timing.l1.replacement, &memory::kFirstInFirstOut);
+  EXPECT_EQ(c.timing.l2.replacement, &memory::kFirstInFirstOut);
+  ASSERT_TRUE(loadPreset("h100", kPresets, c, error)) << error;
+  EXPECT_EQ(c.timing.l2.replacement, &memory::kLeastRecentlyUsed);
   // The preset file holds every parameter: each line of the description's
   // keys is found in it.
   std::ifstream in(std::string(kPresets) + "/h100.cfg");
@@ -54,6 +59,9 @@ TEST(GpuPresets, TimingKeysAreCheckedByNameTypeAndRange) {
   EXPECT_FALSE(loadPreset("h100,sm.scheduler=fifo", kPresets, c, error));
   EXPECT_EQ(error, "override 'sm.scheduler=fifo': bad value 'fifo' for sm.scheduler (name): no such policy (lrr, "
                    "gto, oldest-first, two-level)");
+  EXPECT_FALSE(loadPreset("h100,l2.replacement=plru", kPresets, c, error));
+  EXPECT_EQ(error, "override 'l2.replacement=plru': bad value 'plru' for l2.replacement (name): no such policy (" +
+                       memory::replacementPolicyNames() + ")");
   EXPECT_FALSE(loadPreset("h100,pipe.int.interval=0", kPresets, c, error));
   EXPECT_EQ(error, "override 'pipe.int.interval=0': bad value '0' for pipe.int.interval (cycles): at least 1");
   EXPECT_FALSE(loadPreset("h100,shared.latency=fast", kPresets, c, error));

@@ -32,6 +32,7 @@ memory::L1Config l1Config(const TimingConfig& timing, uint32_t capacityBytes) {
   c.mshrs = timing.l1.mshrs;
   c.storeAllocates = timing.l1.storeAllocates;
   c.storeFillCycles = timing.l1.storeFillCycles;
+  c.replacement = timing.l1.replacement;
   return c;
 }
 

@@ -29,6 +29,7 @@
 
 #include "ptxsim/memory/backend.h"
 #include "ptxsim/memory/coalescer.h"
+#include "ptxsim/memory/replacement_policy.h"
 
 namespace ptxsim::memory {
 
@@ -44,6 +45,8 @@ struct L1Config {
   // A later store hits a sector a store wrote only this many cycles after
   // it (a statistic only: every store goes to the back end either way).
   uint32_t storeFillCycles = 0;
+  // Which line a miss evicts (replacement/registry.cpp names the policies).
+  const ReplacementPolicy* replacement = &kLeastRecentlyUsed;
 };
 
 // PTX cache operators on loads: .ca, .lu and the default allocate in L1;
@@ -142,7 +145,7 @@ class L1Cache {
     uint64_t line = 0;
     bool valid = false;
     uint32_t sectors = 0;  // bit s: sector s requested (arrived or in flight)
-    uint64_t lastUse = 0;  // LRU stamp
+    uint64_t rank = 0;  // the replacement policy's: the lowest is evicted first (0: just allocated)
   };
 
   // Reserves the access's sectors in the data stage; returns its first slot
@@ -172,6 +175,7 @@ class L1Cache {
   std::vector<PendingFill> pendingFills_;  // in ticket order
   std::vector<uint64_t> lastTickets_;
   uint64_t useClock_ = 0;
+  uint64_t ticksPerSetTurn_ = 1;  // RankContext's: ways x sets
   uint64_t nextDataSlot_ = 0;
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshrFreeAt_;
   L1Stats stats_;

@@ -117,6 +117,7 @@
 
 #include "ptxsim/memory/address_hash.h"
 #include "ptxsim/memory/backend.h"
+#include "ptxsim/memory/replacement_policy.h"
 
 namespace ptxsim::memory {
 
@@ -179,6 +180,9 @@ struct L2Config {
   // L2 as the H100's do (stencil2d_5pt 59.6% against 61.7%; alternating,
   // 50.4%, each edge read through the other partition's copy).
   uint32_t partitionSmRun = 66;
+  // Which line a set evicts, and which dirty line it writes back
+  // (replacement/registry.cpp names the policies).
+  const ReplacementPolicy* replacement = &kLeastRecentlyUsed;
 
   bool operator==(const L2Config&) const = default;
 };
@@ -299,7 +303,7 @@ class L2Cache final : public MemoryBackend {
   // 40 bytes: a request walks its set's ways, and the L2 holds 409,600.
   struct Way {
     uint64_t line = 0;
-    uint64_t lastUse = 0;  // LRU stamp
+    uint64_t rank = 0;  // the replacement policy's: the lowest is evicted first (0: just allocated)
     uint32_t sectors = 0;  // bit s: sector s present or in flight
     uint32_t dirty = 0;
     // Sectors fetched only as a missing sector's fetch-block neighbours and
@@ -341,8 +345,8 @@ class L2Cache final : public MemoryBackend {
     // replaced first.
     std::array<RecentRead, kRecentReads> recent{};
     uint32_t nextRecent = 0;
-    // The LRU stamps of its sets' lines: one clock a slice, as a set
-    // belongs to one slice (a shadow's copy goes on from it).
+    // The clock its sets' lines are ranked by (ReplacementPolicy): one a
+    // slice, as a set belongs to one slice (a shadow's copy goes on from it).
     uint64_t useClock = 0;
   };
   // The atomic unit keeps time in fractions of a cycle so that 1.45 cycles a
@@ -468,6 +472,7 @@ class L2Cache final : public MemoryBackend {
   MemoryBackend& backend_;
   uint32_t sets_ = 0;
   uint32_t setsPerSlice_ = 0;
+  uint64_t ticksPerSetTurn_ = 1;  // RankContext's: ways x a slice's sets
   uint32_t sectorsPerLine_ = 0;
   uint32_t sectorsPerFetch_ = 0;  // config_.fetchBytes in sectors
   uint64_t atomicTicksPerOp_ = 0;

@@ -119,6 +119,8 @@ struct L1Timing {
   // store closer together than the H100's (README), so 128 would take it
   // to 12% and 0 to 77.8%.
   uint32_t storeFillCycles = 64;
+  // Which line a miss evicts (memory/src/replacement/registry.cpp).
+  const memory::ReplacementPolicy* replacement = &memory::kLeastRecentlyUsed;
 };
 
 // Beyond the L1 (memory/l2_cache.h, memory/hbm.h): every SM's misses,
