@@ -104,7 +104,7 @@ const uint64_t* L2Cache::arrivals(const Way& way) const {
   return &arrival_[(&way - ways_.data()) * sectorsPerLine_];
 }
 
-void L2Cache::startLaunch() {
+void L2Cache::restartClocks() {
   ++launch_;
   for (Slice& slice : slices_) {
     const uint64_t useClock = slice.useClock;  // the lines kept are older than the new launch's uses
@@ -112,6 +112,11 @@ void L2Cache::startLaunch() {
     slice.atomicUpdates.resize(atomicUpdateSlots_);
     slice.useClock = useClock;
   }
+}
+
+void L2Cache::startLaunch() {
+  restartClocks();
+  copying_ = false;
   atomicBusyTicks_ = 0;
   stats_ = {};
   stats_.partitionSectorHits.assign(config_.partitions, 0);
@@ -192,6 +197,24 @@ struct L2Cache::Shadowed {
 uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) {
   Applied state{*this};
   return serve(state, now, request);
+}
+
+void L2Cache::copyEngineStore(uint64_t lineAddress, uint32_t sectorMask) {
+  MemoryRequest store{lineAddress, sectorMask, 0, true};
+  checkRequest(store);
+  store.bytes = static_cast<uint32_t>(std::popcount(sectorMask)) * config_.sectorBytes;
+  const uint32_t slice = sliceOf(lineAddress);
+  if (!copying_) {
+    // The copies after a launch: every fill of it has landed.
+    restartClocks();
+    copyEngineClock_ = 0;
+    copying_ = true;
+  }
+  Applied state{*this};
+  const Place home{slices_[slice], partitionOf(slice), setOf(lineAddress), true};
+  // Not an SM's lookup nor the fabric's: ncu counts the copy engine's apart.
+  const uint64_t now = copyEngineClock_;
+  copyEngineClock_ = std::max(now + 1, atHome(state, now, store, now, home, Lookups{.bySm = false}));
 }
 
 uint64_t L2Cache::requestInWindow(uint64_t now, const MemoryRequest& request) {

@@ -52,6 +52,36 @@ TEST(L2Cache, AFlushEmptiesTheCacheWithoutWritingBack) {
   EXPECT_EQ(l2.stats().evictions, 0u);
 }
 
+TEST(L2Cache, AMemsetsStoresBetweenLaunchesLeaveTheirSectorsDirtyForTheNextLaunch) {
+  RecordingBackend backend(5000);
+  L2Cache l2(small(), backend);
+  // Launch 1: lines 0 and 3 fill set 0's two ways; their fills land at 5000.
+  l2.request(0, read(kLine0, 0x1));
+  l2.request(0, read(kLine3, 0x1));
+  // The memset after it: line 5 takes line 0's way (the least recently
+  // used), although launch 1's clock had its fill land at 5000: the copies
+  // start a clock of their own, at which every fill has landed.
+  l2.copyEngineStore(kLine5, 0x6);
+  ASSERT_EQ(backend.sent.size(), 2u);  // no fetch: the written sectors are whole
+  l2.startLaunch();
+  EXPECT_EQ(l2.stats().writeSectors, 0u);  // the memset's are not the launch's
+  // Launch 2: sectors 1 and 2 of line 5 hit (near SM 0), sector 0 misses.
+  EXPECT_EQ(l2.request(0, read(kLine5, 0x6)), 2u + 100u);
+  EXPECT_EQ(l2.stats().sectorHits, 2u);
+  l2.request(10, read(kLine5, 0x1));
+  EXPECT_EQ(l2.stats().sectorMisses, 1u);
+  // Line 0 is gone; fetching it again evicts line 3 (clean), and line
+  // 5's dirty sectors are written back when it leaves in turn (each read
+  // once the fills before it have landed).
+  l2.request(6000, read(kLine0, 0x1));
+  l2.request(12000, read(kLine3, 0x1));
+  const auto& last = backend.sent[backend.sent.size() - 2].request;
+  EXPECT_TRUE(last.write);
+  EXPECT_EQ(last.lineAddress, kLine5);
+  EXPECT_EQ(last.sectorMask, 0x6u);
+  EXPECT_EQ(l2.stats().dirtyEvictions, 1u);
+}
+
 // An HBM of one channel behind the small L2: slice 0's and slice 1's
 // misses meet there.
 HbmConfig oneChannel() { return test::smallHbm(1); }

@@ -5,6 +5,7 @@
 // timed launch to the next as the GPU keeps its L2's lines: a kernel finds
 // in the L2 what the launch before it left there.
 
+#include <deque>
 #include <memory>
 
 #include "ptxsim/memory/hbm.h"
@@ -21,7 +22,13 @@ class MemorySystem {
   // when its own geometry changed); clocks and statistics restart. An
   // emptied L2 first reads the launch's own data and its `codeBytes` of
   // code from the HBM.
+  // The copy engine's writes since the last launch (copyEngineWrote) go
+  // into the L2 first (L2Cache::copyEngineStore), unless `flush`.
   memory::L2Cache& forLaunch(const TimingConfig& timing, bool flush, uint64_t codeBytes);
+  // A copy engine wrote `bytes` at `address` through the L2 (cudaMemset).
+  // Kept for the next launch: the most recent `keptBytes` of
+  // them, in order (each copy writes its bytes in ascending order).
+  void copyEngineWrote(uint64_t address, uint64_t bytes, uint64_t keptBytes);
   const memory::Interconnect& interconnect() const { return *noc_; }
   // Where the driver's windows apply the SMs' requests, in steps
   // (Interconnect::inject and eject, L2Cache::requestInWindow).
@@ -37,6 +44,15 @@ class MemorySystem {
   // and constant bank: launch.dram_read_bytes; its code) from the HBM
   // first, in the L2's lines.
   void readLaunchData(uint64_t bytes, const memory::L2Config& l2);
+  // Stores the copy engine's writes in the L2, whole sectors, and forgets them.
+  void storeCopies(const memory::L2Config& l2);
+
+  struct Written {
+    uint64_t address = 0;
+    uint64_t bytes = 0;
+  };
+  std::deque<Written> copies_;  // oldest first
+  uint64_t copiedBytes_ = 0;    // in copies_
 
   std::unique_ptr<memory::Hbm> dram_;
   std::unique_ptr<memory::L2Cache> l2_;

@@ -272,6 +272,16 @@ class L2Cache final : public MemoryBackend {
   uint64_t requestInWindow(uint64_t now, const MemoryRequest& request);
   void finishWindow();
 
+  // A copy engine's store between launches (cudaMemset): `sectorMask` of the line written at its home as a store
+  // is, the dirty lines it pushes out written back and the lines beyond
+  // the set's share of dirty ones cleaned, so that a launch finds what
+  // the copies before it left in the L2, as on the GPU (an H200 writes
+  // back 27.5 MB of the memsets before a launch during it:
+  // tests/timing/kernels/probe/write_back_fate_probe.cu). Each store
+  // follows the one before on a clock of their own; startLaunch() then
+  // restarts the clocks and the statistics they touched.
+  void copyEngineStore(uint64_t lineAddress, uint32_t sectorMask);
+
   // A new launch: its clock starts at 0, so every fill has arrived and
   // every port, MSHR and atomic unit is free; the statistics restart. The
   // lines and their dirty sectors stay, as the GPU's L2 keeps them.
@@ -300,6 +310,9 @@ class L2Cache final : public MemoryBackend {
   void setFetchBytes(uint32_t bytes);
 
  private:
+  // Starts a clock epoch: every fill so far has landed (arrivals() forgets
+  // the times), and every port, MSHR and atomic unit is free.
+  void restartClocks();
   // 40 bytes: a request walks its set's ways, and the L2 holds 409,600.
   struct Way {
     uint64_t line = 0;
@@ -489,7 +502,9 @@ class L2Cache final : public MemoryBackend {
   std::vector<SliceWindow> sliceWindows_;  // one a slice
   // finishWindow's merge: each request and its place in (slice, order).
   std::vector<std::pair<TimedRequest, uint32_t>> windowBackend_;
-  uint32_t launch_ = 0;  // launches started (startLaunch)
+  uint32_t launch_ = 0;  // clock epochs started (restartClocks): launches, and the copies between them
+  uint64_t copyEngineClock_ = 0;  // copyEngineStore's, from the first after a launch
+  bool copying_ = false;          // copyEngineStore ran since the last startLaunch
   uint64_t atomicBusyTicks_ = 0;
   L2Stats stats_;
 };

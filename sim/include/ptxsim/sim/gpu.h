@@ -104,6 +104,11 @@ class Gpu {
   LaunchResult launch(LoadedModule& module, std::string_view kernel, const LaunchConfig& config,
                       const LaunchOptions& options);
 
+  // A copy engine wrote `bytes` of device memory at `address` through the
+  // L2 (cudaMemset): the next timed launch that does not flush the caches
+  // finds them there, dirty, as on the GPU (timing::MemorySystem::copyEngineWrote).
+  void copyEngineWrote(uint64_t address, uint64_t bytes);
+
   // The static resources a kernel needs (for occupancy and attributes);
   // false if it does not exist or cannot be prepared.
   struct KernelResources {
