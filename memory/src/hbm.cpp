@@ -14,11 +14,7 @@ namespace {
 // repeat), uniform in 1 +- percent / 100; no wait stays none.
 uint64_t reorderedWait(uint64_t inOrderWait, uint64_t key, uint32_t percent) {
   if (percent == 0 || inOrderWait == 0) return inOrderWait;
-  // splitmix64's finaliser: a well-mixed draw per key.
-  uint64_t z = key + 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  z ^= z >> 31;
+  const uint64_t z = mix64(key + 0x9e3779b97f4a7c15ull);  // a well-mixed draw per key
   constexpr uint64_t kOne = 1 << 16;     // the draw's unit
   const uint64_t draw = z % (2 * kOne);  // 0 to 2, in 1 / kOne
   const uint64_t factor = ((100 - uint64_t{percent}) * kOne + percent * draw) / 100;

@@ -32,7 +32,6 @@ L1Cache::L1Cache(const L1Config& config) : config_(config) {
   if (config.replacement == nullptr) fail("no replacement policy");
   sets_ = config.capacityBytes / (config.lineBytes * config.ways);
   ways_.resize(uint64_t{sets_} * config.ways);
-  ticksPerSetTurn_ = std::max<uint64_t>(1, uint64_t{sets_} * config.ways);
   arrival_.resize(ways_.size() * sectorsPerLine_);
   storeHitsFrom_.resize(arrival_.size());
   fillTicket_.assign(arrival_.size(), MemoryBackend::kFinalAnswer);
@@ -146,7 +145,7 @@ L1Access L1Cache::load(uint64_t now, const CoalescedAccess& access, MemoryBacken
           pendingFills_.push_back({ticket, static_cast<uint64_t>(way - ways_.data()), line.address, misses});
       }
     }
-    if (way != nullptr) rankLookup(*way, *config_.replacement, ++useClock_, ticksPerSetTurn_);
+    if (way != nullptr) rankLookup(*way, *config_.replacement, ++useClock_);
     out.sectorHits += std::popcount(hits);
     out.sectorMisses += std::popcount(misses);
   }
@@ -198,7 +197,7 @@ L1Access L1Cache::store(uint64_t now, const CoalescedAccess& access, MemoryBacke
         }
       }
       way->sectors |= line.sectorMask;
-      rankLookup(*way, *config_.replacement, ++useClock_, ticksPerSetTurn_);
+      rankLookup(*way, *config_.replacement, ++useClock_);
     }
     const uint32_t bytes = std::popcount(line.sectorMask) * config_.sectorBytes;
     out.readyAt = std::max(out.readyAt, backend.request(at, {line.address, line.sectorMask, bytes, true}));

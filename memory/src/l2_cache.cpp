@@ -41,7 +41,6 @@ L2Cache::L2Cache(const L2Config& config, MemoryBackend& backend) : config_(confi
   // left unused.
   setsPerSlice_ = static_cast<uint32_t>(sets / config.slices);
   sets_ = setsPerSlice_ * config.slices;
-  ticksPerSetTurn_ = uint64_t{setsPerSlice_} * config.ways;
   ways_.resize(uint64_t{sets_} * config.ways);
   setFlushes_.assign(sets_, 0);
   arrival_.resize(ways_.size() * sectorsPerLine_);
@@ -450,7 +449,7 @@ void L2Cache::countLookup(State& state, Slice& slice, Way* way, const MemoryRequ
           store ? 0 : found.inFlightHits, lookups);
   }
   if (way != nullptr) {
-    rankLookup(*way, *state.self.config_.replacement, ++slice.useClock, state.self.ticksPerSetTurn_);
+    rankLookup(*way, *state.self.config_.replacement, ++slice.useClock);
     way->unasked = (way->unasked & ~request.sectorMask) | (found.fetched & ~request.sectorMask);
   }
 }
@@ -465,7 +464,7 @@ uint64_t L2Cache::storeWithCopy(State& state, uint64_t now, const MemoryRequest&
   Way* copy = findOrAllocate(state, place.set, request.lineAddress, partition, place.home, now, request.sm);
   if (copy == nullptr) return writtenAt;
   copy->sectors |= request.sectorMask;
-  rankLookup(*copy, *state.self.config_.replacement, ++place.slice.useClock, state.self.ticksPerSetTurn_);
+  rankLookup(*copy, *state.self.config_.replacement, ++place.slice.useClock);
   uint64_t* arrival = state.arrivals(*copy);
   for (uint32_t s = 0; s < state.self.sectorsPerLine_; ++s)
     if ((request.sectorMask >> s) & 1) arrival[s] = std::max(arrival[s], writtenAt);

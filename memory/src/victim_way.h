@@ -13,8 +13,8 @@ namespace ptxsim::memory {
 // Ranks `way` for a lookup at `tick` of its cache's clock, as `policy`
 // has it: a way of rank 0 was allocated for this lookup (ticks start at 1).
 template <typename Way>
-void rankLookup(Way& way, const ReplacementPolicy& policy, uint64_t tick, uint64_t ticksPerSetTurn) {
-  const RankContext context{.tick = tick, .line = way.line, .ticksPerSetTurn = ticksPerSetTurn};
+void rankLookup(Way& way, const ReplacementPolicy& policy, uint64_t tick) {
+  const RankContext context{.tick = tick, .line = way.line};
   way.rank = way.rank == 0 ? policy.inserted(context) : policy.reused(context, way.rank);
 }
 

@@ -27,7 +27,7 @@ TEST(ReplacementPolicy, EveryPolicyIsFoundByItsOwnName) {
 }
 
 TEST(ReplacementPolicy, LruRanksEveryUseAtTheClockFifoOnlyTheFirst) {
-  const RankContext at7{.tick = 7, .line = 0x80, .ticksPerSetTurn = 64};
+  const RankContext at7{.tick = 7, .line = 0x80};
   EXPECT_EQ(kLeastRecentlyUsed.inserted(at7), 7u);
   EXPECT_EQ(kLeastRecentlyUsed.reused(at7, 3), 7u);
   EXPECT_EQ(kFirstInFirstOut.inserted(at7), 7u);
@@ -37,7 +37,7 @@ TEST(ReplacementPolicy, LruRanksEveryUseAtTheClockFifoOnlyTheFirst) {
 TEST(ReplacementPolicy, RandomDrawsANonZeroRankOnceAndKeepsIt) {
   std::set<uint64_t> ranks;
   for (uint64_t tick = 1; tick <= 64; ++tick) {
-    const RankContext context{.tick = tick, .line = 0x1000, .ticksPerSetTurn = 64};
+    const RankContext context{.tick = tick, .line = 0x1000};
     const uint64_t rank = kRandom.inserted(context);
     EXPECT_NE(rank, 0u);  // 0 marks a line just allocated
     EXPECT_EQ(kRandom.inserted(context), rank);

@@ -27,6 +27,14 @@ inline uint64_t xorFold(uint64_t value, uint32_t bits) {
   return folded;
 }
 
+// splitmix64's finaliser: every bit of `value` moves every bit of the
+// result, for draws that must repeat from run to run.
+inline uint64_t mix64(uint64_t value) {
+  value = (value ^ (value >> 30)) * 0xbf58476d1ce4e5b9ull;
+  value = (value ^ (value >> 27)) * 0x94d049bb133111ebull;
+  return value ^ (value >> 31);
+}
+
 // `units` must be positive.
 inline uint32_t spreadIndex(uint64_t chunk, uint32_t units) {
   const uint32_t bits = static_cast<uint32_t>(std::bit_width(units - 1u));

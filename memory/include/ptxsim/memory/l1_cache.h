@@ -175,7 +175,6 @@ class L1Cache {
   std::vector<PendingFill> pendingFills_;  // in ticket order
   std::vector<uint64_t> lastTickets_;
   uint64_t useClock_ = 0;
-  uint64_t ticksPerSetTurn_ = 1;  // RankContext's: ways x sets
   uint64_t nextDataSlot_ = 0;
   std::priority_queue<uint64_t, std::vector<uint64_t>, std::greater<>> mshrFreeAt_;
   L1Stats stats_;

@@ -272,14 +272,14 @@ class L2Cache final : public MemoryBackend {
   uint64_t requestInWindow(uint64_t now, const MemoryRequest& request);
   void finishWindow();
 
-  // A copy engine's store between launches (cudaMemset): `sectorMask` of the line written at its home as a store
-  // is, the dirty lines it pushes out written back and the lines beyond
-  // the set's share of dirty ones cleaned, so that a launch finds what
-  // the copies before it left in the L2, as on the GPU (an H200 writes
-  // back 27.5 MB of the memsets before a launch during it:
-  // tests/timing/kernels/probe/write_back_fate_probe.cu). Each store
-  // follows the one before on a clock of their own; startLaunch() then
-  // restarts the clocks and the statistics they touched.
+  // A copy engine's store between launches (cudaMemset): `sectorMask` of
+  // the line written at its home as a store is, the dirty lines it pushes
+  // out written back and the lines beyond the set's share of dirty ones
+  // cleaned, so that a launch finds what the memsets before it left in the
+  // L2, as on the GPU (an H200 writes back 27.5 MB of the memsets before a
+  // launch during it: tests/timing/kernels/probe/write_back_fate_probe.cu).
+  // Each store follows the one before on a clock of their own;
+  // startLaunch() then restarts the clocks and the statistics they touched.
   void copyEngineStore(uint64_t lineAddress, uint32_t sectorMask);
 
   // A new launch: its clock starts at 0, so every fill has arrived and
@@ -485,7 +485,6 @@ class L2Cache final : public MemoryBackend {
   MemoryBackend& backend_;
   uint32_t sets_ = 0;
   uint32_t setsPerSlice_ = 0;
-  uint64_t ticksPerSetTurn_ = 1;  // RankContext's: ways x a slice's sets
   uint32_t sectorsPerLine_ = 0;
   uint32_t sectorsPerFetch_ = 0;  // config_.fetchBytes in sectors
   uint64_t atomicTicksPerOp_ = 0;

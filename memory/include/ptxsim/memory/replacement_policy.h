@@ -21,10 +21,6 @@ namespace ptxsim::memory {
 struct RankContext {
   uint64_t tick = 0;  // the cache's clock, advanced once for this lookup
   uint64_t line = 0;  // the line's address
-  // The ticks in which a set sees as many lookups as it has ways, were the
-  // lookups spread evenly over the sets that share the clock: a policy's
-  // unit for "recently" (ways x the sets on the clock).
-  uint64_t ticksPerSetTurn = 1;
 };
 
 struct ReplacementPolicy {
