@@ -115,7 +115,7 @@ void L2Cache::restartClocks() {
 
 void L2Cache::startLaunch() {
   restartClocks();
-  copying_ = false;
+  copyEngineClock_ = 0;
   atomicBusyTicks_ = 0;
   stats_ = {};
   stats_.partitionSectorHits.assign(config_.partitions, 0);
@@ -203,12 +203,8 @@ void L2Cache::copyEngineStore(uint64_t lineAddress, uint32_t sectorMask) {
   checkRequest(store);
   store.bytes = static_cast<uint32_t>(std::popcount(sectorMask)) * config_.sectorBytes;
   const uint32_t slice = sliceOf(lineAddress);
-  if (!copying_) {
-    // The copies after a launch: every fill of it has landed.
-    restartClocks();
-    copyEngineClock_ = 0;
-    copying_ = true;
-  }
+  // The first copy after a launch: every fill of the launch has landed.
+  if (copyEngineClock_ == 0) restartClocks();
   Applied state{*this};
   const Place home{slices_[slice], partitionOf(slice), setOf(lineAddress), true};
   // Not an SM's lookup nor the fabric's: ncu counts the copy engine's apart.

@@ -51,8 +51,6 @@ void MemorySystem::storeCopies(const memory::L2Config& l2) {
       l2_->copyEngineStore(line, (count == 32 ? ~0u : (1u << count) - 1) << first);
     }
   }
-  copies_.clear();
-  copiedBytes_ = 0;
 }
 
 memory::L2Cache& MemorySystem::forLaunch(const TimingConfig& timing, bool flush, uint64_t codeBytes) {
@@ -76,12 +74,9 @@ memory::L2Cache& MemorySystem::forLaunch(const TimingConfig& timing, bool flush,
         timing.noc, timing.l2.slices, [l2](uint64_t line) { return l2->sliceOf(line); }, *l2_);
   }
   l2_->setFetchBytes(timing.l2.fetchBytes);
-  if (flush) {
-    copies_.clear();  // the flush wrote them back
-    copiedBytes_ = 0;
-  } else {
-    storeCopies(timing.l2);
-  }
+  if (!flush) storeCopies(timing.l2);  // else the flush wrote them back
+  copies_.clear();
+  copiedBytes_ = 0;
   dram_->startLaunch();
   l2_->startLaunch();
   noc_->startLaunch();

@@ -26,8 +26,8 @@ class MemorySystem {
   // into the L2 first (L2Cache::copyEngineStore), unless `flush`.
   memory::L2Cache& forLaunch(const TimingConfig& timing, bool flush, uint64_t codeBytes);
   // A copy engine wrote `bytes` at `address` through the L2 (cudaMemset).
-  // Kept for the next launch: the most recent `keptBytes` of
-  // them, in order (each copy writes its bytes in ascending order).
+  // Kept for the next launch: the most recent `keptBytes` of them, in
+  // order (each copy writes its bytes in ascending order).
   void copyEngineWrote(uint64_t address, uint64_t bytes, uint64_t keptBytes);
   const memory::Interconnect& interconnect() const { return *noc_; }
   // Where the driver's windows apply the SMs' requests, in steps
@@ -44,7 +44,7 @@ class MemorySystem {
   // and constant bank: launch.dram_read_bytes; its code) from the HBM
   // first, in the L2's lines.
   void readLaunchData(uint64_t bytes, const memory::L2Config& l2);
-  // Stores the copy engine's writes in the L2, whole sectors, and forgets them.
+  // Stores the copy engine's writes in the L2, whole sectors.
   void storeCopies(const memory::L2Config& l2);
 
   struct Written {

@@ -502,8 +502,9 @@ class L2Cache final : public MemoryBackend {
   // finishWindow's merge: each request and its place in (slice, order).
   std::vector<std::pair<TimedRequest, uint32_t>> windowBackend_;
   uint32_t launch_ = 0;  // clock epochs started (restartClocks): launches, and the copies between them
-  uint64_t copyEngineClock_ = 0;  // copyEngineStore's, from the first after a launch
-  bool copying_ = false;          // copyEngineStore ran since the last startLaunch
+  // copyEngineStore's clock, from the first after a launch on (each store
+  // advances it at least 1); 0: none since startLaunch.
+  uint64_t copyEngineClock_ = 0;
   uint64_t atomicBusyTicks_ = 0;
   L2Stats stats_;
 };
