@@ -195,6 +195,7 @@ void reportHostProfile(benchmark::State& state, const HostProfile& p) {
   perIteration("hp_overlay_shared_s", p.overlaySharedSeconds);
   perIteration("hp_deferred_s", p.deferredSeconds);
   perIteration("hp_l2_s", p.l2Seconds);
+  perIteration("hp_l2_dram_s", p.l2DramSeconds);
   perIteration("hp_retire_s", p.retireSeconds);
   perIteration("hp_check_s", p.checkSeconds);
   perIteration("hp_finish_s", p.finishSeconds);

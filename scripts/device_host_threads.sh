@@ -19,8 +19,11 @@
 # scripts/paired_efficiency.py gives each round's efficiency and their
 # median, which this machine's drift between runs (its one-thread speed
 # varies by up to half from one run to the next) moves less than a single
-# pair of runs minutes apart.
-# Usage: device_host_threads.sh --pack | device_host_threads.sh [--paired] OUTDIR [ROUNDS]
+# pair of runs minutes apart. With a second benchmark binary after ROUNDS
+# (another commit's, carried too), each round runs it the same way right
+# after this one's, into OUTDIR/other/: an A/B on the same loan, whose
+# cores' speed drifts between loans more than a change moves it.
+# Usage: device_host_threads.sh --pack | device_host_threads.sh [--paired] OUTDIR [ROUNDS [OTHER_BENCH]]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bench="$root/build/bin/kernel_throughput_benchmark"
@@ -43,12 +46,19 @@ kernels='(vector_add_1M|reduce_f32_4M|sgemm_256|transpose_1024|nbody_2048)'
 run_bench() {
   PTXSIM_CUDA_PTX_DIR="$root/build/cuda_ptx" LD_LIBRARY_PATH="$libs" "$bench" --benchmark_out_format=json "$@"
 }
+other="${3:-}"
+if [ -n "$other" ]; then mkdir -p "$out/other"; fi
 { nproc; lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Socket'; date -u; } >"$out/machine.txt"
 if [ "$paired" = 1 ]; then
   for round in $(seq "${2:-5}"); do
     for threads in 1 0; do
       run_bench --benchmark_filter="$kernels/threads:$threads/simt:1/timing:1" \
         --benchmark_out="$out/paired.$round.$threads.json" >/dev/null
+    done
+    [ -n "$other" ] || continue
+    for threads in 1 0; do
+      bench="$other" run_bench --benchmark_filter="$kernels/threads:$threads/simt:1/timing:1" \
+        --benchmark_out="$out/other/paired.$round.$threads.json" >/dev/null
     done
   done
   date -u >>"$out/machine.txt"

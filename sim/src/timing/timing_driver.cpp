@@ -224,6 +224,25 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     memory::InterconnectStats counts;
   };
   std::vector<SmSteps> bySm(sms.size());
+  // What phase B reads of each SM that ran a window, written by the SM's
+  // host thread at the end of its run, side by side: read from the SMs and
+  // their steps, each of which another core's caches hold, it took the
+  // driver's thread a cache miss an SM in each of phase B's loops, and
+  // every slice's step one an SM, which on 16 threads was most of phase B.
+  struct WindowSummary {
+    uint32_t storedSectors = 0;
+    uint32_t deferred = 0;  // instructions: its log grows in phase B, injected there
+    uint32_t requests = 0;  // logged L2 requests
+    uint32_t finished = 0;  // CTAs
+    SmModel::WindowCounts counts;
+    bool aborted = false;
+  };
+  std::vector<WindowSummary> summaries(sms.size());
+  // Bit k of word k / 64 of an SM's row: it logged requests to slice k in
+  // the window (injectLog); each slice's step reads the rows of the SMs
+  // that ran, and then only the SMs that sent it something.
+  const uint32_t slicesPerRow = (l2.config().slices + 63) / 64;
+  std::vector<uint64_t> sliceMasks(sms.size() * slicesPerRow, 0);
   memory::Interconnect& crossbar = kept.memory.crossbar();
   memory::L2Cache& l2Applied = kept.memory.l2();
   crossbar.addSms(static_cast<uint32_t>(sms.size()));
@@ -248,7 +267,12 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     mine.injected.resize(log.size());
     for (uint32_t k : mine.order) mine.injected[k] = crossbar.inject(log[k].now, log[k].request, mine.counts);
     mine.sliceStarts.assign(slices + 1, 0);
-    for (const auto& logged : log) ++mine.sliceStarts[logged.slice + 1];
+    uint64_t* mask = &sliceMasks[size_t{s} * slicesPerRow];
+    std::fill_n(mask, slicesPerRow, 0);
+    for (const auto& logged : log) {
+      ++mine.sliceStarts[logged.slice + 1];
+      mask[logged.slice / 64] |= uint64_t{1} << (logged.slice % 64);
+    }
     std::partial_sum(mine.sliceStarts.begin(), mine.sliceStarts.end(), mine.sliceStarts.begin());
     mine.sliceCursor.assign(mine.sliceStarts.begin(), mine.sliceStarts.end() - 1);
     mine.bySlice.resize(log.size());
@@ -303,6 +327,19 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     const SmModel::WindowCounts counts = sms[s]->takeWindowCounts();
     launchInstructions += counts.instructions;
     launchWrites += counts.writes;
+  };
+  // Run on the SM's host thread at the end of its window, and again on
+  // the driver's for an SM whose deferred instructions ran in phase B
+  // (their requests join its log, their counts its window's).
+  auto summarize = [&](uint32_t s) {
+    SmModel& sm = *sms[s];
+    WindowSummary& summary = summaries[s];
+    summary.storedSectors = static_cast<uint32_t>(sm.overlay().sectors());
+    summary.deferred = static_cast<uint32_t>(sm.deferred().size());
+    summary.requests = static_cast<uint32_t>(sm.l2Requests().size());
+    summary.finished = static_cast<uint32_t>(sm.finished().size());
+    summary.counts = sm.takeWindowCounts();
+    summary.aborted = sm.context().aborted;
   };
   // An SM that stopped running ahead rejoins the windows at the cycle it
   // stopped before; a launch failed there fails here.
@@ -385,14 +422,16 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
                      const uint32_t s = running[i];
                      catchUp(s);
                      nextEvent[s] = sms[s]->runWindow(nextEvent[s], windowEnd);
-                     bySm[s].injectAfterDeferred = !sms[s]->deferred().empty();
+                     summarize(s);
+                     bySm[s].injectAfterDeferred = summaries[s].deferred != 0;
                      if (!bySm[s].injectAfterDeferred) injectLog(s);
                    });
     // Phase B. Stores first, in SM order.
     size_t storedSectors = 0;
-    for (uint32_t s : running) storedSectors += sms[s]->overlay().sectors();
+    for (uint32_t s : running) storedSectors += summaries[s].storedSectors;
     if (threads == 1 || storedSectors < kSectorsToShare) {
-      for (uint32_t s : running) sms[s]->overlay().commit(grid.store);
+      for (uint32_t s : running)
+        if (summaries[s].storedSectors != 0) sms[s]->overlay().commit(grid.store);
       if (storedSectors >= kSectorsToShare) timer.mark(&HostProfile::overlaySharedSeconds);
     } else {
       // In shares of the address space, one a thread, each in SM order.
@@ -401,11 +440,12 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
           sms[s]->overlay().commitShare(grid.store, static_cast<unsigned>(share), threads);
       });
       // Each SM empties its overlay on its own thread before it next runs.
-      for (uint32_t s : running) bySm[s].overlayDue = true;
+      for (uint32_t s : running) bySm[s].overlayDue = summaries[s].storedSectors != 0;
     }
     timer.mark(&HostProfile::overlaySeconds);
     deferred.clear();
     for (uint32_t s : running) {
+      if (summaries[s].deferred == 0) continue;
       const auto& list = sms[s]->deferred();
       for (size_t i = 0; i < list.size(); ++i)
         deferred.push_back({list[i].cycle, s, list[i].subPartition, i});
@@ -417,7 +457,14 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       sms[d.sm]->runDeferred(d.index);
       if (sms[d.sm]->context().aborted) failed = true;
     }
-    for (uint32_t s : running) sms[s]->clearDeferred();
+    for (uint32_t s : running) {
+      if (summaries[s].deferred == 0) continue;
+      sms[s]->clearDeferred();
+      const SmModel::WindowCounts before = summaries[s].counts;
+      summarize(s);
+      summaries[s].counts.instructions += before.instructions;
+      summaries[s].counts.writes += before.writes;
+    }
     timer.mark(&HostProfile::deferredSeconds);
     // The logged L2 requests, applied in (cycle, SM, sequence) order, in
     // steps that run on the host threads: each SM's port takes its
@@ -429,8 +476,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     // (hearAnswers, when it next runs).
     size_t requestCount = 0, lateRequests = 0;
     for (uint32_t s : running) {
-      requestCount += sms[s]->l2Requests().size();
-      if (bySm[s].injectAfterDeferred) lateRequests += sms[s]->l2Requests().size();
+      requestCount += summaries[s].requests;
+      if (bySm[s].injectAfterDeferred) lateRequests += summaries[s].requests;
     }
     const bool share = threads > 1 && requestCount >= kRequestsToShare;
     if (lateRequests > 0) {
@@ -448,7 +495,10 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       // In (cycle, SM, sequence) order: gathered in SM order, each SM's in
       // sequence order, then sorted by cycle keeping that order.
       slice.items.clear();
+      const size_t word = index / 64;
+      const uint64_t bit = uint64_t{1} << (index % 64);
       for (uint32_t s : running) {
+        if (summaries[s].requests == 0 || (sliceMasks[size_t{s} * slicesPerRow + word] & bit) == 0) continue;
         const SmSteps& mine = bySm[s];
         const auto& log = sms[s]->l2Requests();
         for (uint32_t p = mine.sliceStarts[index]; p < mine.sliceStarts[index + 1]; ++p) {
@@ -476,20 +526,14 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     } else if (requestCount > 0) {
       for (size_t slice = 0; slice < bySlice.size(); ++slice) applySlice(slice);
     }
-    l2Applied.finishWindow();
-    for (SliceRequests& slice : bySlice) {
-      crossbar.addCounts(slice.counts);
-      slice.counts = {};
-    }
-    for (uint32_t s : running) {
-      crossbar.addCounts(bySm[s].counts);
-      bySm[s].counts = {};
-    }
     timer.mark(&HostProfile::l2Seconds);
+    l2Applied.finishWindow();
+    timer.mark(&HostProfile::l2DramSeconds);
     // CTAs that finished, in the order they did.
     finishedCtas.clear();
     for (uint32_t s : running) {
-      if (sms[s]->context().aborted) failed = true;
+      if (summaries[s].aborted) failed = true;
+      if (summaries[s].finished == 0) continue;
       const auto& list = sms[s]->finished();
       for (size_t i = 0; i < list.size(); ++i) finishedCtas.push_back({list[i].cycle, s, i});
     }
@@ -506,9 +550,13 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       // The freed slot takes the next CTA after the launch cost.
       if (nextCta < ctaCount && !failed) place(sm, f.cycle + timing.sm.ctaLaunchCycles);
     }
-    for (uint32_t s : running) sms[s]->recycleFinished();
+    for (uint32_t s : running)
+      if (summaries[s].finished != 0) sms[s]->recycleFinished();
     timer.mark(&HostProfile::retireSeconds);
-    for (uint32_t s : running) addCounts(s);
+    for (uint32_t s : running) {
+      launchInstructions += summaries[s].counts.instructions;
+      launchWrites += summaries[s].counts.writes;
+    }
     grid.warpInstructions.store(launchInstructions);
     if (failed) break;
     // The checks that read every SM run at checkpoints, the first window
@@ -570,6 +618,9 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   }
   rejoinAll();
   if (timer.on()) addAheadSeconds(timer.profile(), aheadSeconds);
+  // The crossbar's counts, the launch's in all (a sum: in any order).
+  for (const SliceRequests& slice : bySlice) crossbar.addCounts(slice.counts);
+  for (const SmSteps& mine : bySm) crossbar.addCounts(mine.counts);
   // The answers to the last windows' requests of the SMs that have not
   // run since.
   for (uint32_t s = 0; s < sms.size(); ++s) hearAnswers(s);

@@ -57,7 +57,8 @@ struct HostProfile {
   double overlaySeconds = 0;   // phase B: the store overlays written to memory, by the calling thread
   double overlaySharedSeconds = 0;  // ... in windows where more threads would share them (so / threads)
   double deferredSeconds = 0;  // ... the deferred instructions gathered, ordered and run
-  double l2Seconds = 0;        // ... the logged L2 requests gathered, ordered and applied
+  double l2Seconds = 0;        // ... the logged L2 requests gathered, ordered and applied to the slices
+  double l2DramSeconds = 0;    // ... the slices' DRAM requests applied in order, their counts added
   double retireSeconds = 0;    // ... finished CTAs retired and their successors placed
   double checkSeconds = 0;     // ... the shared counts, timeout, progress, livelock and deadlock checks
   double finishSeconds = 0;    // the SMs' counters gathered after the last window
@@ -75,8 +76,8 @@ struct HostProfile {
   double aheadLeastSmSeconds = 0;
 
   double serialSeconds() const {
-    return placeSeconds + scheduleSeconds + overlaySeconds + overlaySharedSeconds + deferredSeconds + l2Seconds + retireSeconds +
-           checkSeconds + finishSeconds;
+    return placeSeconds + scheduleSeconds + overlaySeconds + overlaySharedSeconds + deferredSeconds +
+           l2Seconds + l2DramSeconds + retireSeconds + checkSeconds + finishSeconds;
   }
   double parallelSeconds() const { return smBuilds.seconds + smWindows.seconds + smEnds.seconds; }
   // The launches' time on kPredictedThreads[i] threads, and its parallel
