@@ -222,7 +222,12 @@ void kernelThroughput(benchmark::State& state, const char* program, Workload wor
   // threads, to try counts other than the machine's.
   if (const char* every = std::getenv("PTXSIM_BENCH_EVERY_CORE"); threads == 0 && every != nullptr)
     threads = static_cast<unsigned>(std::strtoul(every, nullptr, 10));
-  Device device(ptxsim::sim::GpuConfig{}, DeviceOptions{threads});
+  // PTXSIM_BENCH_SYNC_WINDOW=N: timed runs in windows of N cycles
+  // (gpu.sync_window) instead of the preset's, to see what the windows cost.
+  ptxsim::sim::GpuConfig config;
+  if (const char* window = std::getenv("PTXSIM_BENCH_SYNC_WINDOW"); window != nullptr)
+    config.timing.syncWindowCycles = static_cast<uint32_t>(std::strtoul(window, nullptr, 10));
+  Device device(config, DeviceOptions{threads});
   device.launchOptions().simt =
       state.range(1) == 0 ? ptxsim::sim::SimtMode::Stack : ptxsim::sim::SimtMode::Its;
   device.launchOptions().timing = state.range(2) != 0;
