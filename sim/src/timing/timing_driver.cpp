@@ -24,9 +24,12 @@
 //    slice's port shows other SMs' traffic one window late;
 //  - counts the launch shares (instructions for the timeout, writes for the
 //    livelock watch) are the SM's own.
-// Phase B, in a fixed order: the overlays are written to memory in SM
-// order (on the host threads when there are many sectors, each thread a
-// share of the addresses, its SMs in order, so the bytes are the same;
+// Phase B, in a fixed order (what it needs to know of each SM, such as
+// how many sectors it stored or requests it logged, from the summaries the
+// SMs' threads wrote at the end of their windows, side by side): the
+// overlays are written to memory in SM order (on the host threads when
+// there are many sectors, each thread a share of the addresses, its SMs
+// in order, so the bytes are the same;
 // StoreOverlay::commitShare); the deferred instructions run in (t, SM,
 // sub-partition) order, each timed as issued at its t; the logged L2
 // requests, theirs included, are applied to the real crossbar and L2 in
@@ -323,8 +326,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   uint64_t checkedSpan = UINT64_MAX;  // the span of the last checkpoint
   // The launch's shared counts: an SM's counts join them when it has run
   // a window or stopped running ahead.
-  auto addCounts = [&](uint32_t s) {
-    const SmModel::WindowCounts counts = sms[s]->takeWindowCounts();
+  auto addCounts = [&](const SmModel::WindowCounts& counts) {
     launchInstructions += counts.instructions;
     launchWrites += counts.writes;
   };
@@ -345,7 +347,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   // stopped before; a launch failed there fails here.
   auto rejoin = [&](uint32_t s, uint64_t stop) {
     nextEvent[s] = stop;
-    addCounts(s);
+    addCounts(sms[s]->takeWindowCounts());
     return sms[s]->context().aborted;
   };
   auto rejoinAll = [&] {
@@ -498,6 +500,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       const size_t word = index / 64;
       const uint64_t bit = uint64_t{1} << (index % 64);
       for (uint32_t s : running) {
+        // (An SM with deferred instructions and no request has not been
+        // through injectLog: its row and steps are an earlier window's.)
         if (summaries[s].requests == 0 || (sliceMasks[size_t{s} * slicesPerRow + word] & bit) == 0) continue;
         const SmSteps& mine = bySm[s];
         const auto& log = sms[s]->l2Requests();
@@ -553,10 +557,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     for (uint32_t s : running)
       if (summaries[s].finished != 0) sms[s]->recycleFinished();
     timer.mark(&HostProfile::retireSeconds);
-    for (uint32_t s : running) {
-      launchInstructions += summaries[s].counts.instructions;
-      launchWrites += summaries[s].counts.writes;
-    }
+    for (uint32_t s : running) addCounts(summaries[s].counts);
     grid.warpInstructions.store(launchInstructions);
     if (failed) break;
     // The checks that read every SM run at checkpoints, the first window
