@@ -225,8 +225,13 @@ void kernelThroughput(benchmark::State& state, const char* program, Workload wor
   // PTXSIM_BENCH_SYNC_WINDOW=N: timed runs in windows of N cycles
   // (gpu.sync_window) instead of the preset's, to see what the windows cost.
   ptxsim::sim::GpuConfig config;
-  if (const char* window = std::getenv("PTXSIM_BENCH_SYNC_WINDOW"); window != nullptr)
+  if (const char* window = std::getenv("PTXSIM_BENCH_SYNC_WINDOW"); window != nullptr) {
     config.timing.syncWindowCycles = static_cast<uint32_t>(std::strtoul(window, nullptr, 10));
+    if (config.timing.syncWindowCycles == 0) {
+      state.SkipWithError("PTXSIM_BENCH_SYNC_WINDOW must be a positive number of cycles");
+      return;
+    }
+  }
   Device device(config, DeviceOptions{threads});
   device.launchOptions().simt =
       state.range(1) == 0 ? ptxsim::sim::SimtMode::Stack : ptxsim::sim::SimtMode::Its;

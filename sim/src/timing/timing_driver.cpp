@@ -221,7 +221,6 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     std::vector<uint32_t> sliceStarts;  // ... where each slice's start (slices + 1)
     std::vector<uint32_t> sliceCursor;  // scratch for sorting them
     std::vector<uint64_t> answers;      // per logged request, written by the slices' step
-    bool injectAfterDeferred = false;   // its log grows in phase B: injected there
     bool answersDue = false;            // answered, not yet heard
     bool overlayDue = false;            // its store overlay committed share by share, not yet emptied
     memory::InterconnectStats counts;
@@ -425,8 +424,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
                      catchUp(s);
                      nextEvent[s] = sms[s]->runWindow(nextEvent[s], windowEnd);
                      summarize(s);
-                     bySm[s].injectAfterDeferred = summaries[s].deferred != 0;
-                     if (!bySm[s].injectAfterDeferred) injectLog(s);
+                     // With deferred instructions, its log grows in phase B: injected there.
+                     if (summaries[s].deferred == 0) injectLog(s);
                    });
     // Phase B. Stores first, in SM order.
     size_t storedSectors = 0;
@@ -461,11 +460,11 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     }
     for (uint32_t s : running) {
       if (summaries[s].deferred == 0) continue;
-      sms[s]->clearDeferred();
       const SmModel::WindowCounts before = summaries[s].counts;
-      summarize(s);
+      summarize(s);  // before clearDeferred: the summary keeps its count
       summaries[s].counts.instructions += before.instructions;
       summaries[s].counts.writes += before.writes;
+      sms[s]->clearDeferred();
     }
     timer.mark(&HostProfile::deferredSeconds);
     // The logged L2 requests, applied in (cycle, SM, sequence) order, in
@@ -479,12 +478,12 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     size_t requestCount = 0, lateRequests = 0;
     for (uint32_t s : running) {
       requestCount += summaries[s].requests;
-      if (bySm[s].injectAfterDeferred) lateRequests += summaries[s].requests;
+      if (summaries[s].deferred != 0) lateRequests += summaries[s].requests;
     }
     const bool share = threads > 1 && requestCount >= kRequestsToShare;
     if (lateRequests > 0) {
       auto injectLate = [&](size_t i) {
-        if (bySm[running[i]].injectAfterDeferred) injectLog(running[i]);
+        if (summaries[running[i]].deferred != 0) injectLog(running[i]);
       };
       if (threads > 1 && lateRequests >= kRequestsToShare) {
         kept.pool->run(running.size(), injectLate, stripeStarts);
