@@ -139,6 +139,7 @@ struct L2Cache::Applied {
   L2Cache& self;
   SliceWindow* window = nullptr;  // requestInWindow()'s slice
   Slice& slice(uint32_t index) { return self.slices_[index]; }
+  Slice& withAtomicUpdates(Slice& slice) { return slice; }
   Way* set(uint64_t line) { return self.setOf(line); }
   uint64_t* arrivals(Way& way) { return self.arrivals(way); }
   L2Stats& stats() { return window != nullptr ? window->stats : self.stats_; }
@@ -166,6 +167,10 @@ struct L2Cache::Shadowed {
   Shadow& shadow;
   Shadow::Set* current = nullptr;  // the set of the request being served (one a request)
   Slice& slice(uint32_t index) { return shadow.slice(self, index); }
+  Slice& withAtomicUpdates(Slice& copy) {
+    shadow.atomicUpdatesOf(self, copy);
+    return copy;
+  }
   Way* set(uint64_t line) {
     const uint32_t index = self.setIndexOf(line);
     auto [copy, added] = shadow.set(index);
@@ -589,7 +594,7 @@ uint64_t L2Cache::atHome(State& state, uint64_t now, const MemoryRequest& reques
   if (!request.atomic) return dataAt;
 
   uint64_t busyTicks = 0;
-  const uint64_t atomicEnd = self.runAtomicUnit(slice, dataAt, request, busyTicks);
+  const uint64_t atomicEnd = self.runAtomicUnit(state.withAtomicUpdates(slice), dataAt, request, busyTicks);
   const uint64_t done = (atomicEnd + kAtomicTicksPerCycle - 1) / kAtomicTicksPerCycle;
   if constexpr (kCommit) state.addAtomicBusy(busyTicks);
   if (way != nullptr) {

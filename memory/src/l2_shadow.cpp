@@ -11,7 +11,7 @@
 namespace ptxsim::memory {
 
 void L2Cache::Shadow::clear() {
-  for (uint32_t index : slicesCopied_) sliceCopied_[index] = 0;
+  for (uint32_t index : slicesCopied_) sliceCopied_[index] = Copied::No;
   slicesCopied_.clear();
   if (setsUsed_ != 0) std::fill(setTable_.begin(), setTable_.end(), 0);
   setsUsed_ = 0;
@@ -21,14 +21,22 @@ void L2Cache::Shadow::clear() {
 L2Cache::Slice& L2Cache::Shadow::slice(const L2Cache& l2, uint32_t index) {
   if (slices_.size() != l2.slices_.size()) {
     slices_.resize(l2.slices_.size());
-    sliceCopied_.assign(l2.slices_.size(), 0);
+    sliceCopied_.assign(l2.slices_.size(), Copied::No);
   }
-  if (sliceCopied_[index] == 0) {
-    slices_[index] = l2.slices_[index];  // copy-assigned: its vectors keep their storage
-    sliceCopied_[index] = 1;
+  if (sliceCopied_[index] == Copied::No) {
+    // Copy-assigned: its vectors keep their storage.
+    static_cast<SliceClocks&>(slices_[index]) = l2.slices_[index];
+    sliceCopied_[index] = Copied::ButAtomicUpdates;
     slicesCopied_.push_back(index);
   }
   return slices_[index];
+}
+
+void L2Cache::Shadow::atomicUpdatesOf(const L2Cache& l2, Slice& copy) {
+  const auto index = static_cast<size_t>(&copy - slices_.data());
+  if (sliceCopied_[index] == Copied::Whole) return;
+  copy.atomicUpdates = l2.slices_[index].atomicUpdates;
+  sliceCopied_[index] = Copied::Whole;
 }
 
 std::pair<L2Cache::Shadow::Set*, bool> L2Cache::Shadow::set(uint32_t index) {

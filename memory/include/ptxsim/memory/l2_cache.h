@@ -342,15 +342,17 @@ class L2Cache final : public MemoryBackend {
     uint64_t doneAtTick = 0;  // when the sector's words are updated, in kAtomicTicksPerCycle units
     bool used = false;
   };
-  struct alignas(64) Slice {
+  // A slice's clocks and queues: all of it but its atomic unit's recent
+  // updates, which an SM's shadow copies only for an atomic request
+  // (Shadow::slice copies each slice its requests touch, every window: the
+  // updates, 49 of them on the H100, were most of those bytes, and most
+  // kernels have no atomics).
+  struct SliceClocks {
     // The port's byte clock: it passes a byte in 1 / sliceBytesPerCycle of a
     // cycle and is free from portFreeAtByte / sliceBytesPerCycle on, so a
     // line takes 1.6 cycles at 80 bytes a cycle, not 2 (bw.l2.read).
     uint64_t portFreeAtByte = 0;
     uint64_t atomicFreeAtTick = 0;  // in kAtomicTicksPerCycle units
-    // The atomic unit's recent sector updates, as many as it can start in
-    // a hazard's time (atomicUpdateSlots_); an older one is a hazard no more.
-    std::vector<AtomicUpdate> atomicUpdates;
     uint64_t writeFreeAtTick = 0;  // the write port's, in kAtomicTicksPerCycle units
     // When each busy MSHR frees: a min-heap (std::push_heap with greater).
     std::vector<uint64_t> mshrFreeAt;
@@ -361,6 +363,11 @@ class L2Cache final : public MemoryBackend {
     // The clock its sets' lines are ranked by (ReplacementPolicy): one a
     // slice, as a set belongs to one slice (a shadow's copy goes on from it).
     uint64_t useClock = 0;
+  };
+  struct alignas(64) Slice : SliceClocks {
+    // The atomic unit's recent sector updates, as many as it can start in
+    // a hazard's time (atomicUpdateSlots_); an older one is a hazard no more.
+    std::vector<AtomicUpdate> atomicUpdates;
   };
   // The atomic unit keeps time in fractions of a cycle so that 1.45 cycles a
   // round accumulates without rounding each round.
@@ -526,13 +533,17 @@ class L2Cache::Shadow {
     std::vector<uint64_t> arrival;  // per way and sector, as L2Cache::arrival_
   };
   // The slice's copy, made on first use: by slice index (sized to the
-  // L2's slices on first use); slicesCopied_ lists the ones in use.
+  // L2's slices on first use); slicesCopied_ lists the ones in use. Its
+  // atomic unit's updates are copied only by atomicUpdatesOf().
   Slice& slice(const L2Cache& l2, uint32_t index);
+  // Copies the updates of `copy` (one of slice()'s) if not yet done.
+  void atomicUpdatesOf(const L2Cache& l2, Slice& copy);
   // The set's copy, and whether it was just added (to be filled).
   std::pair<Set*, bool> set(uint32_t index);
 
   std::vector<Slice> slices_;
-  std::vector<uint8_t> sliceCopied_;
+  enum class Copied : uint8_t { No, ButAtomicUpdates, Whole };
+  std::vector<Copied> sliceCopied_;
   std::vector<uint32_t> slicesCopied_;
   // The sets' copies [0, setsUsed_), found through an open-addressed table
   // of (set index + 1) << 32 | position (0: empty), at most half full.
