@@ -33,18 +33,14 @@
 // StoreOverlay::commitShare); the deferred instructions run in (t, SM,
 // sub-partition) order, each timed as issued at its t; the logged L2
 // requests, theirs included, are applied to the real crossbar and L2 in
-// (cycle, SM, sequence) order, on the host threads when there are many:
-// each SM's crossbar port takes the SM's requests (Interconnect::inject;
-// already at the end of the SM's phase A when it has no deferred
-// instruction, as no other SM's request uses the port), each L2 slice,
-// whose sets and ports are its own, the slice's (eject,
-// L2Cache::requestInWindow: within the window a slice sees the HBM as at
-// T0 plus its own requests), and the slices' HBM requests go to the HBM in
+// (cycle, SM, sequence) order, on the host threads when there are many
+// (l2_exchange.h: each SM's crossbar port takes the SM's requests already
+// at the end of the SM's phase A when it has no deferred instruction, each
+// L2 slice the slice's), and the slices' HBM requests go to the HBM in
 // (cycle, slice) order when all are done (L2Cache::finishWindow); the
 // statistics come from here; the SM hears the answers when it next runs,
 // on its host thread, and an answer later than its estimate moves what
-// waited on it (late_answers.h) before it places new CTAs (the host
-// fetches each request's L2 set a few requests ahead);
+// waited on it (late_answers.h) before it places new CTAs;
 // finished CTAs are retired in (cycle, SM) order, the next ones placed
 // sm.cta_launch cycles after (more than a window), each told to --trace in
 // that order (a placed CTA's state is built, reusing a finished one's, by
@@ -88,11 +84,11 @@
 #include <functional>
 #include <iostream>
 #include <memory>
-#include <numeric>
 #include <optional>
 #include <tuple>
 
 #include "../exec/cta_runner.h"
+#include "l2_exchange.h"
 #include "phase_timer.h"
 #include "run_ahead.h"
 #include "ptxsim/memory/l1_carveout.h"
@@ -108,9 +104,6 @@ namespace {
 // Fewer stored sectors than this in a window are written to memory on the
 // calling thread: sharing them out would cost more than it saves.
 constexpr size_t kSectorsToShare = 512;
-// How many logged L2 requests ahead of the one applied the driver has the
-// host fetch the L2's state for.
-constexpr size_t kPrefetchRequests = 8;
 // Fewer L2 requests than this in a window are applied on the calling
 // thread alone.
 constexpr size_t kRequestsToShare = 64;
@@ -201,31 +194,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   std::vector<uint32_t> running;                     // the SMs with an event in this window
   std::vector<uint32_t> occupied;                    // the SMs with CTAs
   std::vector<size_t> stripeStarts(threads + 1, 0);  // ... split into the host threads' stripes
-  // The window's L2 requests by slice, each slice's on a cache line of its
-  // own (they are applied on several host threads), and by SM.
-  struct alignas(64) SliceRequests {
-    struct Item {
-      uint64_t now;
-      uint32_t sm;
-      uint32_t index;  // in the SM's log
-      const memory::MemoryRequest* request;
-      uint64_t injected;  // when it leaves its SM's port
-    };
-    std::vector<Item> items;
-    memory::InterconnectStats counts;
-  };
-  struct alignas(64) SmSteps {          // an SM's part of phase B, and what it owes its next run
-    std::vector<uint32_t> order;        // its logged requests in (cycle, sequence) order
-    std::vector<uint64_t> injected;     // per logged request
-    std::vector<uint32_t> bySlice;      // its logged requests by slice, each slice's in sequence order
-    std::vector<uint32_t> sliceStarts;  // ... where each slice's start (slices + 1)
-    std::vector<uint32_t> sliceCursor;  // scratch for sorting them
-    std::vector<uint64_t> answers;      // per logged request, written by the slices' step
-    bool answersDue = false;            // answered, not yet heard
-    bool overlayDue = false;            // its store overlay committed share by share, not yet emptied
-    memory::InterconnectStats counts;
-  };
-  std::vector<SmSteps> bySm(sms.size());
+  // Each SM's store overlay committed share by share, not yet emptied.
+  std::vector<uint8_t> overlayDue(sms.size(), 0);
   // What phase B reads of each SM that ran a window, written by the SM's
   // host thread at the end of its run, side by side: read from the SMs and
   // their steps, each of which another core's caches hold, it took the
@@ -240,72 +210,15 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     bool aborted = false;
   };
   std::vector<WindowSummary> summaries(sms.size());
-  // Bit k of word k / 64 of an SM's row: it logged requests to slice k in
-  // the window (injectLog); each slice's step reads the rows of the SMs
-  // that ran, and then only the SMs that sent it something.
-  const uint32_t slicesPerRow = (l2.config().slices + 63) / 64;
-  std::vector<uint64_t> sliceMasks(sms.size() * slicesPerRow, 0);
-  memory::Interconnect& crossbar = kept.memory.crossbar();
-  memory::L2Cache& l2Applied = kept.memory.l2();
-  crossbar.addSms(static_cast<uint32_t>(sms.size()));
-  const uint32_t slices = l2.config().slices;
-  std::vector<SliceRequests> bySlice(slices);
-  // An SM's share of applying its logged L2 requests, run on its own host
-  // thread (its state stays in that core's caches, and no pool run is
-  // spent on it) as soon as its log is complete: at the end of its window
-  // in phase A, or after the deferred instructions in phase B for an SM
-  // that has some. Its crossbar port takes its requests in (cycle,
-  // sequence) order (no other SM's request uses the port), and they are
-  // sorted by slice, each slice's in sequence order, for the slices' step.
-  auto injectLog = [&](uint32_t s) {
-    SmSteps& mine = bySm[s];
-    const auto& log = sms[s]->l2Requests();
-    // Logged in sequence order; by cycle too but for the instructions
-    // deferred to phase B, logged after the window's others.
-    mine.order.resize(log.size());
-    std::iota(mine.order.begin(), mine.order.end(), 0u);
-    std::stable_sort(mine.order.begin(), mine.order.end(),
-                     [&](uint32_t x, uint32_t y) { return log[x].now < log[y].now; });
-    mine.injected.resize(log.size());
-    for (uint32_t k : mine.order) mine.injected[k] = crossbar.inject(log[k].now, log[k].request, mine.counts);
-    mine.sliceStarts.assign(slices + 1, 0);
-    uint64_t* mask = &sliceMasks[size_t{s} * slicesPerRow];
-    std::fill_n(mask, slicesPerRow, 0);
-    for (const auto& logged : log) {
-      ++mine.sliceStarts[logged.slice + 1];
-      mask[logged.slice / 64] |= uint64_t{1} << (logged.slice % 64);
-    }
-    std::partial_sum(mine.sliceStarts.begin(), mine.sliceStarts.end(), mine.sliceStarts.begin());
-    mine.sliceCursor.assign(mine.sliceStarts.begin(), mine.sliceStarts.end() - 1);
-    mine.bySlice.resize(log.size());
-    for (uint32_t k = 0; k < log.size(); ++k) mine.bySlice[mine.sliceCursor[log[k].slice]++] = k;
-    mine.answers.resize(log.size());
-    mine.answersDue = true;
-  };
-  // The SM hears the answers to its last applied log, on its own host
-  // thread before it next runs (or at the launch's end): nothing reads
-  // what they change before then (late answers move what waited on them
-  // only when the SM runs: late_answers.h).
-  auto hearAnswers = [&](uint32_t s) {
-    SmSteps& mine = bySm[s];
-    if (!mine.answersDue) return;
-    mine.answersDue = false;
-    const auto& log = sms[s]->l2Requests();
-    uint64_t doneAt = 0;
-    for (uint32_t k : mine.order) {
-      if (mine.answers[k] > log[k].estimate) sms[s]->lateAnswer(log[k].sequence, mine.answers[k]);
-      doneAt = std::max(doneAt, mine.answers[k]);
-    }
-    sms[s]->appliedL2Requests(doneAt);
-  };
+  L2Exchange exchange(kept.memory, static_cast<uint32_t>(sms.size()));
   // What an SM's next run starts with, on its host thread (a window in
   // phase A, or running ahead): the answers to its last log, and its store
   // overlay emptied if phase B committed it share by share.
   auto catchUp = [&](uint32_t s) {
-    hearAnswers(s);
-    if (bySm[s].overlayDue) {
+    exchange.hear(s, *sms[s]);
+    if (overlayDue[s] != 0) {
       sms[s]->overlay().clear();
-      bySm[s].overlayDue = false;
+      overlayDue[s] = 0;
     }
   };
   // Resident CTAs but nothing will ever happen: every warp waits for a
@@ -425,7 +338,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
                      nextEvent[s] = sms[s]->runWindow(nextEvent[s], windowEnd);
                      summarize(s);
                      // With deferred instructions, its log grows in phase B: injected there.
-                     if (summaries[s].deferred == 0) injectLog(s);
+                     if (summaries[s].deferred == 0) exchange.inject(s, *sms[s], windowEnd);
                    });
     // Phase B. Stores first, in SM order.
     size_t storedSectors = 0;
@@ -441,7 +354,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
           sms[s]->overlay().commitShare(grid.store, static_cast<unsigned>(share), threads);
       });
       // Each SM empties its overlay on its own thread before it next runs.
-      for (uint32_t s : running) bySm[s].overlayDue = summaries[s].storedSectors != 0;
+      for (uint32_t s : running) overlayDue[s] = summaries[s].storedSectors != 0 ? 1 : 0;
     }
     timer.mark(&HostProfile::overlaySeconds);
     deferred.clear();
@@ -467,23 +380,19 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       sms[s]->clearDeferred();
     }
     timer.mark(&HostProfile::deferredSeconds);
-    // The logged L2 requests, applied in (cycle, SM, sequence) order, in
-    // steps that run on the host threads: each SM's port takes its
-    // requests in (cycle, sequence) order (injectLog, in phase A unless the
-    // SM has deferred instructions); each slice's port, sets and view of
-    // the DRAM (L2Cache::requestInWindow) take the slice's requests in
-    // order; the slices' DRAM requests go to the HBM in order
-    // (L2Cache::finishWindow); each SM hears its answers in order
-    // (hearAnswers, when it next runs).
+    // The logged L2 requests, applied in (cycle, SM, sequence) order
+    // (l2_exchange.h): injected at the end of each SM's phase A, or here
+    // for an SM with deferred instructions; each slice's on the host
+    // threads when there are many; heard by each SM when it next runs.
     size_t requestCount = 0, lateRequests = 0;
     for (uint32_t s : running) {
       requestCount += summaries[s].requests;
       if (summaries[s].deferred != 0) lateRequests += summaries[s].requests;
     }
-    const bool share = threads > 1 && requestCount >= kRequestsToShare;
     if (lateRequests > 0) {
       auto injectLate = [&](size_t i) {
-        if (summaries[running[i]].deferred != 0) injectLog(running[i]);
+        const uint32_t s = running[i];
+        if (summaries[s].deferred != 0) exchange.inject(s, *sms[s], windowEnd);
       };
       if (threads > 1 && lateRequests >= kRequestsToShare) {
         kept.pool->run(running.size(), injectLate, stripeStarts);
@@ -491,46 +400,11 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
         for (size_t i = 0; i < running.size(); ++i) injectLate(i);
       }
     }
-    auto applySlice = [&](size_t index) {
-      SliceRequests& slice = bySlice[index];
-      // In (cycle, SM, sequence) order: gathered in SM order, each SM's in
-      // sequence order, then sorted by cycle keeping that order.
-      slice.items.clear();
-      const size_t word = index / 64;
-      const uint64_t bit = uint64_t{1} << (index % 64);
-      for (uint32_t s : running) {
-        // (An SM with deferred instructions and no request has not been
-        // through injectLog: its row and steps are an earlier window's.)
-        if (summaries[s].requests == 0 || (sliceMasks[size_t{s} * slicesPerRow + word] & bit) == 0) continue;
-        const SmSteps& mine = bySm[s];
-        const auto& log = sms[s]->l2Requests();
-        for (uint32_t p = mine.sliceStarts[index]; p < mine.sliceStarts[index + 1]; ++p) {
-          const uint32_t k = mine.bySlice[p];
-          slice.items.push_back({log[k].now, s, k, &log[k].request, mine.injected[k]});
-        }
-      }
-      std::stable_sort(
-          slice.items.begin(), slice.items.end(),
-          [](const SliceRequests::Item& x, const SliceRequests::Item& y) { return x.now < y.now; });
-      for (size_t k = 0; k < slice.items.size(); ++k) {
-        // The L2's sets are megabytes of host memory, each request in a
-        // set of its own, most of them: fetched ahead they cost no wait.
-        if (k + kPrefetchRequests < slice.items.size())
-          kept.memory.prefetch(slice.items[k + kPrefetchRequests].request->lineAddress);
-        const SliceRequests::Item& item = slice.items[k];
-        // Each request's answer has a place of its own: slices on other
-        // threads write the same SM's other answers.
-        bySm[item.sm].answers[item.index] = l2Applied.requestInWindow(
-            crossbar.eject(item.injected, *item.request, slice.counts), *item.request);
-      }
-    };
-    if (share) {
-      kept.pool->run(bySlice.size(), applySlice);
-    } else if (requestCount > 0) {
-      for (size_t slice = 0; slice < bySlice.size(); ++slice) applySlice(slice);
-    }
+    if (requestCount > 0)
+      exchange.apply(running, windowEnd,
+                     threads > 1 && requestCount >= kRequestsToShare ? kept.pool.get() : nullptr);
     timer.mark(&HostProfile::l2Seconds);
-    l2Applied.finishWindow();
+    kept.memory.l2().finishWindow();
     timer.mark(&HostProfile::l2DramSeconds);
     // CTAs that finished, in the order they did.
     finishedCtas.clear();
@@ -618,12 +492,10 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   }
   rejoinAll();
   if (timer.on()) addAheadSeconds(timer.profile(), aheadSeconds);
-  // The crossbar's counts, the launch's in all (a sum: in any order).
-  for (const SliceRequests& slice : bySlice) crossbar.addCounts(slice.counts);
-  for (const SmSteps& mine : bySm) crossbar.addCounts(mine.counts);
+  exchange.addCounts();
   // The answers to the last windows' requests of the SMs that have not
   // run since.
-  for (uint32_t s = 0; s < sms.size(); ++s) hearAnswers(s);
+  for (uint32_t s = 0; s < sms.size(); ++s) exchange.hear(s, *sms[s]);
   gatherTimedStats(out.stats, sms, l2.stats(), dram.stats(), grid.config, startCycle);
   if (trace != nullptr)
     for (const auto& sm : sms) trace->smSummary(sm->index(), tracedSm(sm->counters()));
