@@ -53,15 +53,6 @@ void L2Exchange::inject(uint32_t s, const SmModel& sm, uint64_t window) {
   mine.answersDue = true;
 }
 
-void L2Exchange::apply(std::span<const uint32_t> running, uint64_t window, WindowPool* pool) {
-  auto work = [&](size_t index) { applySlice(static_cast<uint32_t>(index), running, window); };
-  if (pool != nullptr) {
-    pool->run(slices_, work);
-  } else {
-    for (uint32_t index = 0; index < slices_; ++index) work(index);
-  }
-}
-
 void L2Exchange::applySlice(uint32_t index, std::span<const uint32_t> running, uint64_t window) {
   SliceRequests& slice = bySlice_[index];
   // In (cycle, SM, sequence) order: gathered in SM order, each SM's in

@@ -21,7 +21,6 @@
 
 #include "memory_system.h"
 #include "sm_model.h"
-#include "window_pool.h"
 
 namespace ptxsim::sim::timing {
 
@@ -35,10 +34,11 @@ class L2Exchange {
   // deferred instructions of an SM that has some.
   void inject(uint32_t s, const SmModel& sm, uint64_t window);
   // Applies the logs of window `window` of the SMs in `running` (in SM
-  // order), slice by slice on `pool`'s threads, or on the calling thread
-  // if `pool` is null. An SM whose log was not injected in the window
-  // sent nothing.
-  void apply(std::span<const uint32_t> running, uint64_t window, WindowPool* pool);
+  // order) to L2 slice `index`, of slices(): each slice's on any thread,
+  // all of them before the driver finishes the window. An SM whose log was
+  // not injected in the window sent nothing.
+  void applySlice(uint32_t index, std::span<const uint32_t> running, uint64_t window);
+  uint32_t slices() const { return slices_; }
   // SM `s` hears the answers to its last applied log, if not yet heard.
   void hear(uint32_t s, SmModel& sm);
   // Adds the launch's crossbar counts to the crossbar's (a sum: in any order).
@@ -67,8 +67,6 @@ class L2Exchange {
     bool answersDue = false;            // answered, not yet heard
     memory::InterconnectStats counts;
   };
-  void applySlice(uint32_t index, std::span<const uint32_t> running, uint64_t window);
-
   MemorySystem& memory_;
   memory::Interconnect& crossbar_;
   memory::L2Cache& l2_;

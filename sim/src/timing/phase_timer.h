@@ -32,11 +32,20 @@ class PhaseTimer {
     if (profile_ != nullptr) last_ = threadCpuSeconds();
   }
 
+  struct Items {
+    // The next mark counts from the last mark (the run's calling-thread
+    // time then joins that phase too), not from the run's end.
+    bool keepMark = false;
+    // Each item's wall time, not its CPU time: reading a thread's CPU
+    // clock is a system call, about a microsecond on the device machine,
+    // as long as an L2 slice's step.
+    bool wallTimes = false;
+  };
   // Runs `work(i)` for i in [0, count) through `run` (the pool), each
   // item's time added to `into`, and the run's wall time to `wall` if given.
   template <class Run, class Work>
   void parallel(const Run& run, size_t count, ParallelTime HostProfile::*into, double HostProfile::*wall,
-                const Work& work) {
+                const Work& work, Items items = {}) {
     if (profile_ == nullptr) {
       run(count, work);
       return;
@@ -44,14 +53,17 @@ class PhaseTimer {
     itemSeconds_.assign(count, 0.0);
     const auto started = std::chrono::steady_clock::now();
     run(count, [&](size_t i) {
-      const double from = threadCpuSeconds();
+      const auto wallFrom = items.wallTimes ? std::chrono::steady_clock::now() : started;
+      const double from = items.wallTimes ? 0 : threadCpuSeconds();
       work(i);
-      itemSeconds_[i] = threadCpuSeconds() - from;
+      itemSeconds_[i] = items.wallTimes
+                            ? std::chrono::duration<double>(std::chrono::steady_clock::now() - wallFrom).count()
+                            : threadCpuSeconds() - from;
     });
     if (wall != nullptr)
       profile_->*wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     (profile_->*into).add(itemSeconds_);
-    restart();
+    if (!items.keepMark) restart();
   }
 
  private:

@@ -400,9 +400,15 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
         for (size_t i = 0; i < running.size(); ++i) injectLate(i);
       }
     }
-    if (requestCount > 0)
-      exchange.apply(running, windowEnd,
-                     threads > 1 && requestCount >= kRequestsToShare ? kept.pool.get() : nullptr);
+    auto applySlice = [&](size_t index) {
+      exchange.applySlice(static_cast<uint32_t>(index), running, windowEnd);
+    };
+    if (threads > 1 && requestCount >= kRequestsToShare) {
+      timer.parallel(onPool, exchange.slices(), &HostProfile::sliceSteps, &HostProfile::sliceStepsWallSeconds,
+                     applySlice, {.keepMark = true, .wallTimes = true});
+    } else if (requestCount > 0) {
+      for (uint32_t slice = 0; slice < exchange.slices(); ++slice) applySlice(slice);
+    }
     timer.mark(&HostProfile::l2Seconds);
     kept.memory.l2().finishWindow();
     timer.mark(&HostProfile::l2DramSeconds);

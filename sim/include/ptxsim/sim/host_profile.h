@@ -59,6 +59,12 @@ struct HostProfile {
   double deferredSeconds = 0;  // ... the deferred instructions gathered, ordered and run
   double l2Seconds = 0;        // ... the logged L2 requests gathered, ordered and applied to the slices
   double l2DramSeconds = 0;    // ... the slices' DRAM requests applied in order, their counts added
+  // What l2Seconds holds of the windows whose L2 requests the host threads
+  // shared, slice by slice (l2_exchange.h): each slice's step's wall time
+  // (not in parallelSeconds: the calling thread's share is in l2Seconds),
+  // and those runs' wall time on the pool.
+  ParallelTime sliceSteps;
+  double sliceStepsWallSeconds = 0;
   double retireSeconds = 0;    // ... finished CTAs retired and their successors placed
   double checkSeconds = 0;     // ... the shared counts, timeout, progress, livelock and deadlock checks
   double finishSeconds = 0;    // the SMs' counters gathered after the last window
