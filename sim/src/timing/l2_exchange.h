@@ -6,7 +6,7 @@
 //  - inject: each SM's crossbar port takes the SM's requests in (cycle,
 //    sequence) order, on the SM's own host thread (no other SM's request
 //    uses the port), and sorts them by slice;
-//  - apply: each L2 slice, whose sets and ports are its own, takes the
+//  - applySlice: each L2 slice, whose sets and ports are its own, takes the
 //    requests sent to it, on whichever host thread runs the slice
 //    (L2Cache::requestInWindow: within the window a slice sees the DRAM as
 //    at the window's start plus its own requests; the driver then sends
