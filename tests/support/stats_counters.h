@@ -5,6 +5,7 @@
 // between runs): what tests compare to prove two runs did the same work.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ptxsim/sim/kernel_stats.h"
@@ -35,6 +36,15 @@ inline std::vector<uint64_t> counters(const sim::KernelStats& s) {
                              s.warpSyncHazards};
   c.insert(c.end(), s.profileTriggers.begin(), s.profileTriggers.end());
   return c;
+}
+
+// The statistics as JSON, every figure but the host's own (the wall time
+// and the host thread count): two runs of the same work on different
+// numbers of host threads give the same text.
+inline std::string figuresJson(sim::KernelStats stats) {
+  stats.simulationSeconds = 0;
+  stats.hostThreads = 0;
+  return stats.toJson();
 }
 
 }  // namespace ptxsim::test

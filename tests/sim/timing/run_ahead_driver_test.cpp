@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../../support/ptx_kernel.h"
+#include "../../support/stats_counters.h"
 #include "ptxsim/sim/host_profile.h"
 
 namespace ptxsim::test {
@@ -37,12 +38,6 @@ Launched launch(const std::string& ptx, unsigned ctas, unsigned hostThreads, boo
   run.result = device.launch(*module, "k", {ctas}, {128}, 0, KernelArgs().add(in).add(out));
   run.out = device.read<uint64_t>(out, size_t{ctas} * 128);
   return run;
-}
-
-std::string figures(sim::KernelStats stats) {
-  stats.simulationSeconds = 0;
-  stats.hostThreads = 0;
-  return stats.toJson();
 }
 
 TEST(RunAheadDriver, ASharedMemoryLoopGivesTheSameFiguresRunAheadOrNot) {
@@ -84,8 +79,8 @@ TEST(RunAheadDriver, ASharedMemoryLoopGivesTheSameFiguresRunAheadOrNot) {
   ASSERT_FALSE(kept.result.error) << kept.result.error.message;
   EXPECT_EQ(ahead.out, one.out);
   EXPECT_EQ(kept.out, one.out);
-  EXPECT_EQ(figures(ahead.result.stats), figures(one.result.stats));
-  EXPECT_EQ(figures(kept.result.stats), figures(one.result.stats));
+  EXPECT_EQ(figuresJson(ahead.result.stats), figuresJson(one.result.stats));
+  EXPECT_EQ(figuresJson(kept.result.stats), figuresJson(one.result.stats));
   EXPECT_GT(one.result.stats.timing.cyclesElapsed, 3000u * 20);
 }
 
@@ -115,7 +110,7 @@ TEST(RunAheadDriver, AnEndlessLoopRunAheadStillHitsTheInstructionLimit) {
     ASSERT_TRUE(run.result.error) << threads << " threads";
     EXPECT_NE(run.result.error.message.find("executed more than 200000 warp instructions"), std::string::npos)
         << run.result.error.message;
-    messages[threads == 1 ? 0 : 1] = run.result.error.message + figures(run.result.stats);
+    messages[threads == 1 ? 0 : 1] = run.result.error.message + figuresJson(run.result.stats);
   }
   // Found at the same check, with the same figures.
   EXPECT_EQ(messages[0], messages[1]);

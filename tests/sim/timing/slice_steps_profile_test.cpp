@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../../support/ptx_kernel.h"
+#include "../../support/stats_counters.h"
 #include "ptxsim/sim/host_profile.h"
 
 namespace ptxsim::test {
@@ -38,12 +39,6 @@ Profiled launch(const std::string& ptx, unsigned hostThreads) {
   return run;
 }
 
-std::string figures(sim::KernelStats stats) {
-  stats.simulationSeconds = 0;
-  stats.hostThreads = 0;
-  return stats.toJson();
-}
-
 TEST(SliceStepsProfile, CountsEachSliceOfEachSharedWindow) {
   // Each thread reads the first word of a 128-byte line of its own, so
   // each warp sends the L2 32 requests at once (thousands a window), and
@@ -58,7 +53,7 @@ TEST(SliceStepsProfile, CountsEachSliceOfEachSharedWindow) {
   ASSERT_FALSE(four.result.error) << four.result.error.message;
   for (uint64_t word : one.out) ASSERT_EQ(word, 0x0101010101010101u);
   EXPECT_EQ(four.out, one.out);
-  EXPECT_EQ(figures(four.result.stats), figures(one.result.stats));
+  EXPECT_EQ(figuresJson(four.result.stats), figuresJson(one.result.stats));
   // One thread applies every window's requests itself.
   EXPECT_EQ(one.profile.sliceSteps.runs, 0u);
   EXPECT_EQ(one.profile.sliceStepsWallSeconds, 0.0);

@@ -9,6 +9,7 @@
 
 #include "ptxsim/memory/hbm.h"
 #include "ptxsim/memory/l2_cache.h"
+#include "../../support/stats_counters.h"
 #include "timed_run.h"
 
 namespace ptxsim {
@@ -161,17 +162,12 @@ TEST(TimingStats, TheSameRunGivesTheSameFiguresOnAnyNumberOfHostThreads) {
       "mul.wide.u32 %a, %tx, 4;\nmov.u64 %b, s;\nadd.u64 %a, %a, %b;\nst.shared.u32 [%a], %v;\nbar.sync 0;\n"
       "xor.b64 %a, %a, 4;\nld.shared.u32 %v, [%a];\ncvt.u64.u32 %w, %v;\nst.global.u64 [%o], %w;\n";
   std::string ptx = test::ptxKernel(".reg .u32 %c, %i, %v; .reg .u64 %o, %a, %b, %w; .reg .f32 %f;", body);
-  auto figures = [](sim::KernelStats stats) {
-    stats.simulationSeconds = 0;
-    stats.hostThreads = 0;
-    return stats.toJson();
-  };
   TimedRun one = runTimed(ptx, 264 * 256, 256, true, "gto", 1, 264);
   TimedRun two = runTimed(ptx, 264 * 256, 256, true, "gto", 2, 264);
   ASSERT_FALSE(one.result.error) << one.result.error.message;
   ASSERT_FALSE(two.result.error) << two.result.error.message;
   EXPECT_EQ(one.out, two.out);
-  EXPECT_EQ(figures(one.result.stats), figures(two.result.stats));
+  EXPECT_EQ(test::figuresJson(one.result.stats), test::figuresJson(two.result.stats));
   EXPECT_GT(one.result.stats.timing.cyclesElapsed, 0u);
 }
 
