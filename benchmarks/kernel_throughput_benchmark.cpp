@@ -198,6 +198,7 @@ void reportHostProfile(benchmark::State& state, const HostProfile& p) {
   perIteration("hp_l2_dram_s", p.l2DramSeconds);
   perIteration("hp_slices_s", p.sliceSteps.seconds);
   perIteration("hp_slices_wall_s", p.sliceStepsWallSeconds);
+  perIteration("hp_slices_gather_s", p.sliceGatherSeconds);
   perIteration("hp_slices_dealt_s@16", p.sliceSteps.dealtSeconds.back());
   perIteration("hp_slices_bound_s@16", p.sliceSteps.boundSeconds.back());
   perIteration("hp_retire_s", p.retireSeconds);

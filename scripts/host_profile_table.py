@@ -21,11 +21,12 @@ def main(path):
     print("time (all SMs, and the SM with the most and the least), and the driver's thread's wall")
     print("time waiting for them (its own runs of them included).")
     print("Slices: the windows whose L2 requests the threads shared, slice by slice (in l2):")
-    print("the slices' own times, the steps' wall time on the pool, dealt on 16 threads, its bound.")
+    print("the slices' own times, the steps' wall time on the pool, dealt on 16 threads, its bound;")
+    print("gather: of every slices' step (shared or not), the time gathering and ordering its requests.")
     head = ["benchmark", "windows", "SMs/win", "build", "SM runs", "critical", "end"] + SERIAL
     head += ["serial %", "build wall", "phase A wall", "end wall", "eff@2", "eff@4", "eff@8", "eff@16",
              "A@16 dealt", "A@16 longest first", "A@16 bound", "ahead runs", "ahead", "ahead SM most / least", "ahead wait wall",
-             "slices", "slices wall", "slices dealt@16", "slices bound@16"]
+             "slices", "slices wall", "slices dealt@16", "slices bound@16", "gather"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for r in runs:
@@ -44,7 +45,8 @@ def main(path):
                 ms("hp_ahead_most_sm_s") + " / " + ms("hp_ahead_least_sm_s"), ms("hp_ahead_wait_wall_s")]
         # The slices' steps: profiled since 2026-11-29 (older results: "-").
         row += [ms(k) if k in r else "-" for k in
-                ("hp_slices_s", "hp_slices_wall_s", "hp_slices_dealt_s@16", "hp_slices_bound_s@16")]
+                ("hp_slices_s", "hp_slices_wall_s", "hp_slices_dealt_s@16", "hp_slices_bound_s@16",
+                 "hp_slices_gather_s")]
         print("| " + " | ".join(row) + " |")
 
 

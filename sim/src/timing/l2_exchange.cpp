@@ -1,6 +1,7 @@
 #include "l2_exchange.h"
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 
 namespace ptxsim::sim::timing {
@@ -13,11 +14,12 @@ constexpr size_t kPrefetchRequests = 8;
 
 }  // namespace
 
-L2Exchange::L2Exchange(MemorySystem& memory, uint32_t smCount)
+L2Exchange::L2Exchange(MemorySystem& memory, uint32_t smCount, bool timeGathers)
     : memory_(memory),
       crossbar_(memory.crossbar()),
       l2_(memory.l2()),
       slices_(memory.l2().config().slices),
+      timeGathers_(timeGathers),
       bySlice_(slices_),
       bySm_(smCount),
       rowWords_(1 + (slices_ + 63) / 64),
@@ -55,6 +57,8 @@ void L2Exchange::inject(uint32_t s, const SmModel& sm, uint64_t window) {
 
 void L2Exchange::applySlice(uint32_t index, std::span<const uint32_t> running, uint64_t window) {
   SliceRequests& slice = bySlice_[index];
+  const auto gatherFrom =
+      timeGathers_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   // In (cycle, SM, sequence) order: gathered in SM order, each SM's in
   // sequence order, then sorted by cycle keeping that order.
   slice.items.clear();
@@ -74,6 +78,9 @@ void L2Exchange::applySlice(uint32_t index, std::span<const uint32_t> running, u
   }
   std::stable_sort(slice.items.begin(), slice.items.end(),
                    [](const SliceRequests::Item& x, const SliceRequests::Item& y) { return x.now < y.now; });
+  if (timeGathers_)
+    slice.gatheredSeconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - gatherFrom).count();
   for (size_t k = 0; k < slice.items.size(); ++k) {
     // The L2's sets are megabytes of host memory, each request in a set
     // of its own, most of them: fetched ahead they cost no wait.
@@ -98,6 +105,12 @@ void L2Exchange::hear(uint32_t s, SmModel& sm) {
     doneAt = std::max(doneAt, mine.answers[k]);
   }
   sm.appliedL2Requests(doneAt);
+}
+
+double L2Exchange::gatheredSeconds() const {
+  double seconds = 0;
+  for (const SliceRequests& slice : bySlice_) seconds += slice.gatheredSeconds;
+  return seconds;
 }
 
 void L2Exchange::addCounts() {

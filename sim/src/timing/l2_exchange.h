@@ -26,7 +26,9 @@ namespace ptxsim::sim::timing {
 
 class L2Exchange {
  public:
-  L2Exchange(MemorySystem& memory, uint32_t smCount);
+  // `timeGathers`: gatheredSeconds() counts the wall time each slice's
+  // step spends gathering and ordering its requests (the host profile).
+  L2Exchange(MemorySystem& memory, uint32_t smCount, bool timeGathers = false);
 
   // SM `s`'s log of window `window` (any number that differs from window
   // to window, such as its end) is complete: injects it. On the SM's host
@@ -43,6 +45,9 @@ class L2Exchange {
   void hear(uint32_t s, SmModel& sm);
   // Adds the launch's crossbar counts to the crossbar's (a sum: in any order).
   void addCounts();
+  // With timeGathers: the slices' steps' wall time so far gathering and
+  // ordering their requests from the SMs' logs, summed over slices.
+  double gatheredSeconds() const;
 
  private:
   struct alignas(64) SliceRequests {  // on cache lines of its own: slices run on several threads
@@ -55,6 +60,7 @@ class L2Exchange {
     };
     std::vector<Item> items;
     memory::InterconnectStats counts;
+    double gatheredSeconds = 0;
   };
   struct alignas(64) SmSteps {          // an SM's part, and what it owes its next run
     std::vector<uint32_t> order;        // its logged requests in (cycle, sequence) order
@@ -71,6 +77,7 @@ class L2Exchange {
   memory::Interconnect& crossbar_;
   memory::L2Cache& l2_;
   uint32_t slices_;
+  bool timeGathers_;
   std::vector<SliceRequests> bySlice_;
   std::vector<SmSteps> bySm_;
   // An SM's row: the window it was last injected in, then bit k of word

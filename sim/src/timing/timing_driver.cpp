@@ -210,7 +210,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     bool aborted = false;
   };
   std::vector<WindowSummary> summaries(sms.size());
-  L2Exchange exchange(kept.memory, static_cast<uint32_t>(sms.size()));
+  L2Exchange exchange(kept.memory, static_cast<uint32_t>(sms.size()), timer.on());
   // What an SM's next run starts with, on its host thread (a window in
   // phase A, or running ahead): the answers to its last log, and its store
   // overlay emptied if phase B committed it share by share.
@@ -499,6 +499,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   rejoinAll();
   if (timer.on()) addAheadSeconds(timer.profile(), aheadSeconds);
   exchange.addCounts();
+  if (timer.on()) timer.profile().sliceGatherSeconds += exchange.gatheredSeconds();
   // The answers to the last windows' requests of the SMs that have not
   // run since.
   for (uint32_t s = 0; s < sms.size(); ++s) exchange.hear(s, *sms[s]);

@@ -2,7 +2,8 @@
 // timing_driver.cpp and l2_exchange.h): on several host threads, each
 // window with enough L2 requests to share applies them slice by slice on
 // the pool, and the profile counts one item a slice in each such window;
-// on one thread there are none, and the results are the same either way.
+// on one thread there are none, and the results are the same either way;
+// every slice's step times how long it gathers its requests.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -65,6 +66,9 @@ TEST(SliceStepsProfile, CountsEachSliceOfEachSharedWindow) {
   EXPECT_GT(four.profile.sliceStepsWallSeconds, 0.0);
   EXPECT_LE(four.profile.sliceSteps.longestSeconds, four.profile.sliceSteps.seconds);
   EXPECT_GT(four.profile.l2Seconds, 0.0);
+  // Every slice's step, shared or not, times its gathering of requests.
+  EXPECT_GT(one.profile.sliceGatherSeconds, 0.0);
+  EXPECT_GT(four.profile.sliceGatherSeconds, 0.0);
 }
 
 }  // namespace

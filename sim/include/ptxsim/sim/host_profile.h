@@ -65,6 +65,10 @@ struct HostProfile {
   // and those runs' wall time on the pool.
   ParallelTime sliceSteps;
   double sliceStepsWallSeconds = 0;
+  // ... of all the slices' steps (shared or not), the wall time gathering
+  // and ordering their requests from the SMs' logs, the rest being the
+  // requests applied to the crossbar and the L2.
+  double sliceGatherSeconds = 0;
   double retireSeconds = 0;    // ... finished CTAs retired and their successors placed
   double checkSeconds = 0;     // ... the shared counts, timeout, progress, livelock and deadlock checks
   double finishSeconds = 0;    // the SMs' counters gathered after the last window
