@@ -52,13 +52,11 @@ class PhaseTimer {
     }
     itemSeconds_.assign(count, 0.0);
     const auto started = std::chrono::steady_clock::now();
+    auto itemClock = [&] { return items.wallTimes ? wallSeconds() : threadCpuSeconds(); };
     run(count, [&](size_t i) {
-      const auto wallFrom = items.wallTimes ? std::chrono::steady_clock::now() : started;
-      const double from = items.wallTimes ? 0 : threadCpuSeconds();
+      const double from = itemClock();
       work(i);
-      itemSeconds_[i] = items.wallTimes
-                            ? std::chrono::duration<double>(std::chrono::steady_clock::now() - wallFrom).count()
-                            : threadCpuSeconds() - from;
+      itemSeconds_[i] = itemClock() - from;
     });
     if (wall != nullptr)
       profile_->*wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -67,6 +65,10 @@ class PhaseTimer {
   }
 
  private:
+  static double wallSeconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
+
   HostProfile* profile_;
   double last_ = 0;
   std::vector<double> itemSeconds_;  // by item of the current parallel run

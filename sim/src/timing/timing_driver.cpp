@@ -410,7 +410,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       for (uint32_t slice = 0; slice < exchange.slices(); ++slice) applySlice(slice);
     }
     timer.mark(&HostProfile::l2Seconds);
-    kept.memory.l2().finishWindow();
+    l2.finishWindow();
     timer.mark(&HostProfile::l2DramSeconds);
     // CTAs that finished, in the order they did.
     finishedCtas.clear();
