@@ -7,7 +7,7 @@
 # H200's memory sizes, HBM3e rate and grid overhead, not fitted to these
 # kernels, so this checks that what was fitted on the H100 carries over:
 # 2026-11-28, cycle MAPE 8.9%, correlation 0.9996, worst kernel scatter
-# +28.7% (its one-word stores: README, "Write-back under random reads"),
+# +28.7% (its one-word stores: docs/timing/accuracy.md, "Write-back under random reads"),
 # DRAM bytes read MAPE 0.04%, read and written together 0.08% (0.9% and
 # 0.9% before a flushed launch read its own code, 2026-11-29), and the
 # SMs' own L2 hit rate (h200/NAME.caches.ncu.csv) within 6.6 points (MAPE

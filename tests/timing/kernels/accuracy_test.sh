@@ -29,7 +29,7 @@ set -uo pipefail
 # reduce_1block's 1 against 0). DRAM bytes in all (read and written,
 # dram__bytes.sum, which compare adds up): MAPE 0.36%, every kernel within
 # 3.1% (scatter -3.05%, the bytes it writes back). Not met yet: DRAM bytes written: 0
-# where the H100 writes back 40-320 kB in five kernels (README). The
+# where the H100 writes back 40-320 kB in five kernels (README, "The accuracy bar"). The
 # checks guard today's figures so that the test fails when accuracy drops.
 # Tighten them as the model improves. (lts__t_sector_hit_rate.pct is guarded loosely: the
 # H100's counts some 44 thousand sectors of other units' in every launch;
@@ -85,7 +85,7 @@ code=$?
 # keeps partition copies (l2.partition_copies, l2.partition_sm_run): MAPE
 # 3.4%, within 7.3 points (4.5% before); the sectors exchanged between the
 # partitions (srcunit_ltcfabric) are printed, the H100's with those 21.3
-# thousand in them (README, "Partition copies").
+# thousand in them (docs/timing/accuracy.md, "Partition copies").
 joined_csv "$recording" caches.ncu.csv >"$work/caches.ncu.csv"
 "$ptxsim" compare --ncu "$work/caches.ncu.csv" --stats "$work/all.jsonl" \
   --metrics lts__t_sectors_srcunit_tex_lookup_hit_rate.pct lts__t_sectors_srcunit_tex_lookup_hit.sum \

@@ -2,8 +2,8 @@
 # The L2's stores and write-back against the H100: l2_write_probe.cu
 # (recorded with record_l2_write.sh into h100/l2_write.ncu.csv) runs under
 # `ptxsim run --timing` with the default preset, and l2_write_match.py holds
-# each launch's cycles and the DRAM bytes the L2 writes back (README,
-# "Stores and write-back").
+# each launch's cycles and the DRAM bytes the L2 writes back (docs/timing/
+# accuracy.md, "Stores and write-back").
 # Usage: l2_write_test.sh PTXSIM WORK_DIR
 set -euo pipefail
 source "$(dirname "$0")/probe_test_env.sh" l2_write_probe "$@"

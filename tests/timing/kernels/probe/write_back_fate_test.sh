@@ -4,7 +4,7 @@
 # record_write_back_fate.sh into h200/write_back_fate.ncu.csv, the caches
 # not flushed between launches) runs under `ptxsim run --timing --config
 # h200`, and write_back_fate_match.py holds the DRAM bytes each case
-# writes back and its read-back reads (README, "Stores and write-back").
+# writes back and its read-back reads (docs/timing/accuracy.md, "Stores and write-back").
 # Usage: write_back_fate_test.sh PTXSIM WORK_DIR
 set -euo pipefail
 source "$(dirname "$0")/probe_test_env.sh" write_back_fate_probe "$@"

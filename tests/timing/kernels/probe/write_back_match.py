@@ -6,7 +6,7 @@ read and DRAM bytes written of both.
 
 Held: DRAM bytes read within 2% (or 0.1 MB) where the H200 writes less
 than 0.5 MB back: the random reads' fetch blocks, and the L2 keeping every
-line it fetched. Printed, not held (README, "Stores and write-back"):
+line it fetched. Printed, not held (docs/timing/accuracy.md, "Stores and write-back"):
 - DRAM bytes written: the H200 writes 0.45-2.3 MB of the gathers' output
   back (24 and 32 MB tables, 1 and 2 Mi reads) while reading nothing
   twice, so it cleans dirty lines without evicting clean ones, which the

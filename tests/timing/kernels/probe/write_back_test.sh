@@ -3,7 +3,7 @@
 # H200: write_back_probe.cu (recorded with record_write_back.sh into
 # h200/write_back.ncu.csv) runs under `ptxsim run --timing --config h200`,
 # and write_back_match.py holds each launch's DRAM bytes read and prints
-# the bytes written and the cycles (README, "Stores and write-back").
+# the bytes written and the cycles (docs/timing/accuracy.md, "Stores and write-back").
 # Usage: write_back_test.sh PTXSIM WORK_DIR
 set -euo pipefail
 source "$(dirname "$0")/probe_test_env.sh" write_back_probe "$@"
