@@ -9,7 +9,15 @@
 # Usage: build_corpus.sh OUTDIR
 # Environment: NVCC (compiler; else nvcc on PATH, else /usr/local/cuda/bin/nvcc),
 #              JOBS (parallel compiles, default 2), ARCHS (space-separated list,
-#              default: all targets below).
+#              default: all targets below), PTXSIM_CORPUS_CACHE (a folder
+#              of earlier outputs, default ~/.cache/ptxsim/corpus; "off":
+#              none).
+# The 432 compiles take about 7 minutes of a fresh clone's test run on two
+# cores, so each output is also kept in the cache under a hash of the
+# source, the command's options, nvcc's own version and path, and for -G
+# and -lineinfo the source's path, and taken from there when the same
+# compile comes again (a clean clone on the same machine): nvcc's output is
+# a function of exactly those.
 # Exit codes: 0 all compiled (or up to date), 1 some compile failed (its
 # command and stderr are printed), 2 nvcc not found.
 # Incremental: a compile is skipped when its output is newer than its source.
@@ -66,9 +74,25 @@ compile_one() {
     rdc_*) cmd+=(-rdc=true) ;;
   esac
   local tmp="$dst.tmp.$$"
+  local key=""
+  if [ -n "$CACHE_DIR" ]; then
+    # -G and -lineinfo write the source's path into the PTX (.file): theirs is in the key.
+    local where=""
+    [ "$variant" = plain ] || where=$src
+    key=$({ printf '%s\n' "${cmd[@]}" "$where" "$NVCC_VERSION"; cat "$src"; } | sha256sum | cut -c1-40)
+    if [ -f "$CACHE_DIR/$key.ptx" ] && cp "$CACHE_DIR/$key.ptx" "$tmp"; then
+      mv -f "$tmp" "$dst"
+      touch "$LOG_DIR/cached.$variant.$arch.$(basename "$src" .cu)"
+      return 0
+    fi
+  fi
   cmd+=("$src" -o "$tmp")
   local err
   if err=$("${cmd[@]}" 2>&1); then
+    # Into the cache under a name of its own first: a reader never sees half a file.
+    if [ -n "$key" ] && cp "$tmp" "$CACHE_DIR/$key.ptx.$$" 2>/dev/null; then
+      mv -f "$CACHE_DIR/$key.ptx.$$" "$CACHE_DIR/$key.ptx"
+    fi
     mv -f "$tmp" "$dst"
     touch "$LOG_DIR/ok.$variant.$arch.$(basename "$src" .cu)"
   else
@@ -81,8 +105,14 @@ compile_one() {
     return 1
   fi
 }
+cache=${PTXSIM_CORPUS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ptxsim/corpus}
+if [ "$cache" = off ] || ! mkdir -p "$cache" 2>/dev/null; then
+  cache=""
+fi
 export -f compile_one
-export NVCC_BIN="$nvcc" LOG_DIR="$logdir"
+export NVCC_BIN="$nvcc" LOG_DIR="$logdir" CACHE_DIR="$cache"
+NVCC_VERSION="$(command -v "$nvcc") $("$nvcc" --version)"
+export NVCC_VERSION
 
 # The work list: only outputs missing or older than their source.
 list="$logdir/jobs"
@@ -111,9 +141,10 @@ fi
 elapsed=$(($(date +%s) - start))
 
 compiled=$(find "$logdir" -maxdepth 1 -name 'ok.*' | wc -l)
+cached=$(find "$logdir" -maxdepth 1 -name 'cached.*' | wc -l)
 failed=$(find "$logdir" -maxdepth 1 -name 'fail.*' | wc -l)
-uptodate=$((total - compiled - failed))
-echo "corpus: ${compiled} files compiled, ${uptodate} up to date, ${failed} failed (${total} total, ${#sources[@]} sources x $(echo $archs | wc -w) archs x 3 variants) in ${elapsed}s with $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/nvcc \1/p')"
+uptodate=$((total - compiled - cached - failed))
+echo "corpus: ${compiled} files compiled, ${cached} from the cache ${cache:-(off)}, ${uptodate} up to date, ${failed} failed (${total} total, ${#sources[@]} sources x $(echo $archs | wc -w) archs x 3 variants) in ${elapsed}s with $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/nvcc \1/p')"
 if [ "$failed" -ne 0 ] || [ "$status" -ne 0 ]; then
   exit 1
 fi
