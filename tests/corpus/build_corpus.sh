@@ -14,10 +14,10 @@
 #              none).
 # The 432 compiles take about 7 minutes of a fresh clone's test run on two
 # cores, so each output is also kept in the cache under a hash of the
-# source, the command's options, nvcc's own version and path, and for -G
-# and -lineinfo the source's path, and taken from there when the same
-# compile comes again (a clean clone on the same machine): nvcc's output is
-# a function of exactly those.
+# source and its path, the command's options, and nvcc's own version and
+# path, and taken from there when the same compile comes again (a clean
+# clone at the same path on the same machine): nvcc's output is a function
+# of exactly those.
 # Exit codes: 0 all compiled (or up to date), 1 some compile failed (its
 # command and stderr are printed), 2 nvcc not found.
 # Incremental: a compile is skipped when its output is newer than its source.
@@ -76,10 +76,9 @@ compile_one() {
   local tmp="$dst.tmp.$$"
   local key=""
   if [ -n "$CACHE_DIR" ]; then
-    # -G and -lineinfo write the source's path into the PTX (.file): theirs is in the key.
-    local where=""
-    [ "$variant" = plain ] || where=$src
-    key=$({ printf '%s\n' "${cmd[@]}" "$where" "$NVCC_VERSION"; cat "$src"; } | sha256sum | cut -c1-40)
+    # The source's path is in the key: nvcc writes it into the PTX (-G and
+    # -lineinfo's .file, __FILE__, internal names' hash in every variant).
+    key=$({ printf '%s\n' "${cmd[@]}" "$src" "$NVCC_VERSION"; cat "$src"; } | sha256sum | cut -c1-40)
     if [ -f "$CACHE_DIR/$key.ptx" ] && cp "$CACHE_DIR/$key.ptx" "$tmp"; then
       mv -f "$tmp" "$dst"
       touch "$LOG_DIR/cached.$variant.$arch.$(basename "$src" .cu)"
