@@ -14,10 +14,12 @@
 #              none).
 # The 432 compiles take about 7 minutes of a fresh clone's test run on two
 # cores, so each output is also kept in the cache under a hash of the
-# source and its path, the command's options, and nvcc's own version and
-# path, and taken from there when the same compile comes again (a clean
-# clone at the same path on the same machine): nvcc's output is a function
-# of exactly those.
+# source and its path, the working directory, the command's options, and
+# nvcc's own version and path, and taken from there when the same compile
+# comes again (a clean clone at the same path on the same machine). nvcc's
+# output is a function of those but for the odd internal name numbered per
+# run (-G of templates.cu: `..._28810...` in one compile, `..._25959...` in
+# the next), so a cached file is as much nvcc's output as a new one.
 # Exit codes: 0 all compiled (or up to date), 1 some compile failed (its
 # command and stderr are printed), 2 nvcc not found.
 # Incremental: a compile is skipped when its output is newer than its source.
@@ -76,9 +78,10 @@ compile_one() {
   local tmp="$dst.tmp.$$"
   local key=""
   if [ -n "$CACHE_DIR" ]; then
-    # The source's path is in the key: nvcc writes it into the PTX (-G and
-    # -lineinfo's .file, __FILE__, internal names' hash in every variant).
-    key=$({ printf '%s\n' "${cmd[@]}" "$src" "$NVCC_VERSION"; cat "$src"; } | sha256sum | cut -c1-40)
+    # The source's path and the working directory are in the key: nvcc
+    # writes them into the PTX (__FILE__ and internal names' hash in every
+    # variant; -G's and -lineinfo's .file and compilation directory).
+    key=$({ printf '%s\n' "${cmd[@]}" "$src" "$PWD" "$NVCC_VERSION"; cat "$src"; } | sha256sum | cut -c1-40)
     if [ -f "$CACHE_DIR/$key.ptx" ] && cp "$CACHE_DIR/$key.ptx" "$tmp"; then
       mv -f "$tmp" "$dst"
       touch "$LOG_DIR/cached.$variant.$arch.$(basename "$src" .cu)"
