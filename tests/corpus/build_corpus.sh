@@ -146,7 +146,7 @@ compiled=$(find "$logdir" -maxdepth 1 -name 'ok.*' | wc -l)
 cached=$(find "$logdir" -maxdepth 1 -name 'cached.*' | wc -l)
 failed=$(find "$logdir" -maxdepth 1 -name 'fail.*' | wc -l)
 uptodate=$((total - compiled - cached - failed))
-echo "corpus: ${compiled} files compiled, ${cached} from the cache ${cache:-(off)}, ${uptodate} up to date, ${failed} failed (${total} total, ${#sources[@]} sources x $(echo $archs | wc -w) archs x 3 variants) in ${elapsed}s with $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/nvcc \1/p')"
+echo "corpus: ${compiled} files compiled, ${cached} from the cache ${cache:-(off)}, ${uptodate} up to date, ${failed} failed (${total} total, ${#sources[@]} sources x $(echo $archs | wc -w) archs x 3 variants) in ${elapsed}s with $(sed -n 's/.*release \([0-9.]*\).*/nvcc \1/p' <<<"$NVCC_VERSION")"
 if [ "$failed" -ne 0 ] || [ "$status" -ne 0 ]; then
   exit 1
 fi
