@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 packages=(cmake g++ clang make pkg-config python3 antlr4 libantlr4-runtime-dev
           libgtest-dev libgmock-dev libbenchmark-dev libspdlog-dev libzstd-dev
           libcli11-dev nlohmann-json3-dev libmimalloc-dev zstd liblz4-dev
-          libjs-chart.js chromium)
+          libjs-chart.js chromium ccache)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
