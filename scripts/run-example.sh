@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The README's main job: set-up, then the bundled CUDA example
 # (examples/vector_add.cu) built by nvcc with -cudart shared and run
-# unmodified on the simulator (default GPU preset) through `ptxsim run`,
-# printing the program's output, a statistics summary and the JSON record
-# of its launch. Without nvcc, runs the same kernel from the checked-in PTX
+# unmodified on the simulator (default GPU preset) through `ptxsim run
+# --timing`, printing the program's output, a statistics summary with the
+# launch's simulated cycles and the JSON record of its launch (the timing
+# model's figures included). Without nvcc, runs the same kernel from the checked-in PTX
 # through the C++ host API instead, and says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,6 @@ if [ -z "$nvcc" ]; then
 fi
 mkdir -p build/examples
 "$nvcc" -cudart shared -arch=sm_90 -o build/examples/vector_add examples/vector_add.cu
-build/bin/ptxsim run --summary --stats build/examples/vector_add.stats.json -- build/examples/vector_add "$@"
+build/bin/ptxsim run --timing --summary --stats build/examples/vector_add.stats.json -- build/examples/vector_add "$@"
 echo "statistics (build/examples/vector_add.stats.json):"
 cat build/examples/vector_add.stats.json
