@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 nvcc="$(command -v nvcc || true)"
 [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
 if [ -z "$nvcc" ]; then
-  echo "run-example: nvcc not found; running examples/vector_add.ptx through the host API instead"
+  echo "run-example: nvcc not found; running examples/vector_add.ptx through the host API instead (without the timing model)"
   build/bin/vector_add_example examples/vector_add.ptx "$@"
   exit
 fi
