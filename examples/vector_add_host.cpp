@@ -1,6 +1,7 @@
 // The bundled example on the C++ host API: loads the PTX nvcc made from
 // examples/vector_add.cu, adds two vectors on the simulated GPU, checks the
-// result against the host and prints the launch's statistics.
+// result against the host and prints the launch's statistics, timed on
+// the cycle-approximate model as `ptxsim run --timing` would.
 //
 // Usage: vector_add_example [PTX_FILE] [ELEMENTS] [HOST_THREADS]
 
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
   unsigned threads = argc > 3 ? static_cast<unsigned>(std::atoi(argv[3])) : 0;
   try {
     ptxsim::Device device(ptxsim::sim::GpuConfig{}, ptxsim::DeviceOptions{threads});
+    device.launchOptions().timing = true;
     auto module = device.loadModuleFile(ptx);
     std::vector<float> a(n), b(n);
     for (int i = 0; i < n; ++i) {
@@ -45,6 +47,8 @@ int main(int argc, char** argv) {
                 static_cast<unsigned long long>(s.warpInstructions),
                 static_cast<unsigned long long>(s.threadInstructions), s.simulationSeconds, s.hostThreads,
                 static_cast<double>(s.threadInstructions) / s.simulationSeconds / 1e6);
+    std::printf("timing: %llu cycles (gpc__cycles_elapsed.max)\n",
+                static_cast<unsigned long long>(s.timing.cyclesElapsed));
     std::printf("%s\n", s.toJson().c_str());
     return wrong == 0 ? 0 : 1;
   } catch (const ptxsim::Error& e) {

@@ -5,14 +5,14 @@
 # --timing`, printing the program's output, a statistics summary with the
 # launch's simulated cycles and the JSON record of its launch (the timing
 # model's figures included). Without nvcc, runs the same kernel from the checked-in PTX
-# through the C++ host API instead, and says so.
+# through the C++ host API instead (timed too), and says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
 nvcc="$(command -v nvcc || true)"
 [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
 if [ -z "$nvcc" ]; then
-  echo "run-example: nvcc not found; running examples/vector_add.ptx through the host API instead (without the timing model)"
+  echo "run-example: nvcc not found; running examples/vector_add.ptx through the host API instead"
   build/bin/vector_add_example examples/vector_add.ptx "$@"
   exit
 fi
