@@ -4,8 +4,8 @@
 # unmodified on the simulator (default GPU preset) through `ptxsim run
 # --timing`, printing the program's output, a statistics summary with the
 # launch's simulated cycles and the JSON record of its launch (the timing
-# model's figures included). Without nvcc, runs the same kernel from the checked-in PTX
-# through the C++ host API instead (timed too), and says so.
+# model's figures included). Without nvcc, runs the same kernel from the
+# checked-in PTX through the C++ host API instead (timed too), and says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
