@@ -5,10 +5,11 @@ Prints how many of the functions CUDA 13.0's libcudart.so.13 exports
 (exported_functions.txt) the shim's sources define with CUDART_EXPORT, how
 many are left out by design, by group (left_out_by_design.txt), and how many
 are not supported yet. With --list, also names the functions of each kind.
-With --check README, fails unless the README states the current figure as
-"implements N of the M functions"; --update README writes it there.
+With --check FILE (repeatable: README.md and docs/cudart-coverage.md),
+fails unless each file states the current figure, once, as "implements N
+of the M functions"; --update FILE (repeatable) writes it there.
 
-Usage: coverage.py [--list] [--check README | --update README]
+Usage: coverage.py [--list] [--check FILE ... | --update FILE ...]
 """
 import argparse
 import glob
@@ -26,8 +27,10 @@ README_FIGURE = re.compile(r"implements\s+(\d+)\s+of\s+the\s+(\d+)\s+functions")
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--list", action="store_true", help="name the functions of each kind")
-    parser.add_argument("--check", metavar="README", help="check the figure the README states")
-    parser.add_argument("--update", metavar="README", help="write the current figure into the README")
+    parser.add_argument("--check", metavar="FILE", action="append", default=[],
+                        help="check the figure FILE states (repeatable)")
+    parser.add_argument("--update", metavar="FILE", action="append", default=[],
+                        help="write the current figure into FILE (repeatable)")
     args = parser.parse_args()
 
     exported = exported_functions(os.path.join(HERE, "exported_functions.txt"))
@@ -52,25 +55,26 @@ def main():
             print("\n%s:\n  %s" % (title, "\n  ".join(names)))
 
     current = (str(len(done)), str(len(exported)))
-    if args.update:
-        with open(args.update) as f:
+    for path in args.update:
+        with open(path) as f:
             text = f.read()
         text, replaced = README_FIGURE.subn("implements %s of the %s functions" % current, text)
         if replaced != 1:
-            print("%s: expected one \"implements N of the M functions\", found %d" % (args.update, replaced),
+            print("%s: expected one \"implements N of the M functions\", found %d" % (path, replaced),
                   file=sys.stderr)
             return 1
-        with open(args.update, "w") as f:
+        with open(path, "w") as f:
             f.write(text)
-    if args.check:
-        with open(args.check) as f:
+    failed = 0
+    for path in args.check:
+        with open(path) as f:
             stated = README_FIGURE.findall(f.read())
         if stated != [current]:
             print("%s states %s; the current figure is: implements %s of the %s functions (update it)" %
-                  (args.check, " and ".join("implements %s of the %s functions" % s for s in stated) or "no figure",
+                  (path, " and ".join("implements %s of the %s functions" % s for s in stated) or "no figure",
                    *current), file=sys.stderr)
-            return 1
-    return 0
+            failed = 1
+    return failed
 
 
 if __name__ == "__main__":
