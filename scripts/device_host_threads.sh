@@ -6,7 +6,7 @@
 # after scripts/device_host_threads.sh --pack, which copies the benchmark's
 # shared libraries (the device has none of the build's packages) into
 # build/devlibs. Writes OUTDIR/host_threads.json (Google Benchmark's JSON)
-# and OUTDIR/machine.txt; the figures are in README.md (Speed);
+# and OUTDIR/machine.txt; the figures are in docs/timing/host-threads.md;
 # OUTDIR/no_run_ahead.json the same kernels with the SMs kept to every
 # window (PTXSIM_BENCH_RUN_AHEAD=0). Then, with
 # the host-time profile on (PTXSIM_BENCH_HOST_PROFILE=1, slower, so apart),

@@ -29,7 +29,7 @@ set -uo pipefail
 # reduce_1block's 1 against 0). DRAM bytes in all (read and written,
 # dram__bytes.sum, which compare adds up): MAPE 0.36%, every kernel within
 # 3.1% (scatter -3.05%, the bytes it writes back). Not met yet: DRAM bytes written: 0
-# where the H100 writes back 40-320 kB in five kernels (README, "The accuracy bar"). The
+# where the H100 writes back 40-320 kB in five kernels (docs/timing/accuracy.md, "The accuracy bar"). The
 # checks guard today's figures so that the test fails when accuracy drops.
 # Tighten them as the model improves. (lts__t_sector_hit_rate.pct is guarded loosely: the
 # H100's counts some 44 thousand sectors of other units' in every launch;
@@ -101,7 +101,7 @@ caches_code=$?
 # launch there also counts some 44 thousand sectors, nearly all hits, from
 # units besides the SMs (21.3 thousand between the partitions), which an
 # empty launch on the device's H200 does not (4 thousand, 96 between the
-# partitions: probe/h200/l2_baseline.*; README "The L2's background").
+# partitions: probe/h200/l2_baseline.*; docs/timing/accuracy.md, "The L2's background").
 # Hit over hit and miss counts, since ncu's own rate comes from another
 # replay pass. 2026-11-29: within 8.3 points (MAPE 5.9%, correlation
 # 0.993; sgemm_tiled -8.3, gemm_naive -8.2) over 26 launches: not
