@@ -3,6 +3,7 @@
 #include "constant_expression.h"
 #include "declarations.h"
 #include "ptxsim/isa/cfg.h"
+#include "ptxsim/isa/contraction.h"
 
 namespace ptxsim::isa::lowering {
 
@@ -263,6 +264,8 @@ void FunctionLowerer::finish() {
     if (inst.opcode == Opcode::Bra) inst.branchTarget = fn.operands[inst.firstOperand].index;
   }
   buildControlFlow(fn);
+  // What runs is what ptxas builds: its fused multiply-adds included.
+  contractMultiplyAdds(fn);
 }
 
 }  // namespace ptxsim::isa::lowering

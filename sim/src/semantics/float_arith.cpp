@@ -1,9 +1,10 @@
 // f32 and f64 arithmetic: add, sub, mul, fma, mad, each with .rn/.rz/.rm/.rp
 // (f32 also .ftz and .sat).
 //
-// add/sub/mul default to .rn without a rounding modifier. ptxas may fuse
-// such an add and mul into one fma on the hardware; PTX semantics are two
-// separately rounded operations, which is what runs here. fma and mad
+// add/sub/mul default to .rn without a rounding modifier. ptxas fuses such
+// an add or sub and the mul feeding it into one fma on the hardware; the IR
+// does the same before anything runs (isa/contraction.h), and the fused sub
+// reaches fma here with a negated operand (FloatMode). fma and mad
 // require a rounding modifier (mad.f32 without one is the sm_1x form, which
 // ptxas rejects for sm_20 and later); mad with one is fma.
 
@@ -46,6 +47,8 @@ void fmaFloat(const PreparedInstruction& pi, ExecContext& ctx) {
     T x = m.in(fromBits<T>(a[l]));
     T y = m.in(fromBits<T>(b[l]));
     T z = m.in(fromBits<T>(c[l]));
+    if (m.negateProduct) x = -x;
+    if (m.negateAddend) z = -z;
     d[l] = toBits<T>(
         m.out(FmaOp::apply(x, y, z, m.round), [&] { return FmaOp::apply(x, y, z, fp::Round::Zero); }));
   });
@@ -82,9 +85,12 @@ bool selectBinary(const isa::Instruction& inst, PreparedInstruction& pi, SelectC
          (why = "this type", false);
 }
 
-bool selectFma(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
+bool selectFma(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext& sc, std::string& why) {
   FloatMode m;
   if (!floatMode(inst, true, m, why)) return false;
+  const isa::Operand* ops = &sc.function.operands[inst.firstOperand];
+  m.negateProduct = ops[1].minus != ops[2].minus;
+  m.negateAddend = ops[3].minus;
   pi.aux = m.pack();
   return dispatchFloat(inst.types[0], [&]<typename T>() { pi.handler = &fmaFloat<T>; }) ||
          (why = "this type", false);

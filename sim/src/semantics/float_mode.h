@@ -15,10 +15,18 @@ struct FloatMode {
   fp::Round round = fp::Round::Nearest;
   bool ftz = false;
   bool sat = false;
+  // fma only: the product or the addend negated, as the fused form of a
+  // contracted sub reads them (isa/contraction.h).
+  bool negateProduct = false;
+  bool negateAddend = false;
 
-  uint64_t pack() const { return static_cast<uint64_t>(round) | (ftz ? 4u : 0u) | (sat ? 8u : 0u); }
+  uint64_t pack() const {
+    return static_cast<uint64_t>(round) | (ftz ? 4u : 0u) | (sat ? 8u : 0u) | (negateProduct ? 16u : 0u) |
+           (negateAddend ? 32u : 0u);
+  }
   static FloatMode unpack(uint64_t aux) {
-    return FloatMode{static_cast<fp::Round>(aux & 3), (aux & 4) != 0, (aux & 8) != 0};
+    return FloatMode{static_cast<fp::Round>(aux & 3), (aux & 4) != 0, (aux & 8) != 0, (aux & 16) != 0,
+                     (aux & 32) != 0};
   }
 
   // A source operand as the instruction sees it: .ftz reads a subnormal as
