@@ -219,14 +219,14 @@ class Contractor {
       return std::nullopt;
     }
     // The fused form reads the mul's factors where the sum is: they must
-    // not change in between.
+    // not change in between, the mul's own write included (`mul %x, %x, 4`).
+    auto productReg = plainRegister(operandOf(product.mul, 0));
     for (unsigned f = 1; f <= 2; ++f) {
       const Operand& factor = operandOf(product.mul, f);
       if (factor.kind == OperandKind::Immediate || factor.kind == OperandKind::FloatImmediate) continue;
       auto factorReg = plainRegister(factor);
-      if (!factorReg || writtenBetween(*factorReg, product.mul, i)) return std::nullopt;
+      if (!factorReg || factorReg == productReg || writtenBetween(*factorReg, product.mul, i)) return std::nullopt;
     }
-    auto productReg = plainRegister(operandOf(product.mul, 0));
     if (!productReg || !onlyFeedsSums(*productReg, product.mul, sum.types[0], ftz)) return std::nullopt;
     return product;
   }
