@@ -17,7 +17,7 @@ bool FunctionLowerer::fail(SourceLocation where, std::string message) {
 }
 
 void FunctionLowerer::lowerBody(P::FunctionBodyContext* body) {
-  scopes_.push();
+  scopes_.push();  // parameters and the body's own declarations share one scope, as in ptxas
   Function& fn = function();
   for (uint32_t i = 0; i < fn.params.size(); ++i) {
     if (!scopes_.declare(fn.params[i].name, {NameKind::Parameter, i})) {
@@ -29,11 +29,29 @@ void FunctionLowerer::lowerBody(P::FunctionBodyContext* body) {
       fail(fn.where, "return value '" + fn.returns[i].name + "' redeclared");
     }
   }
-  scopes_.push();  // the body's own scope may not shadow parameters silently
   lowerStatements(body->children);
-  scopes_.pop();
-  scopes_.pop();
+  closeBlock();
   finish();
+}
+
+void FunctionLowerer::closeBlock() {
+  scopes_.pop([this](const LabelUse& use, std::optional<NameEntry> found) {
+    const BranchTarget& target = branchTargets_[use.id];
+    if (!found) {
+      fail(target.where, "undefined label '" + use.name + "'");
+      return;
+    }
+    if (found->kind != NameKind::Label) {
+      fail(target.where, "'" + use.name + "' is not a label");
+      return;
+    }
+    Function& fn = function();
+    if (target.operand != kNone) {
+      fn.operands[target.operand].index = found->index;
+    } else {
+      fn.branchTables[target.table][target.entry] = found->index;
+    }
+  });
 }
 
 // `children` of a body or block: '{' statement* '}'.
@@ -47,7 +65,7 @@ void FunctionLowerer::lowerStatements(const std::vector<antlr4::tree::ParseTree*
       case P::LBRACE:
         scopes_.push();
         lowerStatements(s->children);
-        scopes_.pop();
+        closeBlock();
         break;
       case P::LOC: lowerLoc(static_cast<P::LocStatementContext*>(s)); break;
       case P::PRAGMA: break;  // pragmas inside bodies ("nounroll") do not change semantics
@@ -137,15 +155,20 @@ void FunctionLowerer::lowerDeclaration(P::DeclarationStatementContext* statement
 
 void FunctionLowerer::lowerLabel(antlr4::Token* name) {
   auto position = static_cast<uint32_t>(function().instructions.size());
-  if (!labels_.emplace(name->getText(), position).second) {
+  if (!scopes_.declareLabel(grammar::tokenText(name), {NameKind::Label, position})) {
     fail(locationOf(name), "duplicate label '" + name->getText() + "'");
   }
+}
+
+void FunctionLowerer::useLabel(std::string_view name, BranchTarget target) {
+  scopes_.useLabel(name, static_cast<uint32_t>(branchTargets_.size()));
+  branchTargets_.push_back(target);
 }
 
 void FunctionLowerer::lowerBranchTable(antlr4::Token* name, P::TargetListStatementContext* list) {
   Function& fn = function();
   auto table = static_cast<uint32_t>(fn.branchTables.size());
-  if (!branchTableIndex_.emplace(name->getText(), table).second) {
+  if (!scopes_.declareLabel(grammar::tokenText(name), {NameKind::BranchTable, table})) {
     fail(locationOf(name), "duplicate label '" + name->getText() + "'");
     return;
   }
@@ -160,7 +183,7 @@ void FunctionLowerer::lowerBranchTable(antlr4::Token* name, P::TargetListStateme
     }
     auto entry = static_cast<uint32_t>(fn.branchTables[table].size());
     fn.branchTables[table].push_back(kNone);
-    tableFixups_.push_back({table, entry, target->getText(), locationOf(target)});
+    useLabel(grammar::tokenText(target->getSymbol()), {kNone, table, entry, locationOf(target)});
   }
 }
 
@@ -235,30 +258,6 @@ void FunctionLowerer::lowerInstruction(P::InstructionStatementContext* statement
 
 void FunctionLowerer::finish() {
   Function& fn = function();
-  for (const LabelFixup& fix : labelFixups_) {
-    auto it = labels_.find(fix.name);
-    if (it == labels_.end()) {
-      fail(fix.where, "undefined label '" + fix.name + "'");
-      continue;
-    }
-    fn.operands[fix.operand].index = it->second;
-  }
-  for (const TableFixup& fix : tableFixups_) {
-    auto it = labels_.find(fix.name);
-    if (it == labels_.end()) {
-      fail(fix.where, "undefined label '" + fix.name + "'");
-      continue;
-    }
-    fn.branchTables[fix.table][fix.entry] = it->second;
-  }
-  for (const LabelFixup& use : tableUses_) {
-    auto it = branchTableIndex_.find(use.name);
-    if (it == branchTableIndex_.end()) {
-      fail(use.where, "undefined label '" + use.name + "'");
-      continue;
-    }
-    fn.operands[use.operand].index = it->second;
-  }
   if (context_.hasErrors()) return;
   for (Instruction& inst : fn.instructions) {
     if (inst.opcode == Opcode::Bra) inst.branchTarget = fn.operands[inst.firstOperand].index;

@@ -33,6 +33,7 @@ class FunctionLowerer {
   void lowerStatements(const std::vector<antlr4::tree::ParseTree*>& children);
   void lowerDeclaration(P::DeclarationStatementContext* statement);
   void lowerLabel(antlr4::Token* name);
+  void closeBlock();
   void lowerBranchTable(antlr4::Token* name, P::TargetListStatementContext* list);
   void lowerLoc(P::LocStatementContext* statement);
   void lowerInstruction(P::InstructionStatementContext* statement);
@@ -58,22 +59,16 @@ class FunctionLowerer {
   uint32_t functionIndex_;
   std::vector<FileUse>& fileUses_;
   NameScopes scopes_;
-  StringMap<uint32_t> labels_;
-  StringMap<uint32_t> branchTableIndex_;
-  struct LabelFixup {
-    uint32_t operand;  // index in Function::operands
-    std::string name;
-    SourceLocation where;
-  };
-  std::vector<LabelFixup> labelFixups_;
-  struct TableFixup {
+  // Where a label's position goes once its block closes: a branch's operand
+  // (index in Function::operands), or else an entry of a .branchtargets list.
+  struct BranchTarget {
+    uint32_t operand;
     uint32_t table;
     uint32_t entry;
-    std::string name;
     SourceLocation where;
   };
-  std::vector<TableFixup> tableFixups_;
-  std::vector<LabelFixup> tableUses_;  // brx.idx operands naming a table
+  void useLabel(std::string_view name, BranchTarget target);
+  std::vector<BranchTarget> branchTargets_;  // indexed by LabelUse::id
   DebugLocation currentDebug_;
   std::string_view opcodeText_;  // the opcode token being lowered, for messages
   std::vector<P::OperandContext*> operandScratch_;  // reused by every instruction  // mnemonic of the instruction being lowered, for messages

@@ -53,7 +53,9 @@ std::optional<SymbolRef> FunctionLowerer::resolveSymbol(std::string_view name) c
       case NameKind::Parameter: return SymbolRef{SymbolScope::Parameter, entry->index};
       case NameKind::ReturnValue: return SymbolRef{SymbolScope::ReturnValue, entry->index};
       case NameKind::Register:
-      case NameKind::Prototype: return std::nullopt;
+      case NameKind::Prototype:
+      case NameKind::Label:
+      case NameKind::BranchTable: return std::nullopt;
     }
   }
   const Module& m = context_.module();
@@ -143,11 +145,12 @@ bool FunctionLowerer::lowerCallOperands(const std::vector<P::OperandContext*>& o
       return fail(locationOf(operands[i]), "unexpected operand after the call's arguments");
     }
     std::string protoName = protoCtx->value->getText();
-    if (auto entry = scopes_.find(protoName); entry && entry->kind == NameKind::Prototype) {
+    auto entry = scopes_.find(protoName);
+    if (entry && entry->kind == NameKind::Prototype) {
       prototype = {};  // the callee's own signature governs the call
-    } else if (auto it = branchTableIndex_.find(protoName); it != branchTableIndex_.end()) {
+    } else if (entry && entry->kind == NameKind::BranchTable) {
       prototype = {OperandKind::Label};
-      prototype.index = it->second;
+      prototype.index = entry->index;
     } else if (auto sym = resolveSymbol(protoName)) {
       prototype = {OperandKind::Symbol};
       prototype.scope = sym->scope;
@@ -169,9 +172,20 @@ bool FunctionLowerer::lowerCallOperands(const std::vector<P::OperandContext*>& o
 bool FunctionLowerer::lowerName(antlr4::Token* token, OperandRole role, uint32_t slot, Operand& out) {
   std::string_view name = grammar::tokenText(token);
   SourceLocation where = locationOf(token);
-  if (role == OperandRole::Label || role == OperandRole::Table) {
+  if (role == OperandRole::Label) {
     out = {OperandKind::Label};
-    (role == OperandRole::Label ? labelFixups_ : tableUses_).push_back({slot, std::string(name), where});
+    useLabel(name, {slot, kNone, kNone, where});
+    return true;
+  }
+  if (role == OperandRole::Table) {
+    // A target list must come before its brx.idx: ptxas refuses forward
+    // references to one ("Label expected for forward reference").
+    auto entry = scopes_.find(name);
+    if (!entry || entry->kind != NameKind::BranchTable) {
+      return fail(where, "undefined branch target list '" + std::string(name) + "'");
+    }
+    out = {OperandKind::Label};
+    out.index = entry->index;
     return true;
   }
   if (name == "_") {

@@ -35,7 +35,17 @@ struct PreparedOperand {
   uint8_t elementCount = 0;     // vectors: element count (0: not a vector)
   bool negated = false;         // `!%p`
   bool isSink = false;          // `_`
+  bool address32 = false;       // addresses: computed in 32 bits (a base register of 32 bits or fewer)
   int64_t offset = 0;           // addresses: constant byte offset added to the base
+
+  // The effective address of `[base+offset]` for one lane. A 32-bit address
+  // wraps at 2^32 as the hardware computes it: nvcc leaves shared-memory
+  // bases that went below zero in 32-bit registers and adds the offset in
+  // the access (`[%r4+68]` with %r4 = 0xffffffc0 is shared offset 4).
+  uint64_t effectiveAddress(uint64_t base) const {
+    uint64_t sum = base + static_cast<uint64_t>(offset);
+    return address32 ? static_cast<uint32_t>(sum) : sum;
+  }
 };
 
 // What a scratch row is filled with before its instruction runs.

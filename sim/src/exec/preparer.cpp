@@ -288,8 +288,13 @@ class FunctionPreparer {
       case OperandKind::List: return true;
       case OperandKind::Address: {
         out.offset = op.value;
+        out.address32 = module_.addressSize == 32;
         if (op.scope == SymbolScope::Register) {
           out.row = registerRow(op.index);
+          // `[%r+68]` with a 32-bit %r (shared, local, param and const
+          // windows; ptxas refuses it for global and generic under
+          // .address_size 64) is a 32-bit address.
+          out.address32 = out.address32 || isa::typeBits(fn_.registers[op.index].type) <= 32;
         } else if (op.scope == SymbolScope::Absolute) {
           out.row = constantRow(0);
         } else {

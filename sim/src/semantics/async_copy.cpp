@@ -27,8 +27,8 @@ void cpAsyncHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   ctx.recordAccess(AccessKind::Load, AddressSpace::Global, size);
   forLanes(ctx.mask, [&](unsigned l) {
     if (ctx.aborted) return;
-    uint64_t from = src[l] + static_cast<uint64_t>(pi.ops[1].offset);
-    uint64_t to = dst[l] + static_cast<uint64_t>(pi.ops[0].offset);
+    uint64_t from = pi.ops[1].effectiveAddress(src[l]);
+    uint64_t to = pi.ops[0].effectiveAddress(dst[l]);
     ctx.report.addresses[l] = from;
     uint64_t valid = size;
     if (pi.aux2 == 1) valid = std::min<uint64_t>(extra[l] & 0xffffffffu, size);

@@ -113,7 +113,7 @@ void atomicHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   ctx.recordAccess(AccessKind::Atomic, pi.space, bytes);
   forLanes(ctx.mask, [&](unsigned l) {
     if (ctx.aborted) return;
-    uint64_t address = base[l] + static_cast<uint64_t>(pi.ops[o.address].offset);
+    uint64_t address = pi.ops[o.address].effectiveAddress(base[l]);
     ctx.report.addresses[l] = address;
     bool shared = false;
     uint8_t* p = atomicTarget(ctx, pi.space, address, bytes, l, vector, shared);
@@ -142,7 +142,7 @@ void casHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   bool swapped = false;
   forLanes(ctx.mask, [&](unsigned l) {
     if (ctx.aborted) return;
-    uint64_t address = base[l] + static_cast<uint64_t>(pi.ops[1].offset);
+    uint64_t address = pi.ops[1].effectiveAddress(base[l]);
     ctx.report.addresses[l] = address;
     bool shared = false;
     uint8_t* p = atomicTarget(ctx, pi.space, address, sizeof(Bits), l, false, shared);
@@ -174,7 +174,7 @@ void atomic128Handler(const PreparedInstruction& pi, ExecContext& ctx) {
   ctx.recordAccess(AccessKind::Atomic, pi.space, 16);
   forLanes(ctx.mask, [&](unsigned l) {
     if (ctx.aborted) return;
-    uint64_t address = base[l] + static_cast<uint64_t>(pi.ops[1].offset);
+    uint64_t address = pi.ops[1].effectiveAddress(base[l]);
     ctx.report.addresses[l] = address;
     bool shared = false;
     uint8_t* p = atomicTarget(ctx, pi.space, address, 16, l, false, shared);

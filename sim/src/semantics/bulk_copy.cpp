@@ -46,8 +46,8 @@ void bulkCopyHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   const std::string name(isa::mnemonicOf(pi.source->opcode));
   exec::forLanes(ctx.mask, [&](unsigned l) {
     if (ctx.aborted) return;
-    uint64_t from = src[l] + static_cast<uint64_t>(pi.ops[1].offset);
-    uint64_t to = dst[l] + static_cast<uint64_t>(pi.ops[0].offset);
+    uint64_t from = pi.ops[1].effectiveAddress(src[l]);
+    uint64_t to = pi.ops[0].effectiveAddress(dst[l]);
     auto size = static_cast<uint32_t>(sizes[l]);
     ctx.report.addresses[l] = globalDestination ? to : from;
     if (size % kBulkGranule != 0) {

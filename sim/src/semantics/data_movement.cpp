@@ -139,7 +139,7 @@ bool selectMov(const isa::Instruction& inst, PreparedInstruction& pi, SelectCont
 // Loads and stores. The address is the base row plus the constant offset;
 // a vector access is checked once, for its whole width and alignment.
 inline uint64_t addressOf(const PreparedInstruction& pi, const uint64_t* base, unsigned lane, unsigned operand) {
-  return base[lane] + static_cast<uint64_t>(pi.ops[operand].offset);
+  return pi.ops[operand].effectiveAddress(base[lane]);
 }
 
 void countAccess(ExecContext& ctx, AddressSpace space, bool store, const PreparedInstruction& pi) {

@@ -35,17 +35,17 @@ struct Matrices {
 bool resolveRows(const PreparedInstruction& pi, ExecContext& ctx, unsigned addressOperand, AccessKind kind,
                  Matrices& m) {
   auto count = static_cast<unsigned>(pi.aux);
-  const uint64_t* base = ctx.row(pi.ops[addressOperand].row);
-  auto offset = static_cast<uint64_t>(pi.ops[addressOperand].offset);
+  const PreparedOperand& address = pi.ops[addressOperand];
+  const uint64_t* base = ctx.row(address.row);
   ctx.recordAccess(kind, pi.space, kRowBytes);
   for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
     // Lanes beyond the last matrix give no address: they are reported as
     // touching their row of the last one (a broadcast, no extra traffic).
     unsigned source = lane % (count * kRows);
-    uint64_t address = base[source] + offset;
-    ctx.report.addresses[lane] = address;
+    uint64_t rowAddress = address.effectiveAddress(base[source]);
+    ctx.report.addresses[lane] = rowAddress;
     if (source != lane) continue;
-    uint8_t* p = ctx.access(pi.space, address, kRowBytes, lane, kind);
+    uint8_t* p = ctx.access(pi.space, rowAddress, kRowBytes, lane, kind);
     if (p == nullptr) return false;
     m.rows[lane / kRows][lane % kRows] = p;
   }

@@ -25,7 +25,7 @@ struct MbarrierSlot {
 inline MbarrierSlot mbarrierSlot(ExecContext& ctx, const PreparedInstruction& pi, const PreparedOperand& op,
                                  exec::AddressSpace space, unsigned lane, bool read) {
   MbarrierSlot slot;
-  uint64_t address = ctx.row(op.row)[lane] + static_cast<uint64_t>(op.offset);
+  uint64_t address = op.effectiveAddress(ctx.row(op.row)[lane]);
   ctx.report.addresses[lane] = address;
   if (space == exec::AddressSpace::Generic) {
     if (memory::classify(ctx.layout, address) != memory::Window::Shared) {

@@ -471,7 +471,7 @@ void suqHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   const uint64_t* handles = ctx.row(pi.ops[1].row);
   forLanes(ctx.mask, [&](unsigned l) {
     if (ctx.aborted) return;
-    const SurfaceObject* s = surfaceObject(ctx, handles[l] + static_cast<uint64_t>(pi.ops[1].offset));
+    const SurfaceObject* s = surfaceObject(ctx, pi.ops[1].effectiveAddress(handles[l]));
     if (s == nullptr) {
       ctx.fail(LaunchErrorKind::IllegalAddress,
                "suq on " + std::to_string(handles[l]) + ", which is not a live surface object", l);
