@@ -93,6 +93,7 @@ enum class LaunchErrorKind : uint8_t {
   Breakpoint,             // cudaErrorLaunchFailure for brkpt without a debugger
   Assert,                 // cudaErrorAssert
   Unsupported,            // cudaErrorNotSupported: an instruction the simulator lacks
+  InvalidPtx,             // cudaErrorInvalidPtx: a kernel lazy loading cannot prepare (module_loading.h)
   Deadlock,               // no warp can make progress (cudaErrorLaunchTimeout on hardware)
   Timeout,                // maxWarpInstructions exceeded (cudaErrorLaunchTimeout)
   StackOverflow,          // call depth or local memory beyond the stack limit
