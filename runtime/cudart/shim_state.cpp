@@ -28,7 +28,7 @@ double issueRatePerNanosecond(const sim::GpuConfig& config) {
   return 4.0 * config.smCount * config.clockRateKhz / 1e6;
 }
 
-// `ptxsim run --simt/--its-schedule/--seed/--check/--timing` and the
+// `ptxsim run --simt/--its-schedule/--seed/--check/--memcheck/--timing` and the
 // timing launch filter (--kernel-name/--launch-skip/--launch-count), checked by the CLI
 // (a program started without it gets the defaults).
 void applySchedulingOptions(sim::LaunchOptions& options) {
@@ -45,6 +45,7 @@ void applySchedulingOptions(sim::LaunchOptions& options) {
   options.flushCaches = environment("PTXSIM_CACHE_CONTROL") == "all";
   options.runAhead = environment("PTXSIM_RUN_AHEAD") != "0";
   options.checkWarpSync = environment("PTXSIM_CHECK").find("warp-sync") != std::string::npos;
+  if (auto memcheck = sim::parseMemcheckMode(environment("PTXSIM_MEMCHECK"))) options.memcheck = *memcheck;
   // --progress / --no-progress; by default, lines for long launches only.
   std::string progress = environment("PTXSIM_PROGRESS");
   options.progress = progress == "on" ? sim::Progress::On : progress == "off" ? sim::Progress::Off : sim::Progress::Auto;

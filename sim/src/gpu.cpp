@@ -470,6 +470,8 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
     for (std::string& w : coherence->hazards()) result.warnings.push_back(std::move(w));
     result.stats.warpSyncHazards = result.warnings.size();
   }
+  for (std::string& line : grid.memcheckReports.lines(grid.failedCta.load()))
+    result.warnings.push_back(std::move(line));
   result.stats.hostThreads = threads;
   result.stats.simulationSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
