@@ -112,6 +112,12 @@ int main(int argc, char** argv) {
   run->add_option("--check", runOptions.checks, "Checks to run: warp-sync (intra-warp data races)")
       ->check(CLI::IsMember({"warp-sync"}))
       ->delimiter(',');
+  run->add_option(
+         "--memcheck", runOptions.memcheck,
+         "strict (default): a kernel's access outside device memory fails the launch "
+         "(cudaErrorIllegalAddress); report: report the first bad access of each instruction on stderr "
+         "and go on, bad reads returning zeros and bad writes dropped")
+      ->check(CLI::IsMember({"strict", "report"}));
   run->add_option("--profile-from-start", runOptions.profileFromStart,
                   "on (default): every launch counts in --stats and --summary; off: only launches between "
                   "cudaProfilerStart and cudaProfilerStop (as Nsight Compute's option)")

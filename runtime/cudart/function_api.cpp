@@ -3,6 +3,7 @@
 // both are keys of the shim's kernel table.
 
 #include <algorithm>
+#include <cstdio>
 
 #include "export.h"
 #include "ptxsim/sim/occupancy.h"
@@ -32,9 +33,13 @@ cudaError_t resourcesOf(const void* func, ptxsim::sim::Gpu::KernelResources& out
   cudaError_t error = cudaSuccess;
   ptxsim::sim::LoadedModule* module = s.moduleOf(*k->fatbin, error);
   if (module == nullptr) return error;
-  std::string why;
-  if (!s.device().gpu().kernelResources(*module, k->name, out, why)) return cudaErrorInvalidDeviceFunction;
-  return cudaSuccess;
+  ptxsim::sim::LaunchError failure = s.device().gpu().kernelResources(*module, k->name, out);
+  if (!failure) return cudaSuccess;
+  // Lazy loading: querying a kernel loads it, and a kernel that cannot be
+  // loaded fails here as its launch would.
+  if (failure.kind != ptxsim::sim::LaunchErrorKind::InvalidPtx) return cudaErrorInvalidDeviceFunction;
+  std::fprintf(stderr, "ptxsim: error: %s\n", failure.message.c_str());
+  return ptxsim::cudart::toCudaError(failure.kind);
 }
 
 }  // namespace

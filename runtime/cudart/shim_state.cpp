@@ -28,7 +28,7 @@ double issueRatePerNanosecond(const sim::GpuConfig& config) {
   return 4.0 * config.smCount * config.clockRateKhz / 1e6;
 }
 
-// `ptxsim run --simt/--its-schedule/--seed/--check/--timing` and the
+// `ptxsim run --simt/--its-schedule/--seed/--check/--memcheck/--timing` and the
 // timing launch filter (--kernel-name/--launch-skip/--launch-count), checked by the CLI
 // (a program started without it gets the defaults).
 void applySchedulingOptions(sim::LaunchOptions& options) {
@@ -45,6 +45,7 @@ void applySchedulingOptions(sim::LaunchOptions& options) {
   options.flushCaches = environment("PTXSIM_CACHE_CONTROL") == "all";
   options.runAhead = environment("PTXSIM_RUN_AHEAD") != "0";
   options.checkWarpSync = environment("PTXSIM_CHECK").find("warp-sync") != std::string::npos;
+  if (auto memcheck = sim::parseMemcheckMode(environment("PTXSIM_MEMCHECK"))) options.memcheck = *memcheck;
   // --progress / --no-progress; by default, lines for long launches only.
   std::string progress = environment("PTXSIM_PROGRESS");
   options.progress = progress == "on" ? sim::Progress::On : progress == "off" ? sim::Progress::Off : sim::Progress::Auto;
@@ -98,6 +99,9 @@ Device& ShimState::device() {
     DeviceOptions options;
     std::string threads = environment("PTXSIM_THREADS");
     if (!threads.empty()) options.hostThreads = static_cast<unsigned>(std::strtoul(threads.c_str(), nullptr, 10));
+    // The program's own choice, as the CUDA driver reads it.
+    if (auto loading = sim::parseModuleLoading(environment("CUDA_MODULE_LOADING")))
+      options.moduleLoading = *loading;
     device_ = std::make_unique<Device>(config, options);
     deviceName_ = config.name;
     applySchedulingOptions(device_->launchOptions());
@@ -385,6 +389,7 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
     case sim::LaunchErrorKind::InvalidConfiguration:
     case sim::LaunchErrorKind::InvalidValue:
     case sim::LaunchErrorKind::OutOfResources:
+    case sim::LaunchErrorKind::InvalidPtx:
     case sim::LaunchErrorKind::CooperativeTooLarge: return code;  // rejected before it ran: not sticky
     default: pendingFault_ = code; return cudaSuccess;       // reported by the calls that follow
   }
@@ -392,8 +397,7 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
 
 bool ShimState::fitsDefaultSharedLimit(sim::LoadedModule& module, const std::string& kernel, size_t dynamicBytes) {
   sim::Gpu::KernelResources r;
-  std::string why;
-  if (!device().gpu().kernelResources(module, kernel, r, why)) return true;  // the launch reports it
+  if (device().gpu().kernelResources(module, kernel, r)) return true;  // the launch reports it
   return r.staticSharedBytes + dynamicBytes <= device().config().sharedBytesPerBlock;
 }
 
@@ -434,6 +438,12 @@ cudaError_t toCudaError(sim::LaunchErrorKind kind) {
     case K::Breakpoint: return cudaErrorLaunchFailure;
     case K::Assert: return cudaErrorAssert;
     case K::Unsupported: return cudaErrorNotSupported;
+    // A kernel lazy loading cannot prepare: what a GPU's cudaLaunchKernel
+    // returns when the JIT rejects the kernel's PTX. Not
+    // cudaErrorNoKernelImageForDevice (there is PTX for the device; it is
+    // the compilation of it that fails) nor cudaErrorUnsupportedPtxVersion
+    // (the module's .version was accepted when it loaded).
+    case K::InvalidPtx: return cudaErrorInvalidPtx;
     case K::Deadlock:
     case K::Timeout: return cudaErrorLaunchTimeout;
     case K::StackOverflow: return cudaErrorIllegalAddress;

@@ -38,7 +38,7 @@ std::shared_ptr<sim::LoadedModule> Device::loadModule(std::string_view ptx, std:
     throw Error(text);
   }
   std::vector<std::string> errors;
-  auto loaded = gpu_.load(compiled.module, errors, hostBacked);
+  auto loaded = gpu_.load(compiled.module, options_.moduleLoading, errors, hostBacked);
   if (loaded == nullptr) {
     std::string text;
     for (const std::string& e : errors) text += std::string(name) + ": error: " + e + "\n";

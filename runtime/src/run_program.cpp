@@ -120,6 +120,7 @@ int runProgram(const RunOptions& options) {
     std::string checks;
     for (const std::string& c : options.checks) checks += (checks.empty() ? "" : ",") + c;
     if (!checks.empty()) setenv("PTXSIM_CHECK", checks.c_str(), 1);
+    if (!options.memcheck.empty()) setenv("PTXSIM_MEMCHECK", options.memcheck.c_str(), 1);
     if (!options.profileFromStart.empty()) setenv("PTXSIM_PROFILE_FROM_START", options.profileFromStart.c_str(), 1);
     if (!options.tracePath.empty()) setenv("PTXSIM_TRACE", options.tracePath.c_str(), 1);
     if (!options.progress.empty()) setenv("PTXSIM_PROGRESS", options.progress.c_str(), 1);

@@ -71,7 +71,8 @@ bool inDeviceMemory(const isa::Variable& v) {
 
 }  // namespace
 
-std::shared_ptr<LoadedModule> Gpu::load(std::shared_ptr<const isa::Module> module, std::vector<std::string>& errors,
+std::shared_ptr<LoadedModule> Gpu::load(std::shared_ptr<const isa::Module> module, ModuleLoading loading,
+                                        std::vector<std::string>& errors,
                                         const std::map<std::string, uint8_t*>& hostBacked) {
   auto loaded = std::shared_ptr<LoadedModule>(new LoadedModule());
   loaded->module_ = module;
@@ -131,9 +132,11 @@ std::shared_ptr<LoadedModule> Gpu::load(std::shared_ptr<const isa::Module> modul
       }
     }
   }
-  exec::ModulePlacement placement{loaded->globalAddresses_};
-  std::vector<std::string> unsupported = exec::findUnsupported(m, placement);
-  errors.insert(errors.end(), unsupported.begin(), unsupported.end());
+  if (loading == ModuleLoading::Eager) {
+    std::vector<std::string> unsupported =
+        exec::findUnsupported(m, exec::ModulePlacement{loaded->globalAddresses_});
+    errors.insert(errors.end(), unsupported.begin(), unsupported.end());
+  }
   if (!errors.empty()) {
     for (uint64_t address : loaded->globalAddresses_) {
       if (address != 0) allocations_.release(address);
@@ -141,21 +144,26 @@ std::shared_ptr<LoadedModule> Gpu::load(std::shared_ptr<const isa::Module> modul
     return nullptr;
   }
   loaded->kernels_.resize(m.functions.size());
+  loaded->preparationErrors_.resize(m.functions.size());
   return loaded;
 }
 
-const exec::PreparedKernel* Gpu::prepared(LoadedModule& module, uint32_t kernelIndex, std::string& error) {
+const exec::PreparedKernel* Gpu::prepared(LoadedModule& module, uint32_t kernelIndex, LaunchError& error) {
   std::lock_guard lock(module.prepareMutex_);
   auto& slot = module.kernels_[kernelIndex];
-  if (slot == nullptr) {
+  std::string& failure = module.preparationErrors_[kernelIndex];
+  if (slot == nullptr && failure.empty()) {
     std::vector<std::string> errors;
-    exec::ModulePlacement placement{module.globalAddresses_};
-    slot = exec::prepareKernel(*module.module_, kernelIndex, placement, errors);
+    slot = exec::prepareKernel(*module.module_, kernelIndex, exec::ModulePlacement{module.globalAddresses_},
+                               errors);
     if (slot == nullptr) {
-      error = errors.empty() ? "cannot prepare kernel" : errors.front();
-      return nullptr;
+      // Every instruction at fault, as a module load reports them.
+      failure = "kernel " + module.module_->functions[kernelIndex].name + " cannot be loaded: ";
+      for (size_t i = 0; i < errors.size(); ++i) failure += (i == 0 ? "" : "; ") + errors[i];
+      if (errors.empty()) failure += "its preparation failed";
     }
   }
+  if (slot == nullptr) error = {LaunchErrorKind::InvalidPtx, failure};
   return slot.get();
 }
 
@@ -193,14 +201,12 @@ bool readsGridWorkspace(const exec::PreparedKernel& kernel) {
 
 }  // namespace
 
-bool Gpu::kernelResources(LoadedModule& module, std::string_view kernel, KernelResources& out, std::string& error) {
+LaunchError Gpu::kernelResources(LoadedModule& module, std::string_view kernel, KernelResources& out) {
   int index = kernelIndexOf(module.module(), kernel);
-  if (index < 0) {
-    error = "no kernel named '" + std::string(kernel) + "'";
-    return false;
-  }
+  if (index < 0) return {LaunchErrorKind::InvalidValue, "no kernel named '" + std::string(kernel) + "'"};
+  LaunchError error;
   const exec::PreparedKernel* prepared = this->prepared(module, static_cast<uint32_t>(index), error);
-  if (prepared == nullptr) return false;
+  if (prepared == nullptr) return error;
   const isa::Function& fn = module.module().functions[static_cast<size_t>(index)];
   out.staticSharedBytes = prepared->staticSharedBytes;
   out.localBytesPerThread = prepared->kernelLocalBytes;
@@ -211,7 +217,7 @@ bool Gpu::kernelResources(LoadedModule& module, std::string_view kernel, KernelR
   if (d.reqntid[0] != 0) maxThreads = std::min(maxThreads, d.reqntid[0] * std::max(1u, d.reqntid[1]) * std::max(1u, d.reqntid[2]));
   out.maxThreadsPerBlock = maxThreads;
   out.parameterBytes = fn.paramBytes;
-  return true;
+  return {};
 }
 
 // Runs the CTAs of a launch on `threads` host threads, each taking the
@@ -283,8 +289,7 @@ uint64_t Gpu::allocateGridWorkspace() {
 // not (cudaErrorCooperativeLaunchTooLarge on a GPU).
 std::string Gpu::checkCoResidency(LoadedModule& module, const isa::Function& fn, const LaunchConfig& config) {
   KernelResources resources;
-  std::string error;
-  if (!kernelResources(module, fn.name, resources, error)) return error;
+  if (LaunchError error = kernelResources(module, fn.name, resources)) return error.message;
   uint64_t threads = config.block.count();
   int perSm = maxActiveBlocksPerSm(config_, resources, static_cast<int>(threads), config.dynamicSharedBytes);
   uint64_t resident = static_cast<uint64_t>(perSm) * config_.smCount;
@@ -347,12 +352,8 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
                                                        std::to_string(fn.paramBytes)};
     return result;
   }
-  std::string error;
-  const exec::PreparedKernel* kernel = prepared(module, index, error);
-  if (kernel == nullptr) {
-    result.error = {LaunchErrorKind::Unsupported, error};
-    return result;
-  }
+  const exec::PreparedKernel* kernel = prepared(module, index, result.error);
+  if (kernel == nullptr) return result;
   result.stats.staticSharedBytes = static_cast<uint32_t>(kernel->staticSharedBytes);
   result.stats.registersPerThread = module.registersOf(fn.name, kernel->registersPerThread);
   uint64_t sharedTotal = kernel->dynamicSharedOffset + config.dynamicSharedBytes;
@@ -469,6 +470,8 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
     for (std::string& w : coherence->hazards()) result.warnings.push_back(std::move(w));
     result.stats.warpSyncHazards = result.warnings.size();
   }
+  for (std::string& line : grid.memcheckReports.lines(grid.failedCta.load()))
+    result.warnings.push_back(std::move(line));
   result.stats.hostThreads = threads;
   result.stats.simulationSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

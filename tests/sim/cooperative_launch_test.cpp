@@ -228,8 +228,8 @@ TEST(CooperativeLaunch, GridLargerThanTheDeviceHoldsIsRefused) {
     auto module = test::loadCudaProgram(*device, kProgram);
     module->setMachineRegisters({{"rotate_between_blocks", kRegisters}});
     sim::Gpu::KernelResources resources;
-    std::string why;
-    ASSERT_TRUE(device->gpu().kernelResources(*module, "rotate_between_blocks", resources, why)) << why;
+    sim::LaunchError error = device->gpu().kernelResources(*module, "rotate_between_blocks", resources);
+    ASSERT_FALSE(error) << error.message;
     int perSm = sim::maxActiveBlocksPerSm(device->config(), resources,
                                           static_cast<int>(shape.threadsPerBlock), shape.dynamicShared);
     // Hand-derived: 2048 threads per SM hold two blocks of 1024 (whose

@@ -34,10 +34,12 @@ inline std::string ptxKernel(std::string_view declarations, std::string_view bod
   return text;
 }
 
-// The message loading `ptx` fails with, or "" if the module loads.
+// The message loading `ptx` fails with, or "" if the module loads. Eager
+// loading: an instruction the simulator lacks fails the load.
 inline std::string moduleLoadError(const std::string& ptx, std::string_view name = "test.ptx") {
   try {
-    Device device(sim::GpuConfig{}, DeviceOptions{1});
+    Device device(sim::GpuConfig{},
+                  DeviceOptions{.hostThreads = 1, .moduleLoading = sim::ModuleLoading::Eager});
     device.loadModule(ptx, name);
   } catch (const std::exception& e) {
     return e.what();

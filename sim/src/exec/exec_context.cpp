@@ -1,6 +1,7 @@
 #include "exec_context.h"
 #include "../hex_text.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <stdexcept>
@@ -65,19 +66,44 @@ void ExecContext::fail(LaunchErrorKind kind, const std::string& what, unsigned l
   aborted = true;
 }
 
+std::string ExecContext::badAccessText(AccessKind kind, AddressSpace space, uint64_t address, unsigned size,
+                                       const std::string& why) {
+  return "invalid " + std::string(spaceWord(space)) + " " + accessWord(kind) + " of " + std::to_string(size) +
+         " bytes at " + hex(address) + " (" + why + ")";
+}
+
 void ExecContext::reportFault(AccessKind kind, AddressSpace space, uint64_t address, unsigned size, unsigned lane,
                               LaunchErrorKind errorKind, const std::string& why) {
-  std::string what = "invalid " + std::string(spaceWord(space)) + " " + accessWord(kind) + " of " +
-                     std::to_string(size) + " bytes at " + hex(address) + " (" + why + ")";
-  fail(errorKind, what, lane);
+  fail(errorKind, badAccessText(kind, space, address, size, why), lane);
+}
+
+uint8_t* ExecContext::outOfBounds(AccessKind kind, AddressSpace space, uint64_t address, unsigned size,
+                                  unsigned lane, const std::string& why) {
+  const bool atInstruction = current != nullptr && frame != nullptr && cta != nullptr && warp != nullptr;
+  if (grid.options.memcheck != MemcheckMode::Report || size > kStandInBytes || !atInstruction) {
+    reportFault(kind, space, address, size, lane, LaunchErrorKind::IllegalAddress, why);
+    return nullptr;
+  }
+  const PreparedFunction& fn = *frame->function;
+  MemcheckReports::Site site{current->source->where.line, fn.index,
+                             static_cast<uint32_t>(current - fn.code.data()), kind};
+  grid.memcheckReports.record(site, {cta->linearId, warp->index}, [&] {
+    const char* outcome = kind == AccessKind::Load ? "the read returned zeros" : "the access was dropped";
+    return "ptxsim: memcheck: " + badAccessText(kind, space, address, size, why) + " in " + where(lane) +
+           "; " + outcome;
+  });
+  if (kind == AccessKind::Load) return zeros_.data();
+  // An atomic returns the old value it finds: zero, as a read would.
+  std::fill_n(discarded_.begin(), size, uint8_t{0});
+  return discarded_.data();
 }
 
 uint8_t* ExecContext::window(uint8_t* base, uint64_t limit, uint64_t address, unsigned size, unsigned lane,
                              AccessKind kind, AddressSpace space) {
   if (address > limit || limit - address < size) {
-    reportFault(kind, space, address, size, lane, LaunchErrorKind::IllegalAddress,
-                "out of bounds of the " + std::to_string(limit) + "-byte " + spaceWord(space) + " window");
-    return nullptr;
+    return outOfBounds(
+        kind, space, address, size, lane,
+        "out of bounds of the " + std::to_string(limit) + "-byte " + spaceWord(space) + " window");
   }
   return base + address;
 }
@@ -101,8 +127,7 @@ uint8_t* ExecContext::global(uint64_t address, unsigned size, unsigned lane, Acc
       } else {
         why = "not inside any allocation";
       }
-      reportFault(kind, space, address, size, lane, LaunchErrorKind::IllegalAddress, why);
-      return nullptr;
+      return outOfBounds(kind, space, address, size, lane, why);
     }
     cachedAllocationBase_ = check.allocation->base;
     cachedAllocationSize_ = check.allocation->size;

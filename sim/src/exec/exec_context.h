@@ -102,6 +102,13 @@ struct ExecContext {
                   AddressSpace space);
   void reportFault(AccessKind kind, AddressSpace space, uint64_t address, unsigned size, unsigned lane,
                    LaunchErrorKind errorKind, const std::string& why);
+  // An access outside memory: a fault (null), or under --memcheck=report
+  // a report and bytes that stand in for the memory (memcheck.h).
+  uint8_t* outOfBounds(AccessKind kind, AddressSpace space, uint64_t address, unsigned size, unsigned lane,
+                       const std::string& why);
+  // "invalid global read of 4 bytes at 0x... (why)".
+  static std::string badAccessText(AccessKind kind, AddressSpace space, uint64_t address, unsigned size,
+                                   const std::string& why);
 
   // The last global allocation and page hit, so streaming accesses skip the
   // look-ups.
@@ -110,6 +117,12 @@ struct ExecContext {
   uint8_t* cachedHost_ = nullptr;  // the cached allocation's host bytes, if host-backed
   uint64_t cachedPage_ = UINT64_MAX;
   uint8_t* cachedPageBytes_ = nullptr;
+  // What --memcheck=report's bad accesses touch in place of memory: reads
+  // see zeros, writes and atomics land where nothing reads them. As large
+  // as the widest access (a vector of four 16-byte elements, twice).
+  static constexpr unsigned kStandInBytes = 128;
+  alignas(16) std::array<uint8_t, kStandInBytes> zeros_{};
+  alignas(16) std::array<uint8_t, kStandInBytes> discarded_{};
 };
 
 }  // namespace ptxsim::sim::exec

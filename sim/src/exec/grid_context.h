@@ -13,6 +13,7 @@
 
 #include "driver_clock.h"
 #include "launch_turns.h"
+#include "memcheck_reports.h"
 #include "prepared.h"
 #include "ptxsim/memory/allocation_table.h"
 #include "ptxsim/memory/page_store.h"
@@ -99,6 +100,8 @@ struct GridContext {
   // By PTX line: the first (lowest CTA, then warp) occurrence, whatever the
   // host thread count.
   std::map<uint32_t, std::pair<uint64_t, std::string>> maskWarnings;
+  // --memcheck=report's bad accesses (LaunchOptions::memcheck).
+  MemcheckReports memcheckReports;
   LaunchError error;
   std::atomic<uint64_t> failedCta{UINT64_MAX};
   std::atomic<uint64_t> warpInstructions{0};  // across CTAs, for the launch's instruction limit

@@ -305,9 +305,12 @@ TEST(FloatArith, NaNBits) {
 
 TEST(FloatArith, FormsWithoutRequiredModifiersAreRejected) {
   for (const char* inst : {"fma.f32", "mad.f32", "fma.f64", "div.f32", "div.f64"}) {
-    bool f64 = std::string(inst).ends_with("f64");
-    unsigned sources = std::string(inst).starts_with("div") ? 2 : 3;
-    EXPECT_ANY_THROW(runOp(inst, f64, sources, Inputs(1))) << inst;
+    std::string t = std::string(inst).ends_with("f64") ? "f64" : "f32";
+    std::string sources = std::string(inst).starts_with("div") ? "%a, %b" : "%a, %b, %c";
+    std::string error =
+        test::loadError(".reg ." + t + " %a, %b, %c, %d;", std::string(inst) + " %d, " + sources + ";");
+    EXPECT_NE(error.find("unsupported instruction " + std::string(inst)), std::string::npos)
+        << inst << ": " << error;
   }
 }
 

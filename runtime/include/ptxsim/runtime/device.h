@@ -51,6 +51,11 @@ class KernelArgs {
 struct DeviceOptions {
   unsigned hostThreads = 0;  // 0: every core
   std::ostream* printfOutput = nullptr;  // where device printf goes at synchronisation; null: stdout
+  // Lazy, as CUDA by default: a kernel the simulator cannot execute fails
+  // when it is launched (its LaunchResult's error is InvalidPtx, naming
+  // each instruction), and the module's other kernels run. Eager: the
+  // module load fails instead (CUDA_MODULE_LOADING=EAGER).
+  sim::ModuleLoading moduleLoading = sim::ModuleLoading::Lazy;
 };
 
 class Device {
@@ -63,8 +68,8 @@ class Device {
   sim::Gpu& gpu() { return gpu_; }
   const sim::GpuConfig& config() const { return gpu_.config(); }
 
-  // Modules. Errors (syntax, unsupported instructions) throw Error with one
-  // "NAME:LINE:COL: error: ..." line per problem.
+  // Modules. Errors (syntax; unsupported instructions, with eager loading)
+  // throw Error with one "NAME:LINE:COL: error: ..." line per problem.
   std::shared_ptr<sim::LoadedModule> loadModule(std::string_view ptx, std::string_view name = "<ptx>",
                                                 const std::map<std::string, uint8_t*>& hostBacked = {});
   std::shared_ptr<sim::LoadedModule> loadModuleFile(const std::string& path);

@@ -22,6 +22,7 @@ struct RunOptions {
   std::string itsSchedule;          // --its-schedule converge|round-robin|random|adversarial
   std::optional<uint64_t> seed;     // --seed N
   std::vector<std::string> checks;  // --check warp-sync
+  std::string memcheck;             // --memcheck strict|report (default strict)
   bool timing = false;              // --timing: launches on the timing model
   std::string kernelName;           // --kernel-name: only launches of this kernel are timed
   std::optional<uint64_t> launchSkip;   // --launch-skip: of those, the first N run functionally

@@ -18,6 +18,7 @@
 #include "ptxsim/sim/device_heap.h"
 #include "ptxsim/sim/gpu_config.h"
 #include "ptxsim/sim/launch.h"
+#include "ptxsim/sim/module_loading.h"
 #include "ptxsim/sim/texture_objects.h"
 
 namespace ptxsim::sim {
@@ -32,7 +33,7 @@ struct DeviceLaunch;
 }
 
 // A module placed in device memory: its variables allocated and
-// initialised, its kernels prepared on first launch.
+// initialised, each kernel prepared on its first use.
 class LoadedModule {
  public:
   ~LoadedModule();
@@ -72,11 +73,16 @@ class LoadedModule {
   uint64_t constantBankBase_ = 0;
   std::mutex prepareMutex_;
   std::vector<std::unique_ptr<exec::PreparedKernel>> kernels_;  // by Module::functions index
+  // Why a kernel could not be prepared, by Module::functions index (empty
+  // while it has not been tried or when it prepared): a kernel that fails
+  // fails the same way at every use, without preparing it again.
+  std::vector<std::string> preparationErrors_;
 };
 
 // The instructions of a module the simulator cannot execute, one line
 // each ("unsupported instruction X at PTX line N: why"); empty when it can
-// run every function. What a module load checks, without device memory.
+// run every function. What an eager module load checks (and `ptxsim
+// check`), without device memory.
 std::vector<std::string> unsupportedInstructions(const isa::Module& module);
 
 class Gpu {
@@ -92,12 +98,14 @@ class Gpu {
   TextureRegistry& textures() { return textures_; }
 
   // Places the module's variables (with their initializers and
-  // relocations) and checks that every instruction is supported. Null with
-  // `errors` set otherwise.
+  // relocations). Eager loading also checks that every instruction is
+  // supported; lazy loading leaves that to each kernel's first use
+  // (launch, kernelResources). Null with `errors` set when it fails.
   // `hostBacked` names variables (CUDA __managed__ ones) to place in the
   // given host memory instead of device memory; each must hold the
   // variable's size.
-  std::shared_ptr<LoadedModule> load(std::shared_ptr<const isa::Module> module, std::vector<std::string>& errors,
+  std::shared_ptr<LoadedModule> load(std::shared_ptr<const isa::Module> module, ModuleLoading loading,
+                                     std::vector<std::string>& errors,
                                      const std::map<std::string, uint8_t*>& hostBacked = {});
 
   // Runs a kernel to completion.
@@ -109,8 +117,10 @@ class Gpu {
   // finds them there, dirty, as on the GPU (timing::MemorySystem::copyEngineWrote).
   void copyEngineWrote(uint64_t address, uint64_t bytes);
 
-  // The static resources a kernel needs (for occupancy and attributes);
-  // false if it does not exist or cannot be prepared.
+  // The static resources a kernel needs (for occupancy and attributes).
+  // Preparing the kernel if it has not been (lazy loading), as querying a
+  // kernel's attributes loads it on a GPU. The error is InvalidValue when
+  // there is no such kernel, InvalidPtx when it cannot be prepared.
   struct KernelResources {
     uint64_t staticSharedBytes = 0;
     uint64_t localBytesPerThread = 0;
@@ -118,10 +128,12 @@ class Gpu {
     uint32_t maxThreadsPerBlock = 0;
     uint64_t parameterBytes = 0;
   };
-  bool kernelResources(LoadedModule& module, std::string_view kernel, KernelResources& out, std::string& error);
+  LaunchError kernelResources(LoadedModule& module, std::string_view kernel, KernelResources& out);
 
  private:
-  const exec::PreparedKernel* prepared(LoadedModule& module, uint32_t kernelIndex, std::string& error);
+  // The kernel prepared (on its first use); null with `error` set when it
+  // cannot be.
+  const exec::PreparedKernel* prepared(LoadedModule& module, uint32_t kernelIndex, LaunchError& error);
   // Where a grid sits among device-side launches (exec/device_launch.h).
   struct GridPlace {
     uint32_t depth = 0;

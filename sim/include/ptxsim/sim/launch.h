@@ -8,6 +8,7 @@
 
 #include "ptxsim/sim/kernel_stats.h"
 #include "ptxsim/sim/launch_geometry.h"
+#include "ptxsim/sim/memcheck.h"
 #include "ptxsim/sim/simt.h"
 #include "ptxsim/sim/step_report.h"
 
@@ -53,6 +54,9 @@ struct LaunchOptions {
   // that share memory with no __syncwarp, collective or barrier between
   // their accesses) in LaunchResult::warnings. Results do not change.
   bool checkWarpSync = false;
+  // --memcheck: fail at the first bad memory access, or report each bad
+  // instruction once in LaunchResult::warnings and go on (memcheck.h).
+  MemcheckMode memcheck = MemcheckMode::Strict;
   // Run on the timing model (sim/src/timing): the same results, plus
   // simulated cycles in the statistics. One host thread. Only the launches
   // the filter selects (as Nsight Compute's --kernel-name, --launch-skip and
@@ -93,6 +97,7 @@ enum class LaunchErrorKind : uint8_t {
   Breakpoint,             // cudaErrorLaunchFailure for brkpt without a debugger
   Assert,                 // cudaErrorAssert
   Unsupported,            // cudaErrorNotSupported: an instruction the simulator lacks
+  InvalidPtx,             // cudaErrorInvalidPtx: a kernel lazy loading cannot prepare (module_loading.h)
   Deadlock,               // no warp can make progress (cudaErrorLaunchTimeout on hardware)
   Timeout,                // maxWarpInstructions exceeded (cudaErrorLaunchTimeout)
   StackOverflow,          // call depth or local memory beyond the stack limit
@@ -109,8 +114,9 @@ struct LaunchResult {
   LaunchError error;
   KernelStats stats;
   std::string printfOutput;  // device printf output, in CUDA's order, flushed at synchronisation
-  // Diagnostics of the launch's checks ("ptxsim: warp-sync hazard ..."), one
-  // line each, sorted; the same whatever the host thread count.
+  // Diagnostics of the launch's checks ("ptxsim: warp-sync hazard ...",
+  // "ptxsim: memcheck: ..."), one line each, sorted; the same whatever the
+  // host thread count.
   std::vector<std::string> warnings;
   // The grids the launch's threads launched (dynamic parallelism) and
   // theirs, in the order they ran; each is a launch of its own in the

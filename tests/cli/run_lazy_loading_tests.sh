@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Lazy module loading under `ptxsim run`: a program whose kernel uses an
+# instruction the simulator lacks (multimem.ld_reduce) still runs its other
+# kernel; the lacking kernel's attribute query and launch fail with
+# cudaErrorInvalidPtx (not sticky), and stderr names the instruction. With
+# CUDA_MODULE_LOADING=EAGER the whole module fails at its first use, as
+# before. Usage: run_lazy_loading_tests.sh PTXSIM WORK_DIR
+set -uo pipefail
+ptxsim=$1
+work=$2
+mkdir -p "$work"
+nvcc="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
+if [ ! -x "$nvcc" ]; then
+  echo "run_lazy_loading_tests: nvcc is required to build the test program and was not found" >&2
+  exit 1
+fi
+failures=0
+check() {  # check NAME CONDITION...
+  local name=$1
+  shift
+  if "$@"; then echo "ok: $name"; else echo "FAILED: $name" >&2; failures=$((failures + 1)); fi
+}
+
+cat >"$work/lazy.cu" <<'CU'
+#include <cuda_runtime.h>
+#include <cstdio>
+// A multimem reduction (NVLink SHARP): an instruction the simulator lacks.
+__global__ void reduceMulticast(float* out, const float* p) {
+  float d;
+  asm volatile("multimem.ld_reduce.relaxed.sys.global.add.f32 %0, [%1];" : "=f"(d) : "l"(p));
+  *out = d;
+}
+__global__ void square(int* v) { v[threadIdx.x] *= v[threadIdx.x]; }
+int main() {
+  int h[32];
+  for (int i = 0; i < 32; ++i) h[i] = i;
+  int* d;
+  float* f;
+  cudaMalloc(&d, sizeof h);
+  cudaMalloc(&f, 2 * sizeof(float));
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  cudaFuncAttributes attributes;
+  std::printf("attributes of reduceMulticast: %s\n",
+              cudaGetErrorName(cudaFuncGetAttributes(&attributes, reduceMulticast)));
+  reduceMulticast<<<1, 1>>>(f, f + 1);
+  std::printf("launch of reduceMulticast: %s\n", cudaGetErrorName(cudaGetLastError()));
+  square<<<1, 32>>>(d);
+  std::printf("launch of square: %s\n", cudaGetErrorName(cudaGetLastError()));
+  cudaError_t sync = cudaDeviceSynchronize();
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  int wrong = 0;
+  for (int i = 0; i < 32; ++i) wrong += h[i] != i * i;
+  std::printf("synchronize: %s, %d wrong squares\n", cudaGetErrorName(sync), wrong);
+  return 0;
+}
+CU
+"$nvcc" -cudart shared -arch=sm_90 -o "$work/lazy" "$work/lazy.cu" || exit 1
+
+out=$("$ptxsim" run --threads 1 -- "$work/lazy" 2>"$work/lazy.err")
+check "lazy: the program exits 0" [ $? -eq 0 ]
+check "lazy: the lacking kernel's attributes fail" grep -qx "attributes of reduceMulticast: cudaErrorInvalidPtx" <<<"$out"
+check "lazy: its launch fails" grep -qx "launch of reduceMulticast: cudaErrorInvalidPtx" <<<"$out"
+check "lazy: the other kernel launches" grep -qx "launch of square: cudaSuccess" <<<"$out"
+# 0..31 squared, checked by the program itself.
+check "lazy: and computes the squares" grep -qx "synchronize: cudaSuccess, 0 wrong squares" <<<"$out"
+check "lazy: stderr names the kernel and the instruction" grep -q \
+  "ptxsim: error: kernel _Z15reduceMulticastPfPKf cannot be loaded: unsupported instruction multimem.ld_reduce.* at PTX line [0-9]*" \
+  "$work/lazy.err"
+
+out=$(CUDA_MODULE_LOADING=EAGER "$ptxsim" run --threads 1 -- "$work/lazy" 2>"$work/eager.err")
+check "eager: the program exits 0" [ $? -eq 0 ]
+check "eager: the module fails at its first use" grep -qx "attributes of reduceMulticast: cudaErrorInvalidPtx" <<<"$out"
+check "eager: so does the other kernel" grep -qx "launch of square: cudaErrorInvalidPtx" <<<"$out"
+# Only 0 and 1 are their own squares.
+check "eager: which never ran" grep -qx "synchronize: cudaSuccess, 30 wrong squares" <<<"$out"
+check "eager: stderr names the instruction" grep -q "unsupported instruction multimem.ld_reduce" "$work/eager.err"
+
+if [ "$failures" -ne 0 ]; then
+  echo "run_lazy_loading_tests: $failures failed; the program's stderr:" >&2
+  cat "$work/lazy.err" "$work/eager.err" >&2
+  exit 1
+fi
