@@ -39,6 +39,13 @@ std::string hex(uint64_t v) {
 
 std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
 
+// One host thread, and every kernel prepared when its module loads: the
+// suite tells the forms the simulator refuses (at load) from those that
+// run and differ, which lazy loading would only tell at the launch.
+DeviceOptions conformanceDeviceOptions() {
+  return DeviceOptions{.hostThreads = 1, .moduleLoading = sim::ModuleLoading::Eager};
+}
+
 struct Outcome {
   std::vector<std::string> differences;               // one line per differing form
   std::map<std::string, std::vector<std::string>> refused;  // the loader's reason -> forms
@@ -170,7 +177,7 @@ int dump(const std::string& formsPath, const std::string& outputsPath, const std
     std::vector<uint64_t> want(bytes / 8);
     std::memcpy(want.data(), outputs.data() + offset, bytes);
     std::cout << moduleHeader() + kernelText(form, "k") << "\n";
-    Device device(sim::GpuConfig{}, DeviceOptions{1});
+    Device device(sim::GpuConfig{}, conformanceDeviceOptions());
     const Simulated simulated = simulate(device, s);
     if (!simulated.refused.empty()) std::cout << "# refused at load: " << simulated.refused << "\n";
     if (!simulated.launchError.empty()) std::cout << "# the launch failed on the simulator: " << simulated.launchError << "\n";
@@ -199,7 +206,7 @@ int dump(const std::string& formsPath, const std::string& outputsPath, const std
 int simulateAll(const std::string& formsPath, const std::string& outputsPath) {
   const Enumeration all = enumerateForms(setOfFormsFile(formsPath));  // the suite points into it
   const std::vector<SuiteForm> suite = suiteOf(all, readLines(formsPath));
-  Device device(sim::GpuConfig{}, DeviceOptions{1});
+  Device device(sim::GpuConfig{}, conformanceDeviceOptions());
   std::string outputs;
   size_t refused = 0, failed = 0;
   for (const SuiteForm& s : suite) {
@@ -231,7 +238,7 @@ int replay(const std::string& formsPath, const std::string& outputsPath, const s
     throw std::runtime_error(outputsPath + " holds " + std::to_string(outputs.size()) + " bytes of results; the forms of " +
                              formsPath + " with their inputs give " + std::to_string(expectedBytes) +
                              ": the generator changed since the recording (record again: tests/conformance/record.sh)");
-  Device device(sim::GpuConfig{}, DeviceOptions{1});
+  Device device(sim::GpuConfig{}, conformanceDeviceOptions());
   Outcome outcome;
   size_t offset = 0;
   for (const SuiteForm& s : suite) {
