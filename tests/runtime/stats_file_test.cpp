@@ -95,8 +95,8 @@ TEST_F(StatsFileTest, ChangedParametersAreWrittenAgainUnderANewId) {
   EXPECT_EQ(records[1]["ptxsim__config"], records[0]["ptxsim__config"]);
   EXPECT_EQ(records[3]["ptxsim__config"], records[2]["ptxsim__config"]);
   EXPECT_EQ(records[4]["ptxsim__config"], records[2]["ptxsim__config"]);
-  EXPECT_EQ(records[3]["gpc__cycles_elapsed.max"].get<uint64_t>(),
-            records[1]["gpc__cycles_elapsed.max"].get<uint64_t>() + 100);
+  EXPECT_EQ(records[2]["ptxsim__timing"]["launch.grid_cycles"].get<uint64_t>(),
+            records[0]["ptxsim__timing"]["launch.grid_cycles"].get<uint64_t>() + 100);
 }
 
 TEST_F(StatsFileTest, FunctionalLaunchesWriteNoParameters) {
