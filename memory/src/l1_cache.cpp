@@ -19,7 +19,9 @@ double L1Stats::sectorHitRatePct() const {
   return sectors == 0 ? 0.0 : 100.0 * static_cast<double>(hits) / static_cast<double>(sectors);
 }
 
-L1Cache::L1Cache(const L1Config& config) : config_(config) {
+L1Cache::L1Cache(const L1Config& config) : L1Cache(config, Lines{}) {}
+
+L1Cache::L1Cache(const L1Config& config, Lines lines) : config_(config), lines_(std::move(lines)) {
   auto fail = [](const char* why) { throw std::invalid_argument(std::string("L1 cache: ") + why); };
   if (config.sectorBytes == 0 || config.lineBytes % config.sectorBytes != 0)
     fail("the line must be whole sectors");
@@ -31,10 +33,35 @@ L1Cache::L1Cache(const L1Config& config) : config_(config) {
   if (config.sectorsPerCycle == 0) fail("the data stage must take at least one sector a cycle");
   if (config.replacement == nullptr) fail("no replacement policy");
   sets_ = config.capacityBytes / (config.lineBytes * config.ways);
-  ways_.resize(uint64_t{sets_} * config.ways);
-  arrival_.resize(ways_.size() * sectorsPerLine_);
-  storeHitsFrom_.resize(arrival_.size());
-  fillTicket_.assign(arrival_.size(), MemoryBackend::kFinalAnswer);
+  // Every set stale: whatever the storage held, and however it is laid
+  // out now, is emptied before it is read.
+  ++lines_.epoch;
+  lines_.ways.resize(uint64_t{sets_} * config.ways);
+  const size_t sectors = lines_.ways.size() * sectorsPerLine_;
+  lines_.arrival.resize(sectors);
+  lines_.storeHitsFrom.resize(sectors);
+  lines_.fillTicket.resize(sectors);
+  lines_.setEpoch.resize(sets_);
+}
+
+void L1Cache::startOver(const L1Config& config) {
+  Lines lines = std::move(lines_);
+  *this = L1Cache(config, std::move(lines));
+}
+
+L1Cache::Way* L1Cache::setOf(uint64_t line) {
+  const uint64_t set = line / config_.lineBytes % sets_;
+  Way* ways = &lines_.ways[set * config_.ways];
+  if (lines_.setEpoch[set] != lines_.epoch) {
+    lines_.setEpoch[set] = lines_.epoch;
+    std::fill_n(ways, config_.ways, Way{});
+    const uint64_t first = set * config_.ways * sectorsPerLine_;
+    const uint64_t count = uint64_t{config_.ways} * sectorsPerLine_;
+    std::fill_n(&lines_.arrival[first], count, 0);
+    std::fill_n(&lines_.storeHitsFrom[first], count, 0);
+    std::fill_n(&lines_.fillTicket[first], count, MemoryBackend::kFinalAnswer);
+  }
+  return ways;
 }
 
 uint64_t L1Cache::reserveDataStage(uint64_t now, const CoalescedAccess& access) {
@@ -47,7 +74,7 @@ uint64_t L1Cache::reserveDataStage(uint64_t now, const CoalescedAccess& access) 
 
 L1Cache::Way* L1Cache::find(uint64_t line) {
   if (sets_ == 0) return nullptr;
-  Way* set = &ways_[line / config_.lineBytes % sets_ * config_.ways];
+  Way* set = setOf(line);
   for (uint32_t w = 0; w < config_.ways; ++w)
     if (set[w].valid && set[w].line == line) return &set[w];
   return nullptr;
@@ -55,7 +82,7 @@ L1Cache::Way* L1Cache::find(uint64_t line) {
 
 L1Cache::Way* L1Cache::allocate(uint64_t line, uint64_t now) {
   if (sets_ == 0) return nullptr;
-  Way* set = &ways_[line / config_.lineBytes % sets_ * config_.ways];
+  Way* set = setOf(line);
   Way* victim =
       victimWay(set, config_.ways, sectorsPerLine_, now, [&](const Way& way) { return arrivals(way); });
   if (victim != nullptr) {
@@ -67,12 +94,14 @@ L1Cache::Way* L1Cache::allocate(uint64_t line, uint64_t now) {
   return victim;
 }
 
-uint64_t* L1Cache::arrivals(const Way& way) { return &arrival_[(&way - ways_.data()) * sectorsPerLine_]; }
+uint64_t* L1Cache::arrivals(const Way& way) {
+  return &lines_.arrival[(&way - lines_.ways.data()) * sectorsPerLine_];
+}
 uint64_t* L1Cache::storeHitsFrom(const Way& way) {
-  return &storeHitsFrom_[(&way - ways_.data()) * sectorsPerLine_];
+  return &lines_.storeHitsFrom[(&way - lines_.ways.data()) * sectorsPerLine_];
 }
 uint64_t* L1Cache::fillTickets(const Way& way) {
-  return &fillTicket_[(&way - ways_.data()) * sectorsPerLine_];
+  return &lines_.fillTicket[(&way - lines_.ways.data()) * sectorsPerLine_];
 }
 
 uint64_t L1Cache::acquireMshr(uint64_t at, uint64_t& stall) {
@@ -142,7 +171,8 @@ L1Access L1Cache::load(uint64_t now, const CoalescedAccess& access, MemoryBacken
           fillTicket[s] = ticket;
         }
         if (ticket != MemoryBackend::kFinalAnswer)
-          pendingFills_.push_back({ticket, static_cast<uint64_t>(way - ways_.data()), line.address, misses});
+          pendingFills_.push_back(
+              {ticket, static_cast<uint64_t>(way - lines_.ways.data()), line.address, misses});
       }
     }
     if (way != nullptr) rankLookup(*way, *config_.replacement, ++useClock_);
@@ -222,17 +252,15 @@ void L1Cache::countRepeatedTextureLookups(uint64_t sectors) {
 }
 
 void L1Cache::invalidate() {
-  std::fill(ways_.begin(), ways_.end(), Way{});
-  std::fill(arrival_.begin(), arrival_.end(), 0);
-  std::fill(storeHitsFrom_.begin(), storeHitsFrom_.end(), 0);
-  settleFills();
+  ++lines_.epoch;  // every set emptied when next looked up
+  pendingFills_.clear();
 }
 
 void L1Cache::reviseFill(uint64_t ticket, uint64_t answer) {
   auto fill = std::lower_bound(pendingFills_.begin(), pendingFills_.end(), ticket,
                                [](const PendingFill& f, uint64_t t) { return f.ticket < t; });
   if (fill == pendingFills_.end() || fill->ticket != ticket) return;  // a bypassing fetch: nothing allocated
-  const Way& way = ways_[fill->way];
+  const Way& way = lines_.ways[fill->way];
   if (!way.valid || way.line != fill->line) return;  // evicted since
   uint64_t* arrival = arrivals(way);
   const uint64_t* fillTicket = fillTickets(way);
@@ -243,7 +271,7 @@ void L1Cache::reviseFill(uint64_t ticket, uint64_t answer) {
 
 void L1Cache::settleFills() {
   for (const PendingFill& fill : pendingFills_) {
-    uint64_t* fillTicket = fillTickets(ways_[fill.way]);
+    uint64_t* fillTicket = fillTickets(lines_.ways[fill.way]);
     for (uint32_t s = 0; s < sectorsPerLine_; ++s) {
       if (fillTicket[s] == fill.ticket) fillTicket[s] = MemoryBackend::kFinalAnswer;
     }

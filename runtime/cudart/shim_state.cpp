@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 
 namespace ptxsim::cudart {
@@ -63,7 +62,7 @@ ShimState::ShimState()
     : streamOrder_(std::make_unique<StreamOrderState>()),
       profileFromStart_(environment("PTXSIM_PROFILE_FROM_START") != "off"),
       profilerActive_(profileFromStart_),
-      statsPath_(environment("PTXSIM_STATS")) {}
+      stats_(environment("PTXSIM_STATS")) {}
 
 ShimState::~ShimState() {
   if (device_ != nullptr) {
@@ -360,7 +359,7 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
   if (profilerActive_) {
     // The launch, then the grids it launched from the device: one record each.
     auto profile = [this](const sim::KernelStats& stats) {
-      writeStats(stats);
+      stats_.write(stats);
       ++profiled_.launches;
       profiled_.warpInstructions += stats.warpInstructions;
       profiled_.threadInstructions += stats.threadInstructions;
@@ -399,13 +398,6 @@ bool ShimState::fitsDefaultSharedLimit(sim::LoadedModule& module, const std::str
   sim::Gpu::KernelResources r;
   if (device().gpu().kernelResources(module, kernel, r)) return true;  // the launch reports it
   return r.staticSharedBytes + dynamicBytes <= device().config().sharedBytesPerBlock;
-}
-
-void ShimState::writeStats(const sim::KernelStats& stats) {
-  if (statsPath_.empty()) return;
-  std::ofstream out(statsPath_, statsStarted_ ? std::ios::app : std::ios::trunc);
-  statsStarted_ = true;
-  out << stats.toJson() << '\n';
 }
 
 cudaError_t ShimState::record(cudaError_t error) {

@@ -19,6 +19,7 @@
 
 #include "ptxsim/runtime/device.h"
 #include "ptxsim/runtime/fatbin.h"
+#include "ptxsim/runtime/stats_file.h"
 #include "error_log.h"
 #include "managed_advice.h"
 #include "stream_order.h"
@@ -210,7 +211,6 @@ class ShimState {
   std::map<const void*, int> maxDynamicShared;
 
  private:
-  void writeStats(const sim::KernelStats& stats);
   // `ptxsim run --trace FILE`'s recorder (PTXSIM_TRACE), opened with the
   // first device; null without one. It outlives device resets, so the
   // trace goes on across them.
@@ -241,8 +241,7 @@ class ShimState {
   bool profilerActive_ = true;
   ProfiledTotals profiled_;
   std::string deviceName_;  // for the summary, also after a cudaDeviceReset
-  std::string statsPath_;
-  bool statsStarted_ = false;
+  runtime::StatsFile stats_;  // --stats (PTXSIM_STATS)
 };
 
 ShimState& shimState();

@@ -56,6 +56,14 @@ std::vector<std::string> unsupportedInstructions(const isa::Module& module) {
 Gpu::Gpu(GpuConfig config) : config_(std::move(config)) {}
 Gpu::~Gpu() = default;
 
+const std::shared_ptr<const TimingParameterSet>& Gpu::timingParameters() {
+  if (timingParameters_ == nullptr || !(timingParametersOf_ == config_.timing)) {
+    timingParameters_ = std::make_shared<const TimingParameterSet>(timingParameterSet(config_.timing));
+    timingParametersOf_ = config_.timing;
+  }
+  return timingParameters_;
+}
+
 void Gpu::copyEngineWrote(uint64_t address, uint64_t bytes) {
   if (!timingKept_) timingKept_ = std::make_unique<timing::KeptState>();
   // Twice the L2: older writes have left it by the time the last were made.
@@ -435,12 +443,10 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
         options.hostThreads != 0 ? options.hostThreads : std::max(1u, std::thread::hardware_concurrency());
     timing::TimedGrid timed =
         timing::runTimedGrid(grid, static_cast<uint32_t>(std::max(perSm, 1)), *timingKept_, timingThreads);
-    KernelStats counted = timed.stats;
-    counted.timingParameters = timingJson(config_.timing);
     result.stats.timed = true;
-    result.stats.timing = counted.timing;
-    result.stats.timingParameters = counted.timingParameters;
-    result.stats.add(counted);
+    result.stats.timing = timed.stats.timing;
+    result.stats.timingParameters = timingParameters();
+    result.stats.add(timed.stats);
     result.printfOutput = std::move(timed.printfOutput);
     launchesByCta = std::move(timed.launchesByCta);
     threads = timed.hostThreads;

@@ -106,11 +106,17 @@ std::string KernelStats::toJson() const {
     j["ptxsim__l2_coalesced_read_sectors.sum"] = timing.l2CoalescedSectors;  // not looked up: see above
     j["dram__bytes_read.sum"] = timing.dramBytesRead;
     j["dram__bytes_write.sum"] = timing.dramBytesWritten;
-    j["ptxsim__timing"] = nlohmann::ordered_json::parse(timingParameters);
+    if (timingParameters != nullptr) j["ptxsim__config"] = timingParameters->id;
   }
   j["ptxsim__simulation_seconds"] = simulationSeconds;
   j["ptxsim__host_threads"] = hostThreads;
   return j.dump();
+}
+
+std::string timingParametersRecord(const TimingParameterSet& parameters) {
+  // The parameters are JSON already: written as they are, not parsed again.
+  return R"({"ptxsim__record":"config","ptxsim__config":")" + parameters.id + R"(","ptxsim__timing":)" +
+         parameters.json + "}";
 }
 
 }  // namespace ptxsim::sim

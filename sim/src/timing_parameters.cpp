@@ -1,6 +1,7 @@
 // The timing model's preset keys: one row per parameter, with its unit and
 // description, which parse, echo and document it.
 #include <charconv>
+#include <cstdio>
 #include <limits>
 #include <sstream>
 #include <type_traits>
@@ -347,6 +348,16 @@ std::string timingJson(const TimingConfig& timing) {
     json += (json.size() > 1 ? "," : "") + std::string("\"") + p.key + "\":" + (text ? "\"" + value + "\"" : value);
   }
   return json + "}";
+}
+
+TimingParameterSet timingParameterSet(const TimingConfig& timing) {
+  TimingParameterSet set{timingJson(timing), {}};
+  uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a, 64 bits
+  for (unsigned char c : set.json) hash = (hash ^ c) * 0x100000001b3ull;
+  char id[17];
+  std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(hash));
+  set.id = id;
+  return set;
 }
 
 }  // namespace ptxsim::sim

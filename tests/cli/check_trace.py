@@ -25,6 +25,7 @@ def main():
             fail(f"{trace_path} is not valid JSON: {e}")
     with open(stats_path) as f:
         records = [json.loads(line) for line in f if line.strip()]
+    records = [r for r in records if "ptxsim__record" not in r]  # launches only, not the timing parameters
     timed = [r for r in records if "gpc__cycles_elapsed.max" in r]
     if not isinstance(trace, list):
         fail("the trace is not a JSON array")

@@ -128,7 +128,11 @@ out=$("$ptxsim" run --timing --stats "$work/timed.json" -- "$work/vector_add" 2>
 check "timing: the program succeeds" [ $? -eq 0 ]
 check "timing: the program's output is unchanged" grep -q "0 mismatches" <<<"$out"
 check "timing: the record has simulated cycles" grep -q '"gpc__cycles_elapsed.max":[1-9]' "$work/timed.json"
-check "timing: the record echoes the timing parameters" grep -q '"ptxsim__timing":{"sm.sub_partitions":4' "$work/timed.json"
+check "timing: the statistics echo the timing parameters" grep -q '"ptxsim__timing":{"sm.sub_partitions":4' "$work/timed.json"
+check "timing: the parameters are written once, first, in a record of their own" \
+  bash -c "[ \$(grep -c '\"ptxsim__record\":\"config\"' '$work/timed.json') -eq 1 ] && head -1 '$work/timed.json' | grep -q '^{\"ptxsim__record\":\"config\"'"
+check "timing: the launch records name the parameters, not repeat them" \
+  bash -c "grep '\"kernel\"' '$work/timed.json' | grep -q '\"ptxsim__config\":\"[0-9a-f]\{16\}\"' && ! grep '\"kernel\"' '$work/timed.json' | grep -q ptxsim__timing"
 "$ptxsim" run --timing --kernel-name vectorAdd --stats "$work/named.json" -- "$work/vector_add" >/dev/null 2>&1
 check "timing: --kernel-name: the program succeeds" [ $? -eq 0 ]
 check "timing: --kernel-name by the function's name selects it" grep -q '"gpc__cycles_elapsed.max"' "$work/named.json"

@@ -34,7 +34,11 @@ subprocess.run([nvcc, "-cudart", "shared", "-arch=sm_90", "-o", app,
 stats = os.path.join(work, "vector_add.jsonl")
 subprocess.run([ptxsim, "run", "--timing", "--stats", stats, "--", app], check=True, stdout=subprocess.DEVNULL)
 with open(stats) as f:
-    record = json.loads(f.readline())
+    records = [json.loads(line) for line in f if line.strip()]
+# The timing parameters, written once, then the launch, which names them.
+parameters, record = records[0], records[1]
+if parameters.get("ptxsim__record") != "config" or record.get("ptxsim__config") != parameters["ptxsim__config"]:
+    sys.exit("run_compare_tests: the statistics do not begin with the timing parameters the launch names")
 
 # Hardware values as ncu prints them: thousands separators, prefixed units.
 hardware = {  # metric: (unit, printed value, value in the statistics' unit)

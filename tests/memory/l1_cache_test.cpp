@@ -333,6 +333,41 @@ TEST(L1Cache, InvalidateDropsEveryLine) {
   EXPECT_EQ(l1.load(200, wholeLine(0x5000), backend).readyAt, 300u);
 }
 
+// A kept L1 started over behaves as a new one of its new geometry, what it
+// held before dropped (the timing model keeps the SMs' L1s from launch to
+// launch for their storage only: sim/src/timing/sm_data_caches.h).
+TEST(L1Cache, StartedOverItIsANewCache) {
+  auto run = [](L1Cache& l1, RecordingBackend& backend, uint64_t start) {
+    std::vector<uint64_t> out;
+    for (uint64_t i = 0; i < 48; ++i) {
+      const uint64_t line = 0x8000 + (i * 7 % 16) * 0x1000;
+      L1Access a = i % 3 == 2
+                       ? l1.store(start + i * 10, oneWord(line + 32), backend)
+                       : l1.load(start + i * 10, i % 2 == 0 ? wholeLine(line) : oneWord(line), backend);
+      out.insert(out.end(), {a.readyAt, a.sectorHits, a.sectorMisses, a.mshrStallCycles});
+    }
+    const L1Stats& stats = l1.stats();
+    out.insert(out.end(), {stats.loadSectorHits, stats.storeSectorHits, stats.loadSectors,
+                           stats.inFlightSectorHits, backend.sent.size()});
+    return out;
+  };
+  L1Config small;
+  small.capacityBytes = 4 * 1024;
+  small.storeFillCycles = 15;
+  L1Cache kept(L1Config{});
+  RecordingBackend before(100);
+  run(kept, before, 1000);
+  kept.startOver(small);
+  RecordingBackend after(100), fresh(100);
+  L1Cache made(small);
+  EXPECT_EQ(run(kept, after, 0), run(made, fresh, 0));
+  // And back to the larger geometry, the smaller's lines dropped too.
+  kept.startOver(L1Config{});
+  L1Cache large(L1Config{});
+  RecordingBackend again(100), freshLarge(100);
+  EXPECT_EQ(run(kept, again, 0), run(large, freshLarge, 0));
+}
+
 TEST(L1Cache, WithoutCapacityEveryLoadMisses) {
   L1Config config;
   config.capacityBytes = 0;

@@ -172,6 +172,17 @@ TEST(StatsJsonl, ReadsNumericTopLevelValuesOnly) {
   EXPECT_DOUBLE_EQ(launches[1].metrics.at("gpc__cycles_elapsed.max"), 9000.0);
 }
 
+TEST(StatsJsonl, RecordsThatAreNotLaunchesAreSkipped) {
+  std::istringstream in(
+      "{\"ptxsim__record\":\"config\",\"ptxsim__config\":\"00000000000000ab\",\"ptxsim__timing\":{\"clock\":"
+      "1}}\n"
+      "{\"kernel\":\"k\",\"gpc__cycles_elapsed.max\":9000,\"ptxsim__config\":\"00000000000000ab\"}\n");
+  std::vector<LaunchMetrics> launches = parseStatsJsonl(in, "s.jsonl");
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0].kernel, "k");
+  EXPECT_EQ(launches[0].metrics.size(), 1u);
+}
+
 TEST(StatsJsonl, BadInputNamesTheFileAndLine) {
   auto errorOf = [](const std::string& text) {
     std::istringstream in(text);

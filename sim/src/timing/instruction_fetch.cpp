@@ -31,10 +31,21 @@ void InstructionLineCache::insert(uint64_t line, uint64_t arrival) {
   Way* set = &entries_[(line % sets_) * ways_];
   Way* victim = std::min_element(set, set + ways_, [](const Way& a, const Way& b) { return a.lastUse < b.lastUse; });
   *victim = {line, arrival, ++useClock_};
+  if (inserted_.size() < entries_.size()) {
+    inserted_.push_back(static_cast<uint32_t>(victim - entries_.data()));
+  } else {
+    insertedMany_ = true;
+  }
 }
 
 void InstructionLineCache::settle() {
-  for (Way& way : entries_) way.arrival = 0;
+  if (insertedMany_) {
+    for (Way& way : entries_) way.arrival = 0;
+  } else {
+    for (uint32_t entry : inserted_) entries_[entry].arrival = 0;
+  }
+  inserted_.clear();
+  insertedMany_ = false;
 }
 
 InstructionFetch::InstructionFetch(const InstructionFetchTiming& timing)

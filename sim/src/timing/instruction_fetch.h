@@ -38,7 +38,9 @@ class InstructionLineCache {
   bool find(uint64_t line, uint64_t& arrival);
   // Puts `line` in, evicting its set's least recently used line.
   void insert(uint64_t line, uint64_t arrival);
-  // Every fill has arrived by cycle 0 (a new launch's clock).
+  // Every fill has arrived by cycle 0 (a new launch's clock). Costs the
+  // lines inserted since the last settle, not the cache: most of 132 SMs'
+  // caches see no fetch in a short launch (issue 44).
   void settle();
 
  private:
@@ -51,6 +53,10 @@ class InstructionLineCache {
   uint32_t sets_;
   std::vector<Way> entries_;  // set-major
   uint64_t useClock_ = 0;
+  // The entries inserted since the last settle, while fewer than the
+  // entries (then settle sweeps them all): the only ones with an arrival.
+  std::vector<uint32_t> inserted_;
+  bool insertedMany_ = false;
 };
 
 struct FetchStats {

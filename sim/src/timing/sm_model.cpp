@@ -21,47 +21,20 @@ namespace {
 // warp-synchronous partners: a step of its CTA wakes it.
 constexpr uint64_t kParked = UINT64_MAX;
 
-memory::L1Config l1Config(const TimingConfig& timing, uint32_t capacityBytes) {
-  memory::L1Config c;
-  c.capacityBytes = capacityBytes;
-  c.ways = timing.l1.ways;
-  c.lineBytes = timing.l1.lineBytes;
-  c.sectorBytes = timing.l1.sectorBytes;
-  c.hitLatencyCycles = timing.l1.hitLatencyCycles;
-  c.sectorsPerCycle = timing.l1.sectorsPerCycle;
-  c.mshrs = timing.l1.mshrs;
-  c.storeAllocates = timing.l1.storeAllocates;
-  c.storeFillCycles = timing.l1.storeFillCycles;
-  c.replacement = timing.l1.replacement;
-  return c;
-}
-
-// The constant cache: one sector per line, a line per cycle.
-memory::L1Config constantCacheConfig(const TimingConfig& timing) {
-  memory::L1Config c;
-  c.capacityBytes = timing.constant.capacityBytes;
-  c.ways = timing.constant.ways;
-  c.lineBytes = timing.constant.lineBytes;
-  c.sectorBytes = timing.constant.lineBytes;
-  c.hitLatencyCycles = timing.constant.hitLatencyCycles;
-  c.sectorsPerCycle = 1;
-  return c;
-}
-
 }  // namespace
 
 SmModel::SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, const CodeLayout& code,
-                 InstructionFetch& fetch, const memory::Interconnect& noc, const memory::L2Cache& l2,
-                 uint32_t l1Bytes)
+                 InstructionFetch& fetch, SmDataCache& caches, const memory::Interconnect& noc,
+                 const memory::L2Cache& l2)
     : index_(index),
       grid_(grid),
       timing_(timing),
       code_(code),
       ctx_(grid),
       l2_(noc, l2, index),
-      l1_(l1Config(timing, l1Bytes)),
+      l1_(caches.l1),
       constantBackend_(timing.constant.missLatencyCycles, timing.constant.lineBytes),
-      constantCache_(constantCacheConfig(timing)),
+      constantCache_(caches.constant),
       fetch_(fetch) {
   subPartitions_.resize(timing.sm.subPartitions);
   for (SubPartition& sp : subPartitions_) sp.policy = makeIssuePolicy(timing.sm.scheduler);

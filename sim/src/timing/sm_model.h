@@ -33,6 +33,7 @@
 #include "ptxsim/sim/stall_reason.h"
 #include "ptxsim/sim/timing_config.h"
 #include "schedulers/issue_policy.h"
+#include "sm_data_caches.h"
 
 namespace ptxsim::sim::timing {
 
@@ -54,15 +55,16 @@ struct SmCounters {
 // counters must not share cache lines.
 class alignas(64) SmModel {
  public:
-  // `l1Bytes`: the L1's share of the unified L1/shared array, what the
-  // launch's shared memory leaves (memory/l1_carveout.h).
   // `code`: the launch's instruction addresses and operand sources;
   // `fetch`: the SM's instruction caches (kept between launches);
+  // `caches`: its L1 and constant cache, empty (sm_data_caches.h: the L1
+  // sized to what the launch's shared memory leaves of the unified array);
   // `noc` and `l2`: the crossbar and the L2 behind it (memory beyond it
   // included) every SM shares, only estimated: the driver applies the SM's
   // requests to the crossbar (l2Requests()).
   SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& timing, const CodeLayout& code,
-          InstructionFetch& fetch, const memory::Interconnect& noc, const memory::L2Cache& l2, uint32_t l1Bytes);
+          InstructionFetch& fetch, SmDataCache& caches, const memory::Interconnect& noc,
+          const memory::L2Cache& l2);
   SmModel(const SmModel&) = delete;
   SmModel& operator=(const SmModel&) = delete;
 
@@ -390,9 +392,9 @@ class alignas(64) SmModel {
     uint64_t nextSequence_ = 0;
   };
   L2Port l2_;
-  memory::L1Cache l1_;
+  memory::L1Cache& l1_;
   memory::FixedLatencyBackend constantBackend_;
-  memory::L1Cache constantCache_;
+  memory::L1Cache& constantCache_;
   InstructionFetch& fetch_;
   uint64_t lgWait_ = 0;          // MSHR wait of the access just executed
   // The provisional L2 answers the access just executed depends on, and

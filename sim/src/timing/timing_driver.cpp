@@ -138,13 +138,13 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   const memory::Hbm& dram = kept.memory.dram();
   const unsigned threads = std::max(1u, std::min<unsigned>(hostThreads, grid.config.smCount));
   if (!kept.pool || kept.pool->threads() != threads) kept.pool = std::make_unique<WindowPool>(threads);
-  // On the host threads: each SM's caches are megabytes to clear in all.
+  std::vector<SmDataCache>& caches = kept.dataCaches.forLaunch(timing, grid.config.smCount, l1Bytes);
   sms.resize(grid.config.smCount);
   kept.spareCtas.resize(sms.size());
   auto onPool = [&](size_t count, const std::function<void(size_t)>& work) { kept.pool->run(count, work); };
   timer.parallel(onPool, sms.size(), &HostProfile::smBuilds, &HostProfile::buildWallSeconds, [&](size_t s) {
-    sms[s] = std::make_unique<SmModel>(static_cast<uint32_t>(s), grid, timing, code, fetch[s],
-                                       kept.memory.interconnect(), l2, l1Bytes);
+    sms[s] = std::make_unique<SmModel>(static_cast<uint32_t>(s), grid, timing, code, fetch[s], caches[s],
+                                       kept.memory.interconnect(), l2);
     sms[s]->adoptSpareCtas(std::move(kept.spareCtas[s]));
   });
   out.hostThreads = threads;

@@ -18,6 +18,7 @@
 #include "../exec/grid_context.h"
 #include "instruction_fetch.h"
 #include "memory_system.h"
+#include "sm_data_caches.h"
 #include "window_pool.h"
 #include "ptxsim/sim/kernel_stats.h"
 
@@ -30,11 +31,13 @@ struct TimedGrid {
   unsigned hostThreads = 1;  // that advanced the SMs
 };
 
-// What the GPU keeps from one timed launch to the next: its caches' lines.
-// And the host threads that advance its SMs, and per SM the CTA states its
-// finished CTAs left (SmModel::takeSpareCtas), for the next launch's.
+// What the GPU keeps from one timed launch to the next: its caches' lines
+// (the L1s' storage only: sm_data_caches.h). And the host threads that
+// advance its SMs, and per SM the CTA states its finished CTAs left
+// (SmModel::takeSpareCtas), for the next launch's.
 struct KeptState {
   InstructionCaches instructionCaches;
+  SmDataCaches dataCaches;
   MemorySystem memory;
   std::unique_ptr<WindowPool> pool;
   std::vector<std::vector<std::unique_ptr<exec::CtaState>>> spareCtas;

@@ -103,6 +103,22 @@ TEST(InstructionFetch, ANewLaunchFindsTheLinesTheLastOneLeft) {
   EXPECT_EQ(second[0].lineReadyAt(0, 0), 63u);  // another SM's caches never had it
 }
 
+// The clock restart settles the lines inserted since the last one, and
+// all of them when more were inserted than the caches hold.
+TEST(InstructionFetch, ANewLaunchFindsEveryLineSettledAfterManyFills) {
+  InstructionLineCache cache(1024, 2, kLine);  // 8 entries
+  for (uint64_t round = 0; round < 2; ++round) {
+    const uint64_t lines = round == 0 ? 3 : 40;  // fewer, then more inserts than entries
+    for (uint64_t line = 0; line < lines; ++line) cache.insert(line, 500 + line);
+    cache.settle();
+    uint64_t arrival = 1;
+    for (uint64_t line = lines - 3; line < lines; ++line) {
+      ASSERT_TRUE(cache.find(line, arrival));
+      EXPECT_EQ(arrival, 0u);
+    }
+  }
+}
+
 TEST(InstructionFetch, ModulesAreNumberedInTheOrderTheyFirstLaunch) {
   InstructionCaches caches;
   isa::Module a, b;

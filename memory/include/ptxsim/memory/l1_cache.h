@@ -104,6 +104,13 @@ class L1Cache {
   // MSHRs or data-stage width.
   explicit L1Cache(const L1Config& config);
 
+  // Becomes what L1Cache(config) would be, keeping the storage of the
+  // lines: an SM's L1 is hundreds of kilobytes, and a launch that starts
+  // 132 new ones spends milliseconds clearing them where a short kernel
+  // touches a few sets. The sets are emptied one by one as they are next
+  // looked up (as the L2's flush does).
+  void startOver(const L1Config& config);
+
   L1Access load(uint64_t now, const CoalescedAccess& access, MemoryBackend& backend,
                 L1Policy policy = L1Policy::kAllocate, L1Traffic traffic = L1Traffic::kGlobal);
   // Write-through: every sector goes to the back end; readyAt is when the
@@ -125,6 +132,7 @@ class L1Cache {
   void countRepeatedTextureLookups(uint64_t sectors);
 
   // Drops every line, as a kernel launch does (the L1 is not coherent).
+  // The statistics and clocks stay.
   void invalidate();
 
   // Provisional answers (MemoryBackend::lastTicket): the tickets the last
@@ -159,16 +167,29 @@ class L1Cache {
   // The cycle a fetch ready at `at` may leave; raises `stall` to its wait.
   uint64_t acquireMshr(uint64_t at, uint64_t& stall);
 
+  // The lines' state, per way (set-major) and per way and sector. A set
+  // whose `setEpoch` is not `epoch` holds nothing: its entries are
+  // emptied when it is next looked up (setOf).
+  struct Lines {
+    std::vector<Way> ways;
+    std::vector<uint64_t> arrival;        // the cycle each sector's data is there
+    std::vector<uint64_t> storeHitsFrom;  // per sector a store wrote: when later stores hit it
+    std::vector<uint64_t> fillTicket;     // each sector's fetch's provisional answer, if any
+    std::vector<uint32_t> setEpoch;
+    uint32_t epoch = 0;
+  };
+  // L1Cache(config), the lines' storage taken from `lines` (emptied).
+  L1Cache(const L1Config& config, Lines lines);
+  // The ways of the set `line` maps to, emptied first if they are stale.
+  Way* setOf(uint64_t line);
+
   L1Config config_;
   uint32_t sets_ = 0;
   uint32_t sectorsPerLine_ = 0;
-  std::vector<Way> ways_;          // set-major
-  std::vector<uint64_t> arrival_;  // per way and sector: the cycle its data is there
-  std::vector<uint64_t> storeHitsFrom_;  // per way and sector a store wrote: when later stores hit it
-  std::vector<uint64_t> fillTicket_;     // per way and sector: its fetch's provisional answer, if any
+  Lines lines_;
   struct PendingFill {
     uint64_t ticket = 0;
-    uint64_t way = 0;  // index into ways_
+    uint64_t way = 0;  // index into lines_.ways
     uint64_t line = 0;
     uint32_t sectors = 0;
   };

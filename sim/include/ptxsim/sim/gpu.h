@@ -158,6 +158,9 @@ class Gpu {
   std::string checkCoResidency(LoadedModule& module, const isa::Function& kernel, const LaunchConfig& config);
   // A zeroed cooperative grid workspace in device memory, released after the launch.
   uint64_t allocateGridWorkspace();
+  // The timing parameters in effect, echoed anew only when they changed
+  // (mutableConfig): thousands of launches share one echo.
+  const std::shared_ptr<const TimingParameterSet>& timingParameters();
 
   GpuConfig config_;
   memory::PageStore store_;
@@ -168,6 +171,8 @@ class Gpu {
   uint64_t timingMatched_ = 0;  // host launches LaunchOptions' timing filter matched so far
   // The caches' lines, kept from one timed launch to the next.
   std::unique_ptr<timing::KeptState> timingKept_;
+  std::shared_ptr<const TimingParameterSet> timingParameters_;
+  TimingConfig timingParametersOf_;  // what timingParameters_ echoes
 };
 
 }  // namespace ptxsim::sim

@@ -5,10 +5,12 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "ptxsim/sim/launch_geometry.h"
 #include "ptxsim/sim/stall_reason.h"
+#include "ptxsim/sim/timing_config.h"
 
 namespace ptxsim::sim {
 
@@ -88,15 +90,25 @@ struct KernelStats {
   uint64_t parentLaunchId = 0;
   uint32_t launchDepth = 0;
   // Timing runs only (LaunchOptions::timing): what the timing model
-  // measured, and the timing parameters in effect (as JSON).
+  // measured, and the timing parameters in effect, shared by the launches
+  // that ran under the same ones.
   bool timed = false;
   TimedStats timing;
-  std::string timingParameters;        // timingJson() of the preset
+  std::shared_ptr<const TimingParameterSet> timingParameters;
   double simulationSeconds = 0;           // host wall time spent simulating the launch
   unsigned hostThreads = 0;
 
   void add(const KernelStats& other);  // sums the counters (not the identity fields)
-  std::string toJson() const;          // one JSON object
+  // One JSON object, the launch's record in `--stats`: a timed launch's
+  // names its timing parameters by their id ("ptxsim__config"), which
+  // timingParametersRecord() gives in full.
+  std::string toJson() const;
 };
+
+// The record of the timing parameters that launch records name by id:
+// {"ptxsim__record": "config", "ptxsim__config": ID, "ptxsim__timing": {...}}.
+// Records of launches have no "ptxsim__record" key; readers of `--stats`
+// files skip the records that have one.
+std::string timingParametersRecord(const TimingParameterSet& parameters);
 
 }  // namespace ptxsim::sim

@@ -27,6 +27,8 @@ namespace ptxsim::sim {
 struct PipelineTiming {
   uint32_t latencyCycles = 4;
   uint32_t intervalCycles = 1;
+
+  bool operator==(const PipelineTiming&) const = default;
 };
 
 // The pipelines a warp instruction can issue to.
@@ -67,6 +69,8 @@ struct SmTiming {
   // register_banks.out, regbank.independent.rotating 1.58 cycles per FFMA
   // whose SASS puts half the instructions' sources two to a bank of 4).
   uint32_t registerBanks = 4;
+
+  bool operator==(const SmTiming&) const = default;
 };
 
 // Instruction fetch: the sub-partitions' L0 instruction caches (filled
@@ -87,6 +91,8 @@ struct InstructionFetchTiming {
   uint32_t l1Ways = 4;             // estimate
   uint32_t l1CyclesPerLine = 18;   // an L0 miss served by the L1 (measured)
   uint32_t l2CyclesPerLine = 45;   // an L1 miss served by the L2 (measured)
+
+  bool operator==(const InstructionFetchTiming&) const = default;
 };
 
 struct SharedMemoryTiming {
@@ -98,6 +104,8 @@ struct SharedMemoryTiming {
                                        // (measured: throughput.smem.conflict_N = 2N)
   uint32_t banks = 32;
   uint32_t bankBytes = 4;
+
+  bool operator==(const SharedMemoryTiming&) const = default;
 };
 
 struct L1Timing {
@@ -121,6 +129,8 @@ struct L1Timing {
   uint32_t storeFillCycles = 64;
   // Which line a miss evicts (memory/src/replacement/registry.cpp).
   const memory::ReplacementPolicy* replacement = &memory::kLeastRecentlyUsed;
+
+  bool operator==(const L1Timing&) const = default;
 };
 
 // Beyond the L1 (memory/l2_cache.h, memory/hbm.h): every SM's misses,
@@ -140,6 +150,8 @@ struct ConstantCacheTiming {
   uint32_t capacityBytes = 2048;     // estimate: chases over 1 KiB hit, over 32 KiB miss
   uint32_t lineBytes = 64;
   uint32_t ways = 4;                 // estimate
+
+  bool operator==(const ConstantCacheTiming&) const = default;
 };
 
 // The texture pipeline: tex, tld4 and tex1Dfetch read their texels, and
@@ -155,6 +167,8 @@ struct ConstantCacheTiming {
 struct TextureTiming {
   uint32_t latencyCycles = 56;
   double lookupsPerCycle = 3;
+
+  bool operator==(const TextureTiming&) const = default;
 };
 
 // What a copy or a fill takes on the simulated device's clock, the one
@@ -225,6 +239,8 @@ struct TimingConfig {
   TimingConfig();
   PipelineTiming& pipeline(Pipeline p) { return pipelines[static_cast<size_t>(p)]; }
   const PipelineTiming& pipeline(Pipeline p) const { return pipelines[static_cast<size_t>(p)]; }
+  // Whether every parameter is the same (a launch reuses the last echo of them).
+  bool operator==(const TimingConfig&) const = default;
 };
 
 // A pipeline's name in preset keys: "fp32", "int", "fp64", ...
@@ -256,5 +272,16 @@ const TimingParameter* findTimingParameter(const std::string& key);
 // preset file holds), and as one JSON object {"key": value, ...}.
 std::string describeTiming(const TimingConfig& timing);
 std::string timingJson(const TimingConfig& timing);
+
+// The parameters a timed launch ran under as its statistics name them:
+// timingJson() and an id for it, 16 hex digits of its FNV-1a hash, the same
+// for the same parameters in every run. A launch's record carries the id;
+// `--stats` writes the parameters once, in a record of their own
+// (KernelStats::toJson, timingParametersRecord).
+struct TimingParameterSet {
+  std::string json;
+  std::string id;
+};
+TimingParameterSet timingParameterSet(const TimingConfig& timing);
 
 }  // namespace ptxsim::sim

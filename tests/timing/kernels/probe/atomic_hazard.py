@@ -21,7 +21,8 @@ def launches(path):
             return [(row["Kernel Name"], float(row["Metric Value"].replace(",", "")))
                     for row in csv.DictReader(f) if row["Metric Name"] == "gpc__cycles_elapsed.max"]
     with open(path) as f:
-        return [(r["kernel"], float(r["gpc__cycles_elapsed.max"])) for r in map(json.loads, f)]
+        return [(r["kernel"], float(r["gpc__cycles_elapsed.max"])) for r in map(json.loads, f)
+                if "ptxsim__record" not in r]  # launches, not the timing parameters
 
 
 def main(argv):

@@ -13,7 +13,9 @@ def recorded_launches(path):
 
 
 def simulated_launches(path):
-    return [json.loads(line) for line in open(path) if line.strip()]
+    """The launch records (not those of other kinds: "ptxsim__record")."""
+    records = [json.loads(line) for line in open(path) if line.strip()]
+    return [r for r in records if "ptxsim__record" not in r]
 
 
 def paired_launches(stats_path, csv_path, checker):
