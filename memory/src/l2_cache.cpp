@@ -203,18 +203,45 @@ uint64_t L2Cache::request(uint64_t now, const MemoryRequest& request) {
   return serve(state, now, request);
 }
 
+uint64_t L2Cache::copyEngineNow() {
+  if (copyEngineClock_ == 0) restartClocks();
+  return copyEngineClock_;
+}
+
 void L2Cache::copyEngineStore(uint64_t lineAddress, uint32_t sectorMask) {
   MemoryRequest store{lineAddress, sectorMask, 0, true};
   checkRequest(store);
   store.bytes = static_cast<uint32_t>(std::popcount(sectorMask)) * config_.sectorBytes;
   const uint32_t slice = sliceOf(lineAddress);
-  // The first copy after a launch: every fill of the launch has landed.
-  if (copyEngineClock_ == 0) restartClocks();
+  const uint64_t now = copyEngineNow();
   Applied state{*this};
   const Place home{slices_[slice], partitionOf(slice), setOf(lineAddress), true};
   // Not an SM's lookup nor the fabric's: ncu counts the copy engine's apart.
-  const uint64_t now = copyEngineClock_;
   copyEngineClock_ = std::max(now + 1, atHome(state, now, store, now, home, Lookups{.bySm = false}));
+}
+
+void L2Cache::copyEngineFill(uint64_t lineAddress, uint32_t sectorMask, CopiedData data) {
+  checkRequest({lineAddress, sectorMask, 0, false});
+  const uint32_t sliceIndex = sliceOf(lineAddress);
+  const uint32_t home = partitionOf(sliceIndex);
+  const uint64_t now = copyEngineNow();
+  copyEngineClock_ = now + 1;
+  Applied state{*this};
+  Way* set = setOf(lineAddress);
+  if (data == CopiedData::Replaced && config_.partitionCopies)
+    dropCopies(set, config_.ways, lineAddress, home, sectorMask);
+  // Not a lookup of an SM nor of the fabric: no statistics (the launch's
+  // restart anyway), and no fetch: the data came with the copy.
+  Way* way = findOrAllocate(state, set, lineAddress, home, home, now, 0);
+  if (way == nullptr) return;  // every way filling: not on this clock, where every fill has landed
+  uint64_t* arrival = state.arrivals(*way);
+  const uint32_t added = sectorMask & ~way->sectors;
+  for (uint32_t s = 0; s < sectorsPerLine_; ++s)
+    if ((added >> s) & 1) arrival[s] = now;
+  way->sectors |= sectorMask;
+  way->unasked &= ~sectorMask;
+  if (data == CopiedData::Replaced) way->dirty &= ~sectorMask;
+  rankLookup(*way, *config_.replacement, ++slices_[sliceIndex].useClock);
 }
 
 uint64_t L2Cache::requestInWindow(uint64_t now, const MemoryRequest& request) {

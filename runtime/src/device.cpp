@@ -125,14 +125,25 @@ void Device::writeBytes(uint64_t destination, const void* source, uint64_t bytes
   }
 }
 
+bool Device::inDeviceMemory(uint64_t address) const {
+  const memory::Allocation* a = allocationAt(address);
+  return a != nullptr && a->host == nullptr;
+}
+
+// Copies leave lines in the GPU's L2 as its copy engines move them
+// (sim::CopyEngineRange, timing::CopyEngineLog): host memory pinned or
+// managed is host memory here too, whichever call copies it.
 void Device::copyToDevice(uint64_t destination, const void* source, uint64_t bytes) {
   checkRange(destination, bytes, "copy to device");
   writeBytes(destination, source, bytes);
+  if (inDeviceMemory(destination))
+    gpu_.copyEngineMoved({sim::CopyEngineRange::Kind::FromHost, destination, bytes});
 }
 
 void Device::copyToHost(void* destination, uint64_t source, uint64_t bytes) {
   checkRange(source, bytes, "copy to host");
   readBytes(source, destination, bytes);
+  if (inDeviceMemory(source)) gpu_.copyEngineMoved({sim::CopyEngineRange::Kind::ToHost, source, bytes});
 }
 
 void Device::copyOnDevice(uint64_t destination, uint64_t source, uint64_t bytes) {
@@ -141,6 +152,14 @@ void Device::copyOnDevice(uint64_t destination, uint64_t source, uint64_t bytes)
   std::vector<uint8_t> staging(bytes);
   readBytes(source, staging.data(), bytes);
   writeBytes(destination, staging.data(), bytes);
+  using Kind = sim::CopyEngineRange::Kind;
+  const bool fromDevice = inDeviceMemory(source), toDevice = inDeviceMemory(destination);
+  if (fromDevice && toDevice)
+    gpu_.copyEngineMoved({Kind::DeviceCopy, destination, bytes, source});
+  else if (toDevice)
+    gpu_.copyEngineMoved({Kind::FromHost, destination, bytes});
+  else if (fromDevice)
+    gpu_.copyEngineMoved({Kind::ToHost, source, bytes});
 }
 
 void Device::memset(uint64_t destination, uint8_t value, uint64_t bytes) {
@@ -150,11 +169,10 @@ void Device::memset(uint64_t destination, uint8_t value, uint64_t bytes) {
     std::memset(a->host + (destination - a->base), value, bytes);
   } else {
     gpu_.store().fill(destination, value, bytes);
-    // A memset's bytes stay in the GPU's L2, dirty; a copy's do not (the
-    // H200's write_back_fate_probe: the launch after the memsets writes
-    // 27.5 MB of them back, the one after a 2 MB cudaMemcpy no more than
-    // one without).
-    gpu_.copyEngineWrote(destination, bytes);
+    // A memset's bytes stay in the GPU's L2, dirty (the H200's
+    // write_back_fate_probe: the launch after the memsets writes 27.5 MB of
+    // them back).
+    gpu_.copyEngineMoved({sim::CopyEngineRange::Kind::Fill, destination, bytes});
   }
 }
 

@@ -64,10 +64,11 @@ const std::shared_ptr<const TimingParameterSet>& Gpu::timingParameters() {
   return timingParameters_;
 }
 
-void Gpu::copyEngineWrote(uint64_t address, uint64_t bytes) {
+void Gpu::copyEngineMoved(const CopyEngineRange& range) {
   if (!timingKept_) timingKept_ = std::make_unique<timing::KeptState>();
-  // Twice the L2: older writes have left it by the time the last were made.
-  timingKept_->memory.copyEngineWrote(address, bytes, 2 * config_.timing.l2.capacityBytes);
+  // Twice the L2: older lines have left it by the time the last were moved.
+  timingKept_->memory.copyEngineMoved(range, {.keptBytes = 2 * config_.timing.l2.capacityBytes,
+                                              .hostResidentBytes = config_.timing.hostCopyResidentBytes});
 }
 
 namespace {

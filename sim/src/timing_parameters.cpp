@@ -233,6 +233,11 @@ std::vector<TimingParameter> makeParameters() {
                       "the share of a set's ways that may hold dirty lines; one more written back and kept clean "
                       "(1: no limit)",
                       [](TimingConfig& t) -> double& { return t.l2.dirtyShare; }, true));
+  p.push_back(
+      number("l2.host_copy_resident_bytes", "bytes",
+             "what a copy to or from host memory leaves in the L2 for the next launch: the most recent "
+             "this many bytes of its device side, clean",
+             [](TimingConfig& t) -> uint64_t& { return t.hostCopyResidentBytes; }));
   p.push_back(decimal("l2.write_sectors_per_cycle", "sectors/cycle",
                       "a slice's data-array write port: the sectors stores write and fetches bring in",
                       [](TimingConfig& t) -> double& { return t.l2.writeSectorsPerCycle; }));

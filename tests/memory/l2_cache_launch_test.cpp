@@ -82,6 +82,44 @@ TEST(L2Cache, AMemsetsStoresBetweenLaunchesLeaveTheirSectorsDirtyForTheNextLaunc
   EXPECT_EQ(l2.stats().dirtyEvictions, 1u);
 }
 
+// A host copy's lines come in clean (the GPU writes them to DRAM too): its
+// line, and a dirty line it overwrites, leave without a write-back; a copy's
+// source keeps the sectors that were dirty dirty.
+TEST(L2Cache, CopyEngineFillsAllocateCleanLinesThatLeaveWithoutAWriteBack) {
+  RecordingBackend backend(5000);
+  L2Cache l2(small(), backend);
+  l2.copyEngineStore(kLine0, 0x3);                                // a memset's, dirty
+  l2.copyEngineFill(kLine0, 0x1, L2Cache::CopiedData::Replaced);  // sector 0 clean again
+  l2.copyEngineFill(kLine3, 0xf, L2Cache::CopiedData::Read);      // set 0 full
+  ASSERT_TRUE(backend.sent.empty());                              // no fetch: the data came with the copies
+  l2.startLaunch();
+  EXPECT_EQ(l2.request(0, read(kLine3, 0xf)), 4u + 100u);  // hits: 4 sectors through the port
+  EXPECT_EQ(l2.stats().sectorHits, 4u);
+  // Line 5 evicts line 0 (least recently used): only its sector 1 is dirty.
+  l2.request(10, read(kLine5, 0x1));
+  ASSERT_EQ(backend.sent.size(), 2u);
+  EXPECT_TRUE(backend.sent[0].request.write);
+  EXPECT_EQ(backend.sent[0].request.lineAddress, kLine0);
+  EXPECT_EQ(backend.sent[0].request.sectorMask, 0x2u);
+  // Line 0 again evicts line 3, clean: no write-back.
+  l2.request(6000, read(kLine0, 0x1));
+  ASSERT_EQ(backend.sent.size(), 3u);
+  EXPECT_FALSE(backend.sent[2].request.write);
+  EXPECT_EQ(l2.stats().dirtyEvictions, 1u);
+}
+
+TEST(L2Cache, ACopysSourceKeepsItsDirtySectorsDirty) {
+  RecordingBackend backend(5000);
+  L2Cache l2(small(), backend);
+  l2.copyEngineStore(kLine0, 0x1);
+  l2.copyEngineFill(kLine0, 0xf, L2Cache::CopiedData::Read);
+  l2.copyEngineFill(kLine3, 0xf, L2Cache::CopiedData::Read);
+  l2.copyEngineFill(kLine5, 0xf, L2Cache::CopiedData::Read);  // evicts line 0
+  ASSERT_EQ(backend.sent.size(), 1u);
+  EXPECT_TRUE(backend.sent[0].request.write);
+  EXPECT_EQ(backend.sent[0].request.sectorMask, 0x1u);
+}
+
 // An HBM of one channel behind the small L2: slice 0's and slice 1's
 // misses meet there.
 HbmConfig oneChannel() { return test::smallHbm(1); }
@@ -120,8 +158,9 @@ TEST(L2CacheWindow, AWindowsStatisticsAddUpToTheSerialOnes) {
   // With a back end that has no state, a window answers as request() does.
   RecordingBackend serialBackend(50), windowBackend(50);
   L2Cache serial(small(), serialBackend), windowed(small(), windowBackend);
-  const std::vector<MemoryRequest> requests = {read(kLine0, 0x3, 0), write(kLine1, 0x1, 1), read(kLine0, 0xc, 2),
-                                               atomic(kLine3, 0x1, 2, 0), read(kLine5, 0xf, 1)};
+  const std::vector<MemoryRequest> requests = {read(kLine0, 0x3, 0), write(kLine1, 0x1, 1),
+                                               read(kLine0, 0xc, 2), atomic(kLine3, 0x1, 2, 0),
+                                               read(kLine5, 0xf, 1)};
   for (const MemoryRequest& r : requests) EXPECT_EQ(windowed.requestInWindow(5, r), serial.request(5, r));
   windowed.finishWindow();
   EXPECT_EQ(windowBackend.sent.size(), serialBackend.sent.size());

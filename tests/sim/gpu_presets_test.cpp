@@ -102,7 +102,8 @@ namespace ptxsim::sim {
 namespace {
 
 // The H200: the H100's SMs and timing, its own memory: a 60 MiB L2, of
-// which it keeps a larger share dirty (28 MB, the H100 21.3 of 50), and
+// which it keeps a larger share dirty (28 MB, the H100 21.3 of 50) and
+// of which a host copy leaves more (4 MiB against 3), and
 // HBM3e channels 1.43 times as fast; and its own grid overhead, measured
 // (an empty one-CTA grid: 3426 cycles against the H100's 4203).
 TEST(GpuPresets, TheH200HasTheH100sTimingAndItsOwnMemory) {
@@ -121,11 +122,15 @@ TEST(GpuPresets, TheH200HasTheH100sTimingAndItsOwnMemory) {
   EXPECT_EQ(h100.timing.gridCycles, 4150u);
   EXPECT_EQ(h200.timing.l2.dirtyShare, 0.467);
   EXPECT_EQ(h100.timing.l2.dirtyShare, 0.426);
+  // What a host copy leaves in the L2 (measured: a 16th of each one's L2).
+  EXPECT_EQ(h200.timing.hostCopyResidentBytes, uint64_t{4} << 20);
+  EXPECT_EQ(h100.timing.hostCopyResidentBytes, uint64_t{3} << 20);
   TimingConfig sameMemory = h200.timing;
   sameMemory.l2.capacityBytes = h100.timing.l2.capacityBytes;
   sameMemory.l2.dirtyShare = h100.timing.l2.dirtyShare;
   sameMemory.dram.bytesPerCyclePerChannel = h100.timing.dram.bytesPerCyclePerChannel;
   sameMemory.gridCycles = h100.timing.gridCycles;
+  sameMemory.hostCopyResidentBytes = h100.timing.hostCopyResidentBytes;
   EXPECT_EQ(timingJson(sameMemory), timingJson(h100.timing));
 }
 

@@ -22,37 +22,6 @@ void MemorySystem::readLaunchData(uint64_t bytes, const memory::L2Config& l2) {
   }
 }
 
-void MemorySystem::copyEngineWrote(uint64_t address, uint64_t bytes, uint64_t keptBytes) {
-  if (bytes == 0) return;
-  copies_.push_back({address, bytes});
-  copiedBytes_ += bytes;
-  while (copiedBytes_ > keptBytes) {
-    Written& oldest = copies_.front();
-    const uint64_t excess = copiedBytes_ - keptBytes;
-    if (oldest.bytes <= excess) {
-      copiedBytes_ -= oldest.bytes;
-      copies_.pop_front();
-    } else {
-      oldest.address += excess;
-      oldest.bytes -= excess;
-      copiedBytes_ -= excess;
-    }
-  }
-}
-
-void MemorySystem::storeCopies(const memory::L2Config& l2) {
-  for (const Written& written : copies_) {
-    const uint64_t end = written.address + written.bytes;
-    for (uint64_t line = written.address / l2.lineBytes * l2.lineBytes; line < end; line += l2.lineBytes) {
-      const uint64_t from = std::max(line, written.address) - line;
-      const uint64_t to = std::min(line + l2.lineBytes, end) - line;
-      const auto first = static_cast<uint32_t>(from / l2.sectorBytes);
-      const auto count = static_cast<uint32_t>((to - 1) / l2.sectorBytes) + 1 - first;
-      l2_->copyEngineStore(line, (count == 32 ? ~0u : (1u << count) - 1) << first);
-    }
-  }
-}
-
 memory::L2Cache& MemorySystem::forLaunch(const TimingConfig& timing, bool flush, uint64_t codeBytes) {
   // A new fetch granularity alone (cudaLimitMaxL2FetchGranularity) keeps the lines.
   memory::L2Config sameFetch = timing.l2;
@@ -74,9 +43,8 @@ memory::L2Cache& MemorySystem::forLaunch(const TimingConfig& timing, bool flush,
         timing.noc, timing.l2.slices, [l2](uint64_t line) { return l2->sliceOf(line); }, *l2_);
   }
   l2_->setFetchBytes(timing.l2.fetchBytes);
-  if (!flush) storeCopies(timing.l2);  // else the flush wrote them back
+  if (!flush) copies_.replayInto(*l2_);  // else the flush wrote them back
   copies_.clear();
-  copiedBytes_ = 0;
   dram_->startLaunch();
   l2_->startLaunch();
   noc_->startLaunch();

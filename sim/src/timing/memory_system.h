@@ -5,9 +5,9 @@
 // timed launch to the next as the GPU keeps its L2's lines: a kernel finds
 // in the L2 what the launch before it left there.
 
-#include <deque>
 #include <memory>
 
+#include "copy_engine_log.h"
 #include "ptxsim/memory/hbm.h"
 #include "ptxsim/memory/interconnect.h"
 #include "ptxsim/memory/l2_cache.h"
@@ -22,13 +22,14 @@ class MemorySystem {
   // when its own geometry changed); clocks and statistics restart. An
   // emptied L2 first reads the launch's own data and its `codeBytes` of
   // code from the HBM.
-  // The copy engine's writes since the last launch (copyEngineWrote) go
-  // into the L2 first (L2Cache::copyEngineStore), unless `flush`.
+  // The copy engines' lines since the last launch (copyEngineMoved) go
+  // into the L2 first (CopyEngineLog::replayInto), unless `flush`.
   memory::L2Cache& forLaunch(const TimingConfig& timing, bool flush, uint64_t codeBytes);
-  // A copy engine wrote `bytes` at `address` through the L2 (cudaMemset).
-  // Kept for the next launch: the most recent `keptBytes` of them, in
-  // order (each copy writes its bytes in ascending order).
-  void copyEngineWrote(uint64_t address, uint64_t bytes, uint64_t keptBytes);
+  // A copy engine moved `range` through the L2 (cudaMemset, cudaMemcpy):
+  // kept for the next launch within `limits` (CopyEngineLog).
+  void copyEngineMoved(const CopyEngineRange& range, const CopyEngineLog::Limits& limits) {
+    copies_.add(range, limits);
+  }
   const memory::Interconnect& interconnect() const { return *noc_; }
   // Where the driver's windows apply the SMs' requests, in steps
   // (Interconnect::inject and eject, L2Cache::requestInWindow).
@@ -44,15 +45,8 @@ class MemorySystem {
   // and constant bank: launch.dram_read_bytes; its code) from the HBM
   // first, in the L2's lines.
   void readLaunchData(uint64_t bytes, const memory::L2Config& l2);
-  // Stores the copy engine's writes in the L2, whole sectors.
-  void storeCopies(const memory::L2Config& l2);
 
-  struct Written {
-    uint64_t address = 0;
-    uint64_t bytes = 0;
-  };
-  std::deque<Written> copies_;  // oldest first
-  uint64_t copiedBytes_ = 0;    // in copies_
+  CopyEngineLog copies_;
 
   std::unique_ptr<memory::Hbm> dram_;
   std::unique_ptr<memory::L2Cache> l2_;

@@ -20,6 +20,8 @@
 //   memset         cudaMemset
 //   memset_async   cudaMemsetAsync, the kernel in the same stream
 //
+// CALIB_SCENARIOS, when set, names the scenarios to run (all by default).
+//
 // Output, per size and scenario:
 //   copy_residency.<scenario>.<MiB>MiB.mean      mean cycles a load
 //   copy_residency.<scenario>.<MiB>MiB.hit       fraction of loads under the
@@ -40,12 +42,15 @@ __global__ void chase(const char* base, const unsigned* offsets, uint64_t mask, 
   __shared__ unsigned offset[kLoads];
   __shared__ uint64_t sinkSlot[1];
   for (int k = 0; k < kLoads; ++k) offset[k] = offsets[k];
+  // st.shared takes the slot's address in the shared window (the generic
+  // pointer's low 32 bits are what the GPU used; ptxsim checks the window).
+  const unsigned sinkAddress = unsigned(__cvta_generic_to_shared(sinkSlot));
   uint64_t x = 0;
   for (int k = 0; k < kLoads; ++k) {
     const char* address = base + offset[k] + (x & mask) * 32;
     long long t0 = clock64();
     asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(x) : "l"(address) : "memory");
-    asm volatile("st.shared.u64 [%0], %1;" ::"l"(sinkSlot), "l"(x) : "memory");
+    asm volatile("st.shared.u64 [%0], %1;" ::"r"(sinkAddress), "l"(x) : "memory");
     long long t1 = clock64();
     latencies[k] = unsigned(t1 - t0);
   }
@@ -75,6 +80,15 @@ Result summarise(const std::vector<unsigned>& latency, const std::vector<unsigne
   r.hit /= kLoads;
   for (int e = 0; e < 8; ++e) r.hitByEighth[e] = inEighth[e] ? double(hitsInEighth[e]) / inEighth[e] : 0;
   return r;
+}
+
+// CALIB_SCENARIOS="a b" runs only those scenarios (a simulator's replay
+// of some of them); unset, every one.
+bool chosen(const std::string& scenario) {
+  const char* only = std::getenv("CALIB_SCENARIOS");
+  if (only == nullptr) return true;
+  std::string list = std::string(" ") + only + " ";
+  return list.find(" " + scenario + " ") != std::string::npos;
 }
 
 }  // namespace
@@ -121,6 +135,7 @@ int main() {
     CUDA_CHECK(cudaMemcpy(dOffsets, offsets.data(), kLoads * sizeof(unsigned), cudaMemcpyHostToDevice));
     for (const char* scenario : scenarios) {
       std::string s = scenario;
+      if (!chosen(s)) continue;
       cudaStream_t launchStream = nullptr;
       const char* chased = buffer;
       flush();

@@ -281,6 +281,17 @@ class L2Cache final : public MemoryBackend {
   // Each store follows the one before on a clock of their own;
   // startLaunch() then restarts the clocks and the statistics they touched.
   void copyEngineStore(uint64_t lineAddress, uint32_t sectorMask);
+  // A copy engine's clean line between launches: `sectorMask` of the line
+  // allocated at its home as a fill from DRAM would be (present, not dirty,
+  // the most recently used of its set), on copyEngineStore's clock. Read:
+  // a copy's source (its dirty sectors stay dirty). Replaced: a host
+  // copy's destination, written to DRAM and the L2 alike (its sectors are
+  // clean, and other partitions' copies of them are dropped). The H200 keeps
+  // both so (tests/timing/calibration/h200/copy_residency.out; its launch
+  // after a 2 MB cudaMemcpy writes no more back than one without:
+  // probe/write_back_fate_probe.cu).
+  enum class CopiedData : uint8_t { Read, Replaced };
+  void copyEngineFill(uint64_t lineAddress, uint32_t sectorMask, CopiedData data);
 
   // A new launch: its clock starts at 0, so every fill has arrived and
   // every port, MSHR and atomic unit is free; the statistics restart. The
@@ -313,6 +324,10 @@ class L2Cache final : public MemoryBackend {
   // Starts a clock epoch: every fill so far has landed (arrivals() forgets
   // the times), and every port, MSHR and atomic unit is free.
   void restartClocks();
+  // copyEngineStore's and copyEngineFill's clock: its cycle for the next
+  // copy-engine line (the first after a launch restarts the clocks: every
+  // fill of the launch has landed).
+  uint64_t copyEngineNow();
   // 40 bytes: a request walks its set's ways, and the L2 holds 409,600.
   struct Way {
     uint64_t line = 0;

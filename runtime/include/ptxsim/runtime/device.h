@@ -132,6 +132,9 @@ class Device {
   void checkRange(uint64_t address, uint64_t bytes, const char* what) const;
   void readBytes(uint64_t source, void* destination, uint64_t bytes);
   void writeBytes(uint64_t destination, const void* source, uint64_t bytes);
+  // Whether `address` (checked) lies in device memory, not host memory the
+  // device reaches (pinned, managed): only its lines pass through the L2.
+  bool inDeviceMemory(uint64_t address) const;
 
   sim::Gpu gpu_;
   DeviceOptions options_;

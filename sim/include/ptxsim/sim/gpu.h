@@ -15,6 +15,7 @@
 #include "ptxsim/isa/module.h"
 #include "ptxsim/memory/allocation_table.h"
 #include "ptxsim/memory/page_store.h"
+#include "ptxsim/sim/copy_engine_range.h"
 #include "ptxsim/sim/device_heap.h"
 #include "ptxsim/sim/gpu_config.h"
 #include "ptxsim/sim/launch.h"
@@ -112,10 +113,10 @@ class Gpu {
   LaunchResult launch(LoadedModule& module, std::string_view kernel, const LaunchConfig& config,
                       const LaunchOptions& options);
 
-  // A copy engine wrote `bytes` of device memory at `address` through the
-  // L2 (cudaMemset): the next timed launch that does not flush the caches
-  // finds them there, dirty, as on the GPU (timing::MemorySystem::copyEngineWrote).
-  void copyEngineWrote(uint64_t address, uint64_t bytes);
+  // A copy engine moved `range` of device memory through the L2 (cudaMemset,
+  // cudaMemcpy): the next timed launch that does not flush the caches finds
+  // its lines there as on the GPU (timing::CopyEngineLog).
+  void copyEngineMoved(const CopyEngineRange& range);
 
   // The static resources a kernel needs (for occupancy and attributes).
   // Preparing the kernel if it has not been (lazy loading), as querying a

@@ -226,6 +226,13 @@ struct TimingConfig {
   // (tests/timing/kernels/h100).
   uint32_t launchDramReadBytes = 2304;
   uint32_t launchCodeReadBytes = 256;
+  // What a copy to or from host memory leaves in the L2 for the next
+  // launch: the most recent this many bytes of its device side, clean
+  // (timing::CopyEngineLog). Measured on the H100: an 8 MiB copy leaves
+  // 3.0 MiB (tests/timing/calibration/h100/copy_residency.quick.out), a
+  // 16th of its L2; the H200 3.7 to 4.2 MiB of 1 to 128 MiB copies, either
+  // way (h200/copy_residency.out).
+  uint64_t hostCopyResidentBytes = 3ull << 20;
   // What one kernel launch adds to its stream's time besides running it
   // (gridCycles included there): events around a launch see it (measured:
   // launch.empty.back_to_back, 4890 ns, of which gridCycles are 2096 ns).
