@@ -9,17 +9,7 @@ set -uo pipefail
 ptxsim=$1
 work=$2
 mkdir -p "$work"
-nvcc="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
-if [ ! -x "$nvcc" ]; then
-  echo "run_memcheck_tests: nvcc is required to build the test program and was not found" >&2
-  exit 1
-fi
-failures=0
-check() {  # check NAME CONDITION...
-  local name=$1
-  shift
-  if "$@"; then echo "ok: $name"; else echo "FAILED: $name" >&2; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/check_support.sh" run_memcheck_tests
 
 cat >"$work/read_past.cu" <<'CU'
 #include <cuda_runtime.h>

@@ -12,17 +12,7 @@ ptxsim=$1
 src=$2
 work=$3
 mkdir -p "$work"
-nvcc="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
-if [ ! -x "$nvcc" ]; then
-  echo "run_trace_tests: nvcc is required to build the test programs and was not found" >&2
-  exit 1
-fi
-failures=0
-check() {  # check NAME CONDITION...
-  local name=$1
-  shift
-  if "$@"; then echo "ok: $name"; else echo "FAILED: $name" >&2; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/check_support.sh" run_trace_tests
 clock_khz=$(sed -n 's/^clock_rate_khz *= *\([0-9]*\).*/\1/p' "$src/configs/h100.cfg")
 programs="$src/tests/cuda/programs"
 

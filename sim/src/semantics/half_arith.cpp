@@ -164,16 +164,21 @@ void binaryHalf(const PreparedInstruction& pi, ExecContext& ctx) {
   });
 }
 
-template <typename Op>
+// kNegatable: fma with its product or its addend negated (pi.aux2 bit 0 /
+// bit 1), a sub that ptxas fused with the mul feeding it
+// (isa/contraction.h). Negating an operand flips each element's sign bit.
+template <typename Op, bool kNegatable = false>
 void ternaryHalf(const PreparedInstruction& pi, ExecContext& ctx) {
   const Mode m = modeOf(pi);
+  const uint64_t signA = kNegatable && (pi.aux2 & 1) != 0 ? 0x80008000u : 0;
+  const uint64_t signC = kNegatable && (pi.aux2 & 2) != 0 ? 0x80008000u : 0;
   uint64_t* d = ctx.row(pi.ops[0].row);
   const uint64_t* a = ctx.row(pi.ops[1].row);
   const uint64_t* b = ctx.row(pi.ops[2].row);
   const uint64_t* c = ctx.row(pi.ops[3].row);
   forLanes(ctx.mask, [&](unsigned l) {
     d[l] = perElement(m, [&](unsigned s) {
-      return Op::apply(m, (a[l] >> s) & 0xffff, (b[l] >> s) & 0xffff, (c[l] >> s) & 0xffff);
+      return Op::apply(m, ((a[l] ^ signA) >> s) & 0xffff, (b[l] >> s) & 0xffff, ((c[l] ^ signC) >> s) & 0xffff);
     });
   });
 }
@@ -187,24 +192,6 @@ void fmaBf16Directed(const PreparedInstruction& pi, ExecContext& ctx) {
   const uint64_t* c = ctx.row(pi.ops[3].row);
   forLanes(ctx.mask,
            [&](unsigned l) { d[l] = FmaBf16DirectedOp::apply(m, round, a[l], b[l], c[l]) & 0xffff; });
-}
-
-// fma with its product or its addend negated (pi.aux2 bit 0 / bit 1): a sub
-// that ptxas fused with the mul feeding it (isa/contraction.h). Negating an
-// operand is flipping its sign bit, element by element.
-void fmaHalfNegated(const PreparedInstruction& pi, ExecContext& ctx) {
-  const Mode m = modeOf(pi);
-  const uint64_t signA = (pi.aux2 & 1) != 0 ? 0x80008000u : 0;
-  const uint64_t signC = (pi.aux2 & 2) != 0 ? 0x80008000u : 0;
-  uint64_t* d = ctx.row(pi.ops[0].row);
-  const uint64_t* a = ctx.row(pi.ops[1].row);
-  const uint64_t* b = ctx.row(pi.ops[2].row);
-  const uint64_t* c = ctx.row(pi.ops[3].row);
-  forLanes(ctx.mask, [&](unsigned l) {
-    d[l] = perElement(m, [&](unsigned s) {
-      return FmaOp::apply(m, ((a[l] ^ signA) >> s) & 0xffff, (b[l] >> s) & 0xffff, ((c[l] ^ signC) >> s) & 0xffff);
-    });
-  });
 }
 
 // Which modifiers an instruction may carry beyond its type; the selector
@@ -287,7 +274,7 @@ bool selectArith(const isa::Instruction& inst, PreparedInstruction& pi, [[maybe_
     bool negateProduct = ops[1].minus != ops[2].minus;
     if (negateProduct || ops[3].minus) {
       pi.aux2 = (negateProduct ? 1u : 0u) | (ops[3].minus ? 2u : 0u);
-      pi.handler = &fmaHalfNegated;
+      pi.handler = &ternaryHalf<FmaOp, true>;
     }
   }
   return true;
