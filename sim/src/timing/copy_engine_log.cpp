@@ -1,7 +1,6 @@
 #include "copy_engine_log.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace ptxsim::sim::timing {
 
@@ -9,8 +8,8 @@ namespace {
 
 // Calls `visit(line address, sector mask)` for each line of [address,
 // address + bytes), in ascending order, with the sectors the range covers.
-void forEachLine(uint64_t address, uint64_t bytes, const memory::L2Config& l2,
-                 const std::function<void(uint64_t, uint32_t)>& visit) {
+template <typename Visit>
+void forEachLine(uint64_t address, uint64_t bytes, const memory::L2Config& l2, Visit&& visit) {
   const uint64_t end = address + bytes;
   for (uint64_t line = address / l2.lineBytes * l2.lineBytes; line < end; line += l2.lineBytes) {
     const uint64_t from = std::max(line, address) - line;
