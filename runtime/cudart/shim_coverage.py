@@ -7,7 +7,9 @@ design (left_out_by_design.txt).
 """
 import re
 
-EXPORT_PATTERN = re.compile(r"CUDART_EXPORT\s[^(;]*?\b(\w+)\(")
+# CUDART_EXPORT marks the runtime's functions, DRIVER_EXPORT the driver's;
+# DRIVER_ALIAS(name, ...) exports a driver function under a second name.
+EXPORT_PATTERN = re.compile(r"(?:CUDART|DRIVER)_EXPORT\s[^(;]*?\b(\w+)\(|DRIVER_ALIAS\((\w+),")
 
 
 def exported_functions(listing):
@@ -19,7 +21,7 @@ def implemented_functions(sources):
     implemented = set()
     for path in sources:
         with open(path) as f:
-            implemented.update(EXPORT_PATTERN.findall(f.read()))
+            implemented.update(a or b for a, b in EXPORT_PATTERN.findall(f.read()))
     return implemented
 
 

@@ -1,5 +1,7 @@
 #include "shim_state.h"
 
+#include <atomic>
+
 #include "linked_module.h"
 #include "ptxsim/runtime/cubin_info.h"
 #include "ptxsim/sim/gpu_presets.h"
@@ -52,11 +54,24 @@ void applySchedulingOptions(sim::LaunchOptions& options) {
 
 }  // namespace
 
+namespace {
+
+// Trivially destructible, so still readable by exit handlers that run
+// after the state itself is destroyed.
+std::atomic<bool>& destroyedFlag() {
+  static std::atomic<bool> destroyed{false};
+  return destroyed;
+}
+
+}  // namespace
+
 ShimState& shimState() {
   // The C API has no handle to carry state; it lives as long as the process.
   static ShimState state;
   return state;
 }
+
+bool shimStateDestroyed() { return destroyedFlag().load(); }
 
 ShimState::ShimState()
     : streamOrder_(std::make_unique<StreamOrderState>()),
@@ -65,6 +80,7 @@ ShimState::ShimState()
       stats_(environment("PTXSIM_STATS")) {}
 
 ShimState::~ShimState() {
+  destroyedFlag() = true;
   if (device_ != nullptr) {
     device_->synchronize();
     deviceName_ = device_->config().name;

@@ -245,6 +245,9 @@ class ShimState {
 };
 
 ShimState& shimState();
+// Whether the process's ShimState has been destroyed (at exit); calls that
+// come after that must not touch it.
+bool shimStateDestroyed();
 
 // The cudaError_t a real GPU reports for a simulator launch error.
 cudaError_t toCudaError(sim::LaunchErrorKind kind);

@@ -25,9 +25,17 @@ std::string stringAt(const std::vector<char>& bytes, uint64_t offset) {
 
 }  // namespace
 
-bool ProgramInfo::needsCudart() const {
+bool ProgramInfo::usesCuda() const {
+  if (hasFatbin) return true;  // device code, with the runtime linked in or not
+  // The runtime, the driver, and NVIDIA's libraries (each reaches the
+  // driver through a runtime linked into it).
+  static const char* const kCudaLibraries[] = {"libcudart.so", "libcuda.so",   "libcublas",   "libcufft",
+                                               "libcurand",    "libcusparse",  "libcusolver", "libnccl",
+                                               "libnvrtc",     "libnvJitLink", "libcudnn"};
   for (const std::string& n : needed) {
-    if (n.rfind("libcudart.so", 0) == 0) return true;
+    for (const char* library : kCudaLibraries) {
+      if (n.rfind(library, 0) == 0) return true;
+    }
   }
   return false;
 }

@@ -70,21 +70,18 @@ int runProgram(const RunOptions& options) {
     std::cerr << "ptxsim: error: " << error << '\n';
     return 2;
   }
-  if (info.isElf && !info.needsCudart()) {
-    if (info.hasFatbin) {
-      std::cerr << "ptxsim: error: " << options.program
-                << " links the CUDA runtime statically (nvcc's default), which ptxsim cannot intercept; rebuild it "
-                   "with -cudart shared\n";
-    } else {
-      std::cerr << "ptxsim: error: " << options.program
-                << " does not use the CUDA runtime (no libcudart.so.13 among its libraries)\n";
-    }
+  if (info.isElf && !info.usesCuda()) {
+    std::cerr << "ptxsim: error: " << options.program
+              << " does not use CUDA (no device code, and neither libcudart.so.13 nor libcuda.so.1 among its "
+                 "libraries)\n";
     return 2;
   }
-  if (!std::filesystem::exists(std::filesystem::path(options.shimDirectory) / "libcudart.so.13")) {
-    std::cerr << "ptxsim: error: the cudart shim is missing from " << options.shimDirectory
-              << " (build the cudart_shim target)\n";
-    return 2;
+  for (const char* library : {"libcuda.so.1", "libcudart.so.13"}) {
+    if (!std::filesystem::exists(std::filesystem::path(options.shimDirectory) / library)) {
+      std::cerr << "ptxsim: error: " << library << " is missing from " << options.shimDirectory
+                << " (build the cudart_shim target)\n";
+      return 2;
+    }
   }
   sim::GpuConfig config;
   if (!sim::loadPreset(options.config, options.presetDirectory, config, error)) {

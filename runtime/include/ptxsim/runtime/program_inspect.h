@@ -1,8 +1,8 @@
 #pragma once
 
 // What `ptxsim run` needs to know about a program before running it: does
-// it load the CUDA runtime dynamically (so the shim can stand in), or carry
-// a statically linked one that cannot be intercepted.
+// it use CUDA at all (device code of its own, which a statically linked
+// runtime loads through libcuda.so.1, or the runtime or driver library).
 
 #include <string>
 #include <vector>
@@ -13,7 +13,7 @@ struct ProgramInfo {
   bool isElf = false;
   std::vector<std::string> needed;  // DT_NEEDED libraries
   bool hasFatbin = false;           // a .nv_fatbin section: CUDA device code
-  bool needsCudart() const;         // imports libcudart.so.13 (or .so)
+  bool usesCuda() const;            // device code, or imports the runtime, the driver or a CUDA library
 };
 
 // Reads the ELF headers of the file at `path`. Returns false with `error`

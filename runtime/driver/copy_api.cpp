@@ -1,0 +1,148 @@
+// 2D and 3D copies (CUDA_MEMCPY2D/3D: host, device, unified memory and
+// arrays), 2D fills, and the per-thread default stream forms of the plain
+// copies, over the runtime's cudaMemcpy3D and cudaMemset2D.
+
+#include <vector>
+
+#include "driver_api.h"
+
+using ptxsim::driver::pointer;
+using ptxsim::driver::viaRuntime;
+
+namespace {
+
+// One end of a copy, as CUDA_MEMCPY2D and CUDA_MEMCPY3D describe it.
+struct End {
+  CUmemorytype type;
+  const void* host;
+  CUdeviceptr device;
+  CUarray array;
+  size_t xInBytes, y, z, pitch, height;
+};
+
+size_t elementBytes(CUarray array) {
+  cudaChannelFormatDesc desc{};
+  if (cudaArrayGetInfo(&desc, nullptr, nullptr, reinterpret_cast<cudaArray_t>(array)) != cudaSuccess) return 0;
+  return static_cast<size_t>(desc.x + desc.y + desc.z + desc.w) / 8;
+}
+
+// Sets one end of the runtime's parameters; false for a bad end.
+bool setEnd(const End& e, size_t widthInBytes, cudaArray_t& array, cudaPos& position, cudaPitchedPtr& memory,
+            size_t& arrayElementBytes) {
+  if (e.type == CU_MEMORYTYPE_ARRAY) {
+    arrayElementBytes = elementBytes(e.array);
+    if (arrayElementBytes == 0 || e.xInBytes % arrayElementBytes != 0) return false;
+    array = reinterpret_cast<cudaArray_t>(e.array);
+    position = cudaPos{e.xInBytes / arrayElementBytes, e.y, e.z};
+    return true;
+  }
+  void* p = e.type == CU_MEMORYTYPE_HOST ? const_cast<void*>(e.host) : pointer(e.device);
+  if (e.type != CU_MEMORYTYPE_HOST && e.type != CU_MEMORYTYPE_DEVICE && e.type != CU_MEMORYTYPE_UNIFIED) return false;
+  memory = cudaPitchedPtr{p, e.pitch, widthInBytes, e.height};
+  position = cudaPos{e.xInBytes, e.y, e.z};
+  return true;
+}
+
+cudaMemcpyKind kindOf(CUmemorytype src, CUmemorytype dst) {
+  if (src == CU_MEMORYTYPE_UNIFIED || dst == CU_MEMORYTYPE_UNIFIED) return cudaMemcpyDefault;
+  bool fromHost = src == CU_MEMORYTYPE_HOST, toHost = dst == CU_MEMORYTYPE_HOST;
+  if (fromHost) return toHost ? cudaMemcpyHostToHost : cudaMemcpyHostToDevice;
+  return toHost ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice;
+}
+
+CUresult copy3D(const End& src, const End& dst, size_t widthInBytes, size_t height, size_t depth, CUstream stream,
+                bool async) {
+  return viaRuntime([&] {
+    cudaMemcpy3DParms p{};
+    size_t srcElement = 0, dstElement = 0;
+    if (!setEnd(src, widthInBytes, p.srcArray, p.srcPos, p.srcPtr, srcElement) ||
+        !setEnd(dst, widthInBytes, p.dstArray, p.dstPos, p.dstPtr, dstElement)) {
+      return cudaErrorInvalidValue;
+    }
+    // With an array at either end the runtime counts widths in elements.
+    size_t element = srcElement != 0 ? srcElement : dstElement;
+    if (element != 0 && widthInBytes % element != 0) return cudaErrorInvalidValue;
+    p.extent = cudaExtent{element != 0 ? widthInBytes / element : widthInBytes, height, depth};
+    p.kind = kindOf(src.type, dst.type);
+    return async ? cudaMemcpy3DAsync(&p, stream) : cudaMemcpy3D(&p);
+  });
+}
+
+CUresult copy2D(const CUDA_MEMCPY2D* c, CUstream stream, bool async) {
+  if (c == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  End src{c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcXInBytes, c->srcY, 0, c->srcPitch,
+          c->srcY + c->Height};
+  End dst{c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes, c->dstY, 0, c->dstPitch,
+          c->dstY + c->Height};
+  return copy3D(src, dst, c->WidthInBytes, c->Height, 1, stream, async);
+}
+
+CUresult copy3D(const CUDA_MEMCPY3D* c, CUstream stream, bool async) {
+  if (c == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  if (c->srcLOD != 0 || c->dstLOD != 0) return CUDA_ERROR_INVALID_VALUE;  // reserved: must be 0
+  End src{c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcXInBytes, c->srcY, c->srcZ, c->srcPitch,
+          c->srcHeight};
+  End dst{c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes, c->dstY, c->dstZ, c->dstPitch,
+          c->dstHeight};
+  return copy3D(src, dst, c->WidthInBytes, c->Height, c->Depth, stream, async);
+}
+
+// cuMemsetD2D16/32: each row is a fill of `width` elements.
+template <typename Element>
+CUresult fillRows(CUdeviceptr dst, size_t pitch, Element value, size_t width, size_t height) {
+  if (dst % sizeof(Element) != 0 || pitch % sizeof(Element) != 0) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<Element> row(width, value);
+  for (size_t y = 0; y < height; ++y) {
+    CUresult r = viaRuntime([&] {
+      return cudaMemcpy(pointer(dst + y * pitch), row.data(), width * sizeof(Element), cudaMemcpyHostToDevice);
+    });
+    if (r != CUDA_SUCCESS) return r;
+  }
+  return CUDA_SUCCESS;
+}
+
+}  // namespace
+
+DRIVER_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D* pCopy) { return copy2D(pCopy, nullptr, false); }
+DRIVER_EXPORT CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D* pCopy) { return copy2D(pCopy, nullptr, false); }
+DRIVER_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D* pCopy, CUstream hStream) {
+  return copy2D(pCopy, hStream, true);
+}
+DRIVER_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D* pCopy) { return copy3D(pCopy, nullptr, false); }
+DRIVER_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D* pCopy, CUstream hStream) {
+  return copy3D(pCopy, hStream, true);
+}
+
+DRIVER_ALIAS(cuMemcpy2D_v2_ptds, cuMemcpy2D_v2);
+DRIVER_ALIAS(cuMemcpy2DUnaligned_v2_ptds, cuMemcpy2DUnaligned_v2);
+DRIVER_ALIAS(cuMemcpy3D_v2_ptds, cuMemcpy3D_v2);
+DRIVER_EXPORT CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D* pCopy, CUstream hStream) {
+  return copy2D(pCopy, ptxsim::driver::perThread(hStream), true);
+}
+DRIVER_EXPORT CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D* pCopy, CUstream hStream) {
+  return copy3D(pCopy, ptxsim::driver::perThread(hStream), true);
+}
+
+DRIVER_EXPORT CUresult cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width,
+                                       size_t Height) {
+  return viaRuntime([&] { return cudaMemset2D(pointer(dstDevice), dstPitch, uc, Width, Height); });
+}
+DRIVER_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width,
+                                         size_t Height, CUstream hStream) {
+  return viaRuntime([&] { return cudaMemset2DAsync(pointer(dstDevice), dstPitch, uc, Width, Height, hStream); });
+}
+DRIVER_EXPORT CUresult cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width,
+                                        size_t Height) {
+  return fillRows<unsigned short>(dstDevice, dstPitch, us, Width, Height);
+}
+DRIVER_EXPORT CUresult cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width,
+                                        size_t Height) {
+  return fillRows<unsigned int>(dstDevice, dstPitch, ui, Width, Height);
+}
+DRIVER_ALIAS(cuMemsetD2D8_v2_ptds, cuMemsetD2D8_v2);
+DRIVER_ALIAS(cuMemsetD2D16_v2_ptds, cuMemsetD2D16_v2);
+DRIVER_ALIAS(cuMemsetD2D32_v2_ptds, cuMemsetD2D32_v2);
+DRIVER_EXPORT CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width,
+                                              size_t Height, CUstream hStream) {
+  return cuMemsetD2D8Async(dstDevice, dstPitch, uc, Width, Height, ptxsim::driver::perThread(hStream));
+}

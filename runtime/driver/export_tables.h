@@ -1,0 +1,14 @@
+#pragma once
+
+#include "driver_api.h"
+
+namespace ptxsim::driver {
+
+// cuGetExportTable: the private tables NVIDIA's CUDA runtime asks the
+// driver for when it is linked into a program (nvcc's default). Their
+// layouts are undocumented; public reimplementations of the driver record
+// them. Null for a table ptxsim does not provide (CUDA_ERROR_NOT_FOUND:
+// the runtime then takes its ordinary path).
+const void* exportTable(const CUuuid& id);
+
+}  // namespace ptxsim::driver
