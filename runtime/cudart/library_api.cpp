@@ -48,6 +48,7 @@ cudaError_t readImage(const void* code, size_t bytes, FatbinRecord& record) {
   const auto* data = static_cast<const uint8_t*>(code);
   const uint32_t containerMagic = ptxsim::runtime::kFatbinMagic;
   const uint32_t wrapperMagic = ptxsim::runtime::kFatbinWrapperMagic;
+  bool linkable = false;
   if (startsWith(data, bytes, &wrapperMagic, 4)) {
     struct Wrapper {
       int magic;
@@ -55,7 +56,12 @@ cudaError_t readImage(const void* code, size_t bytes, FatbinRecord& record) {
       const uint8_t* data;
       void* filenameOrFatbins;
     };
-    data = reinterpret_cast<const Wrapper*>(data)->data;
+    const auto* wrapper = reinterpret_cast<const Wrapper*>(data);
+    // A wrapper of -rdc=true code (version 2) names the units it linked,
+    // whose PTX the shim links itself when the image has none (moduleOf).
+    record.wrapper = wrapper;
+    linkable = wrapper->version == 2 && wrapper->filenameOrFatbins != nullptr;
+    data = wrapper->data;
     bytes = SIZE_MAX;
   }
   if (startsWith(data, bytes, &containerMagic, 4)) {
@@ -64,7 +70,7 @@ cudaError_t readImage(const void* code, size_t bytes, FatbinRecord& record) {
       std::fprintf(stderr, "ptxsim: error: cudaLibraryLoadData: %s\n", record.readError.c_str());
       return cudaErrorInvalidKernelImage;
     }
-    if (!record.fatbin->hasPtx()) {
+    if (!record.fatbin->hasPtx() && !linkable) {
       std::fprintf(
           stderr,
           "ptxsim: error: cudaLibraryLoadData: the fat binary holds machine code only (%s); ptxsim runs PTX: "
@@ -235,6 +241,26 @@ CUDART_EXPORT cudaError_t cudaLibraryGetGlobal(void** dptr, size_t* bytes, cudaL
   if (module == nullptr) return result(error);
   uint64_t address = 0, size = 0;
   if (!module->variable(name, address, size)) return result(cudaErrorSymbolNotFound);
+  if (dptr != nullptr) *dptr = reinterpret_cast<void*>(address);
+  if (bytes != nullptr) *bytes = static_cast<size_t>(size);
+  return cudaSuccess;
+}
+
+// A __managed__ variable of the library: its address, in the host memory
+// it lives in (ShimState::moduleOf places them there).
+CUDART_EXPORT cudaError_t cudaLibraryGetManaged(void** dptr, size_t* bytes, cudaLibrary_t library, const char* name) {
+  std::lock_guard lock(shimState().mutex());
+  if ((dptr == nullptr && bytes == nullptr) || name == nullptr) return result(cudaErrorInvalidValue);
+  LibraryRecord* lib = libraryOf(library);
+  if (lib == nullptr) return result(cudaErrorInvalidResourceHandle);
+  cudaError_t error = cudaSuccess;
+  ptxsim::sim::LoadedModule* module = shimState().moduleOf(*lib->image, error);
+  if (module == nullptr) return result(error);
+  uint64_t address = 0, size = 0;
+  if (!module->variable(name, address, size) ||
+      shimState().hostAllocations().count(reinterpret_cast<void*>(address)) == 0) {
+    return result(cudaErrorSymbolNotFound);
+  }
   if (dptr != nullptr) *dptr = reinterpret_cast<void*>(address);
   if (bytes != nullptr) *bytes = static_cast<size_t>(size);
   return cudaSuccess;

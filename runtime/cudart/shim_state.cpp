@@ -229,18 +229,22 @@ sim::LoadedModule* ShimState::moduleOf(FatbinRecord& record, cudaError_t& error)
   } else if (entry != nullptr) {
     try {
       // __managed__ variables live in host memory so the program's host code
-      // can use them through the pointer the runtime stores for it.
-      std::map<std::string, uint8_t*> managed;
-      for (auto& [hostVariable, v] : variables_) {
-        if (v.fatbin != &record || !v.managed) continue;
-        size_t bytes = (std::max<size_t>(v.size, 1) + 255) / 256 * 256;
+      // can use them: through the pointer the runtime stores for a
+      // registered one, through cuLibraryGetManaged's address otherwise.
+      auto placeManaged = [&](const isa::Variable& variable) {
+        size_t bytes = (std::max<size_t>(variable.size, 1) + 255) / 256 * 256;
         auto* memory = static_cast<uint8_t*>(std::aligned_alloc(256, bytes));
         std::memset(memory, 0, bytes);
-        managed[v.name] = memory;
-        hostAllocations_[memory] = v.size;
-        if (v.managedHostPointer != nullptr) *v.managedHostPointer = memory;
-      }
-      record.module = device().loadModule(entry->ptx, "compute_" + std::to_string(entry->arch) + ".ptx", managed);
+        hostAllocations_[memory] = variable.size;
+        for (auto& [hostVariable, v] : variables_) {
+          if (v.fatbin == &record && v.managed && v.name == variable.name && v.managedHostPointer != nullptr) {
+            *v.managedHostPointer = memory;
+          }
+        }
+        return memory;
+      };
+      record.module =
+          device().loadModule(entry->ptx, "compute_" + std::to_string(entry->arch) + ".ptx", placeManaged);
       // Occupancy and kernel attributes use ptxas's register counts, and the
       // timing model its code sizes, when the program carries a cubin for
       // the simulated GPU.

@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "channel_format.h"
 #include "driver_api.h"
 #include "driver_state.h"
 
@@ -106,15 +107,9 @@ DRIVER_EXPORT CUresult cuDeviceCanAccessPeer(int* canAccessPeer, CUdevice dev, C
 
 DRIVER_EXPORT CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t* maxWidthInElements, CUarray_format format,
                                                           unsigned numChannels, CUdevice dev) {
-  if (maxWidthInElements == nullptr || numChannels == 0 || numChannels > 4) return CUDA_ERROR_INVALID_VALUE;
-  (void)format;
-  int width = 0;
-  if (CUresult r = cuDeviceGetAttribute(&width, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH, dev);
-      r != CUDA_SUCCESS) {
-    return r;
-  }
-  *maxWidthInElements = static_cast<size_t>(width);
-  return CUDA_SUCCESS;
+  cudaChannelFormatDesc desc{};
+  if (!ptxsim::driver::channelFormat(format, numChannels, desc)) return CUDA_ERROR_INVALID_VALUE;
+  return viaRuntime([&] { return cudaDeviceGetTexture1DLinearMaxWidth(maxWidthInElements, &desc, dev); });
 }
 
 // Primary contexts.
@@ -145,7 +140,7 @@ DRIVER_EXPORT CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int 
                               CU_CTX_USER_COREDUMP_ENABLE | CU_CTX_SYNC_MEMOPS | CU_CTX_MAP_HOST;
   if ((flags & ~kKnown) != 0) return CUDA_ERROR_INVALID_VALUE;
   std::lock_guard lock(driverState().mutex());
-  driverState().primary(dev).flags = flags;
+  driverState().primary(dev).flags = flags | CU_CTX_MAP_HOST;
   return CUDA_SUCCESS;
 }
 
@@ -169,3 +164,24 @@ DRIVER_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
 }
 
 DRIVER_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice dev) { return cuDevicePrimaryCtxReset_v2(dev); }
+
+// Atomics between the device and the host, and between devices
+// (CUatomicOperation and cudaAtomicOperation number the operations alike).
+
+DRIVER_EXPORT CUresult cuDeviceGetHostAtomicCapabilities(unsigned int* capabilities,
+                                                         const CUatomicOperation* operations, unsigned int count,
+                                                         CUdevice dev) {
+  return viaRuntime([&] {
+    return cudaDeviceGetHostAtomicCapabilities(capabilities, reinterpret_cast<const cudaAtomicOperation*>(operations),
+                                               count, dev);
+  });
+}
+
+DRIVER_EXPORT CUresult cuDeviceGetP2PAtomicCapabilities(unsigned int* capabilities,
+                                                        const CUatomicOperation* operations, unsigned int count,
+                                                        CUdevice srcDevice, CUdevice dstDevice) {
+  return viaRuntime([&] {
+    return cudaDeviceGetP2PAtomicCapabilities(capabilities, reinterpret_cast<const cudaAtomicOperation*>(operations),
+                                              count, srcDevice, dstDevice);
+  });
+}

@@ -14,6 +14,8 @@ Context& DriverState::primary(CUdevice device) {
     slot = std::make_unique<Context>();
     slot->device = device;
     slot->primary = true;
+    // Host memory is always mapped since CUDA 4 (cudaDeviceMapHost).
+    slot->flags = CU_CTX_MAP_HOST;
     slot->id = nextId_++;
   }
   return *slot;

@@ -9,7 +9,8 @@ signature (cuMemAlloc, cuMemAlloc_v2, ...). The newest typedef goes with the
 newest symbol, and so on down; a per-thread form is the symbol with the
 function's _ptds or _ptsz suffix, where libcuda.so.1 exports one.
 
-Usage: generate_proc_table.py cudaTypedefs.h exported_functions.txt OUTPUT
+Usage: generate_proc_table.py OUTPUT exported_functions.txt TYPEDEFS_HEADER...
+(cudaTypedefs.h, cudaProfilerTypedefs.h and the graphics interop ones)
 """
 import re
 import sys
@@ -27,17 +28,18 @@ def symbols_of(name, exported):
 
 
 def main():
-    typedefs, listing, output = sys.argv[1:4]
+    output, listing, headers = sys.argv[1], sys.argv[2], sys.argv[3:]
     with open(listing) as f:
         exported = {line.strip() for line in f if line.strip() and not line.startswith("#")}
     versions = {}
     per_thread = {}
-    with open(typedefs) as f:
-        for name, version, suffix in TYPEDEF.findall(f.read()):
-            if suffix:
-                per_thread[name] = suffix
-            else:
-                versions.setdefault(name, set()).add(int(version))
+    for header in headers:
+        with open(header) as f:
+            for name, version, suffix in TYPEDEF.findall(f.read()):
+                if suffix:
+                    per_thread[name] = suffix
+                else:
+                    versions.setdefault(name, set()).add(int(version))
     rows = []
     for name in sorted(versions):
         symbols = symbols_of(name, exported)

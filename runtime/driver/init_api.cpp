@@ -52,3 +52,31 @@ DRIVER_EXPORT CUresult cuGetErrorString(CUresult error, const char** pStr) {
 namespace ptxsim::driver {
 int driverVersion() { return kDriverVersion; }
 }  // namespace ptxsim::driver
+
+// The error log (cuLogs*): the messages ptxsim reported, which the runtime's
+// cudaLogs* read too. Its callback, handle and iterator types are the
+// runtime's under other names.
+
+DRIVER_EXPORT CUresult cuLogsRegisterCallback(CUlogsCallback callbackFunc, void* userData,
+                                              CUlogsCallbackHandle* callback_out) {
+  return ptxsim::driver::toDriverResult(
+      cudaLogsRegisterCallback(reinterpret_cast<cudaLogsCallback_t>(callbackFunc), userData,
+                               reinterpret_cast<cudaLogsCallbackHandle*>(callback_out)));
+}
+
+DRIVER_EXPORT CUresult cuLogsUnregisterCallback(CUlogsCallbackHandle callback) {
+  return ptxsim::driver::toDriverResult(
+      cudaLogsUnregisterCallback(reinterpret_cast<cudaLogsCallbackHandle>(callback)));
+}
+
+DRIVER_EXPORT CUresult cuLogsCurrent(CUlogIterator* iterator_out, unsigned int flags) {
+  return ptxsim::driver::toDriverResult(cudaLogsCurrent(iterator_out, flags));
+}
+
+DRIVER_EXPORT CUresult cuLogsDumpToFile(CUlogIterator* iterator, const char* pathToFile, unsigned int flags) {
+  return ptxsim::driver::toDriverResult(cudaLogsDumpToFile(iterator, pathToFile, flags));
+}
+
+DRIVER_EXPORT CUresult cuLogsDumpToMemory(CUlogIterator* iterator, char* buffer, size_t* size, unsigned int flags) {
+  return ptxsim::driver::toDriverResult(cudaLogsDumpToMemory(iterator, buffer, size, flags));
+}

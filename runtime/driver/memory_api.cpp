@@ -193,34 +193,3 @@ DRIVER_EXPORT CUresult cuMemsetD16Async_ptsz(CUdeviceptr dstDevice, unsigned sho
 DRIVER_EXPORT CUresult cuMemsetD32Async_ptsz(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream) {
   return cuMemsetD32Async(dstDevice, ui, N, ptxsim::driver::perThread(hStream));
 }
-
-// Pointer attributes.
-
-DRIVER_EXPORT CUresult cuPointerGetAttribute(void* data, CUpointer_attribute attribute, CUdeviceptr ptr) {
-  if (data == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  cudaPointerAttributes a{};
-  CUresult r = viaRuntime([&] { return cudaPointerGetAttributes(&a, pointer(ptr)); });
-  if (r != CUDA_SUCCESS) return r;
-  if (a.type == cudaMemoryTypeUnregistered) return CUDA_ERROR_INVALID_VALUE;
-  switch (attribute) {
-    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-      *static_cast<unsigned*>(data) = a.type == cudaMemoryTypeHost ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
-      return CUDA_SUCCESS;
-    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
-      *static_cast<CUdeviceptr*>(data) = ptxsim::driver::devicePointer(a.devicePointer);
-      return CUDA_SUCCESS;
-    case CU_POINTER_ATTRIBUTE_HOST_POINTER: *static_cast<void**>(data) = a.hostPointer; return CUDA_SUCCESS;
-    case CU_POINTER_ATTRIBUTE_IS_MANAGED:
-      *static_cast<unsigned*>(data) = a.type == cudaMemoryTypeManaged ? 1 : 0;
-      return CUDA_SUCCESS;
-    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data) = a.device; return CUDA_SUCCESS;
-    case CU_POINTER_ATTRIBUTE_CONTEXT: {
-      CUcontext context = nullptr;
-      CUresult cr = cuDevicePrimaryCtxRetain(&context, a.device);
-      if (cr == CUDA_SUCCESS) cuDevicePrimaryCtxRelease_v2(a.device);
-      *static_cast<CUcontext*>(data) = context;
-      return cr;
-    }
-    default: return CUDA_ERROR_NOT_SUPPORTED;
-  }
-}

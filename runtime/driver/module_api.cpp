@@ -283,3 +283,10 @@ DRIVER_EXPORT CUresult cuFuncLoad(CUfunction function) {
   CUfunctionLoadingState state{};
   return cuFuncIsLoaded(&state, function);
 }
+
+DRIVER_EXPORT CUresult cuLibraryGetManaged(CUdeviceptr* dptr, size_t* bytes, CUlibrary lib, const char* name) {
+  void* address = nullptr;
+  CUresult r = viaRuntime([&] { return cudaLibraryGetManaged(&address, bytes, library(lib), name); });
+  if (r == CUDA_SUCCESS && dptr != nullptr) *dptr = ptxsim::driver::devicePointer(address);
+  return r;
+}

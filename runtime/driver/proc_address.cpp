@@ -49,19 +49,22 @@ DRIVER_EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int c
     known = true;
     if (e.version <= cudaVersion && (best == nullptr || e.version > best->version)) best = &e;
   }
+  // A symbol not found is an error only to a caller that asks for no
+  // status; with one, the status says so and the call succeeds (the
+  // runtime's cudaGetDriverEntryPoint reports cudaSuccess, measured).
   if (best == nullptr) {
-    if (symbolStatus != nullptr) {
-      *symbolStatus = known ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    }
-    return CUDA_ERROR_NOT_FOUND;
+    if (symbolStatus == nullptr) return CUDA_ERROR_NOT_FOUND;
+    *symbolStatus = known ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    return CUDA_SUCCESS;
   }
   const char* name = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0 && best->perThreadSymbol != nullptr
                          ? best->perThreadSymbol
                          : best->symbol;
   *pfn = self() != nullptr ? dlsym(self(), name) : nullptr;
   if (*pfn == nullptr) {
-    if (symbolStatus != nullptr) *symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-    return CUDA_ERROR_NOT_FOUND;
+    if (symbolStatus == nullptr) return CUDA_ERROR_NOT_FOUND;
+    *symbolStatus = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    return CUDA_SUCCESS;
   }
   if (symbolStatus != nullptr) *symbolStatus = CU_GET_PROC_ADDRESS_SUCCESS;
   return CUDA_SUCCESS;

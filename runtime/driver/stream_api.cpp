@@ -120,3 +120,33 @@ DRIVER_EXPORT CUresult cuEventElapsedTime_v2(float* pMilliseconds, CUevent hStar
 DRIVER_EXPORT CUresult cuEventElapsedTime(float* pMilliseconds, CUevent hStart, CUevent hEnd) {
   return cuEventElapsedTime_v2(pMilliseconds, hStart, hEnd);
 }
+
+// Stream attributes: CUstreamAttrValue is the runtime's
+// cudaStreamAttrValue, ids numbered alike.
+
+DRIVER_EXPORT CUresult cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue* value_out) {
+  return viaRuntime([&] {
+    return cudaStreamGetAttribute(hStream, static_cast<cudaStreamAttrID>(attr),
+                                  reinterpret_cast<cudaStreamAttrValue*>(value_out));
+  });
+}
+DRIVER_EXPORT CUresult cuStreamGetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue* value_out) {
+  return cuStreamGetAttribute(ptxsim::driver::perThread(hStream), attr, value_out);
+}
+
+DRIVER_EXPORT CUresult cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue* value) {
+  return viaRuntime([&] {
+    return cudaStreamSetAttribute(hStream, static_cast<cudaStreamAttrID>(attr),
+                                  reinterpret_cast<const cudaStreamAttrValue*>(value));
+  });
+}
+DRIVER_EXPORT CUresult cuStreamSetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue* value) {
+  return cuStreamSetAttribute(ptxsim::driver::perThread(hStream), attr, value);
+}
+
+DRIVER_EXPORT CUresult cuStreamCopyAttributes(CUstream dst, CUstream src) {
+  return viaRuntime([&] { return cudaStreamCopyAttributes(dst, src); });
+}
+DRIVER_EXPORT CUresult cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src) {
+  return cuStreamCopyAttributes(ptxsim::driver::perThread(dst), ptxsim::driver::perThread(src));
+}

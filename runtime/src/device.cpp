@@ -27,7 +27,7 @@ Device::Device(sim::GpuConfig config, DeviceOptions options) : gpu_(std::move(co
 Device::~Device() { synchronize(); }
 
 std::shared_ptr<sim::LoadedModule> Device::loadModule(std::string_view ptx, std::string_view name,
-                                                      const std::map<std::string, uint8_t*>& hostBacked) {
+                                                      const ManagedPlacement& hostMemoryFor) {
   isa::CompileResult compiled = isa::compilePtx(ptx);
   if (!compiled.ok()) {
     std::string text;
@@ -36,6 +36,13 @@ std::shared_ptr<sim::LoadedModule> Device::loadModule(std::string_view ptx, std:
               ": error: " + d.message + "\n";
     }
     throw Error(text);
+  }
+  std::map<std::string, uint8_t*> hostBacked;
+  if (hostMemoryFor) {
+    for (const isa::Variable& v : compiled.module->globals) {
+      if (!v.isManaged) continue;
+      if (uint8_t* memory = hostMemoryFor(v)) hostBacked[v.name] = memory;
+    }
   }
   std::vector<std::string> errors;
   auto loaded = gpu_.load(compiled.module, options_.moduleLoading, errors, hostBacked);

@@ -8,7 +8,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <iosfwd>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -70,8 +72,11 @@ class Device {
 
   // Modules. Errors (syntax; unsupported instructions, with eager loading)
   // throw Error with one "NAME:LINE:COL: error: ..." line per problem.
+  // `hostMemoryFor`, if given, is asked for host memory of each __managed__
+  // variable (.attribute(.managed)) to place it in, so host code can use it.
+  using ManagedPlacement = std::function<uint8_t*(const isa::Variable&)>;
   std::shared_ptr<sim::LoadedModule> loadModule(std::string_view ptx, std::string_view name = "<ptx>",
-                                                const std::map<std::string, uint8_t*>& hostBacked = {});
+                                                const ManagedPlacement& hostMemoryFor = {});
   std::shared_ptr<sim::LoadedModule> loadModuleFile(const std::string& path);
 
   // Device memory.
