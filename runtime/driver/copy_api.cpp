@@ -4,8 +4,10 @@
 
 #include <vector>
 
+#include "copy_params.h"
 #include "driver_api.h"
 
+using ptxsim::driver::devicePointer;
 using ptxsim::driver::pointer;
 using ptxsim::driver::viaRuntime;
 
@@ -27,8 +29,8 @@ size_t elementBytes(CUarray array) {
 }
 
 // Sets one end of the runtime's parameters; false for a bad end.
-bool setEnd(const End& e, size_t widthInBytes, cudaArray_t& array, cudaPos& position, cudaPitchedPtr& memory,
-            size_t& arrayElementBytes) {
+bool setEnd(const End& e, size_t widthInBytes, size_t rows, cudaArray_t& array, cudaPos& position,
+            cudaPitchedPtr& memory, size_t& arrayElementBytes) {
   if (e.type == CU_MEMORYTYPE_ARRAY) {
     arrayElementBytes = elementBytes(e.array);
     if (arrayElementBytes == 0 || e.xInBytes % arrayElementBytes != 0) return false;
@@ -38,7 +40,10 @@ bool setEnd(const End& e, size_t widthInBytes, cudaArray_t& array, cudaPos& posi
   }
   void* p = e.type == CU_MEMORYTYPE_HOST ? const_cast<void*>(e.host) : pointer(e.device);
   if (e.type != CU_MEMORYTYPE_HOST && e.type != CU_MEMORYTYPE_DEVICE && e.type != CU_MEMORYTYPE_UNIFIED) return false;
-  memory = cudaPitchedPtr{p, e.pitch, widthInBytes, e.height};
+  // A pitch (or height) of 0 is allowed where it is not used: one row (or
+  // one slice). The runtime wants them whole.
+  size_t pitch = e.pitch != 0 ? e.pitch : e.xInBytes + widthInBytes;
+  memory = cudaPitchedPtr{p, pitch, widthInBytes, e.height != 0 ? e.height : e.y + rows};
   position = cudaPos{e.xInBytes, e.y, e.z};
   return true;
 }
@@ -50,22 +55,36 @@ cudaMemcpyKind kindOf(CUmemorytype src, CUmemorytype dst) {
   return toHost ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice;
 }
 
+cudaError_t toRuntime(const End& src, const End& dst, size_t widthInBytes, size_t height, size_t depth,
+                      cudaMemcpy3DParms& p) {
+  p = cudaMemcpy3DParms{};
+  size_t srcElement = 0, dstElement = 0;
+  if (!setEnd(src, widthInBytes, height, p.srcArray, p.srcPos, p.srcPtr, srcElement) ||
+      !setEnd(dst, widthInBytes, height, p.dstArray, p.dstPos, p.dstPtr, dstElement)) {
+    return cudaErrorInvalidValue;
+  }
+  // With an array at either end the runtime counts widths in elements.
+  size_t element = srcElement != 0 ? srcElement : dstElement;
+  if (element != 0 && widthInBytes % element != 0) return cudaErrorInvalidValue;
+  p.extent = cudaExtent{element != 0 ? widthInBytes / element : widthInBytes, height, depth};
+  p.kind = kindOf(src.type, dst.type);
+  return cudaSuccess;
+}
+
 CUresult copy3D(const End& src, const End& dst, size_t widthInBytes, size_t height, size_t depth, CUstream stream,
                 bool async) {
   return viaRuntime([&] {
     cudaMemcpy3DParms p{};
-    size_t srcElement = 0, dstElement = 0;
-    if (!setEnd(src, widthInBytes, p.srcArray, p.srcPos, p.srcPtr, srcElement) ||
-        !setEnd(dst, widthInBytes, p.dstArray, p.dstPos, p.dstPtr, dstElement)) {
-      return cudaErrorInvalidValue;
-    }
-    // With an array at either end the runtime counts widths in elements.
-    size_t element = srcElement != 0 ? srcElement : dstElement;
-    if (element != 0 && widthInBytes % element != 0) return cudaErrorInvalidValue;
-    p.extent = cudaExtent{element != 0 ? widthInBytes / element : widthInBytes, height, depth};
-    p.kind = kindOf(src.type, dst.type);
+    if (cudaError_t e = toRuntime(src, dst, widthInBytes, height, depth, p); e != cudaSuccess) return e;
     return async ? cudaMemcpy3DAsync(&p, stream) : cudaMemcpy3D(&p);
   });
+}
+
+End endOf3D(const CUDA_MEMCPY3D& c, bool source) {
+  return source ? End{c.srcMemoryType, c.srcHost, c.srcDevice, c.srcArray, c.srcXInBytes, c.srcY, c.srcZ, c.srcPitch,
+                      c.srcHeight}
+                : End{c.dstMemoryType, c.dstHost, c.dstDevice, c.dstArray, c.dstXInBytes, c.dstY, c.dstZ, c.dstPitch,
+                      c.dstHeight};
 }
 
 CUresult copy2D(const CUDA_MEMCPY2D* c, CUstream stream, bool async) {
@@ -80,11 +99,7 @@ CUresult copy2D(const CUDA_MEMCPY2D* c, CUstream stream, bool async) {
 CUresult copy3D(const CUDA_MEMCPY3D* c, CUstream stream, bool async) {
   if (c == nullptr) return CUDA_ERROR_INVALID_VALUE;
   if (c->srcLOD != 0 || c->dstLOD != 0) return CUDA_ERROR_INVALID_VALUE;  // reserved: must be 0
-  End src{c->srcMemoryType, c->srcHost, c->srcDevice, c->srcArray, c->srcXInBytes, c->srcY, c->srcZ, c->srcPitch,
-          c->srcHeight};
-  End dst{c->dstMemoryType, c->dstHost, c->dstDevice, c->dstArray, c->dstXInBytes, c->dstY, c->dstZ, c->dstPitch,
-          c->dstHeight};
-  return copy3D(src, dst, c->WidthInBytes, c->Height, c->Depth, stream, async);
+  return copy3D(endOf3D(*c, true), endOf3D(*c, false), c->WidthInBytes, c->Height, c->Depth, stream, async);
 }
 
 // cuMemsetD2D16/32: each row is a fill of `width` elements.
@@ -102,6 +117,68 @@ CUresult fillRows(CUdeviceptr dst, size_t pitch, Element value, size_t width, si
 }
 
 }  // namespace
+
+namespace ptxsim::driver {
+
+cudaError_t toRuntimeCopy(const CUDA_MEMCPY3D& copy, cudaMemcpy3DParms& params) {
+  return toRuntime(endOf3D(copy, true), endOf3D(copy, false), copy.WidthInBytes, copy.Height, copy.Depth, params);
+}
+
+CUDA_MEMCPY3D toDriverCopy(const cudaMemcpy3DParms& p) {
+  CUDA_MEMCPY3D c{};
+  // A memory end is of the kind the copy names; with cudaMemcpyDefault,
+  // unified (told apart by address).
+  bool fromHost = p.kind == cudaMemcpyHostToDevice || p.kind == cudaMemcpyHostToHost;
+  bool toHost = p.kind == cudaMemcpyDeviceToHost || p.kind == cudaMemcpyHostToHost;
+  auto memoryType = [&](bool host) {
+    return p.kind == cudaMemcpyDefault ? CU_MEMORYTYPE_UNIFIED : host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+  };
+  size_t element = 0;
+  // An array end's offsets are in elements, a memory end's in bytes.
+  if (p.srcArray != nullptr) {
+    element = elementBytes(reinterpret_cast<CUarray>(p.srcArray));
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.srcArray = reinterpret_cast<CUarray>(p.srcArray);
+    c.srcXInBytes = p.srcPos.x * element;
+  } else {
+    c.srcMemoryType = memoryType(fromHost);
+    if (c.srcMemoryType == CU_MEMORYTYPE_HOST) {
+      c.srcHost = p.srcPtr.ptr;
+    } else {
+      c.srcDevice = devicePointer(p.srcPtr.ptr);
+    }
+    c.srcXInBytes = p.srcPos.x;
+    c.srcPitch = p.srcPtr.pitch;
+    c.srcHeight = p.srcPtr.ysize;
+  }
+  c.srcY = p.srcPos.y;
+  c.srcZ = p.srcPos.z;
+  if (p.dstArray != nullptr) {
+    size_t dstElement = elementBytes(reinterpret_cast<CUarray>(p.dstArray));
+    element = element != 0 ? element : dstElement;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.dstArray = reinterpret_cast<CUarray>(p.dstArray);
+    c.dstXInBytes = p.dstPos.x * dstElement;
+  } else {
+    c.dstMemoryType = memoryType(toHost);
+    if (c.dstMemoryType == CU_MEMORYTYPE_HOST) {
+      c.dstHost = p.dstPtr.ptr;
+    } else {
+      c.dstDevice = devicePointer(p.dstPtr.ptr);
+    }
+    c.dstXInBytes = p.dstPos.x;
+    c.dstPitch = p.dstPtr.pitch;
+    c.dstHeight = p.dstPtr.ysize;
+  }
+  c.dstY = p.dstPos.y;
+  c.dstZ = p.dstPos.z;
+  c.WidthInBytes = element != 0 ? p.extent.width * element : p.extent.width;
+  c.Height = p.extent.height;
+  c.Depth = p.extent.depth;
+  return c;
+}
+
+}  // namespace ptxsim::driver
 
 DRIVER_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D* pCopy) { return copy2D(pCopy, nullptr, false); }
 DRIVER_EXPORT CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D* pCopy) { return copy2D(pCopy, nullptr, false); }
