@@ -122,6 +122,11 @@ int main(int argc, char** argv) {
                   "on (default): every launch counts in --stats and --summary; off: only launches between "
                   "cudaProfilerStart and cudaProfilerStop (as Nsight Compute's option)")
       ->check(CLI::IsMember({"on", "off"}));
+  run->add_option("--runtime", runOptions.runtime,
+                  "ptxsim (default): programs that load the CUDA runtime get ptxsim's; nvidia: they get NVIDIA's "
+                  "libcudart.so.13 from the CUDA toolkit, over ptxsim's driver (libcuda.so.1). Programs with the "
+                  "runtime linked in always use their own, over ptxsim's driver")
+      ->check(CLI::IsMember({"ptxsim", "nvidia"}));
   run->add_option("program", runOptions.program, "The program")->required();
   run->prefix_command();  // everything after the program is its own arguments
 

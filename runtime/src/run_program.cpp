@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <vector>
 
 #include "ptxsim/runtime/program_inspect.h"
 #include "ptxsim/sim/gpu_presets.h"
@@ -60,6 +61,22 @@ bool startTrace(const std::string& path, std::string& error) {
   return true;
 }
 
+// Where NVIDIA's libcudart.so.13 is, for --runtime nvidia.
+bool nvidiaRuntimeDirectory(std::string& directory) {
+  std::vector<std::string> candidates;
+  if (const char* home = std::getenv("CUDA_HOME"); home != nullptr && *home != '\0') {
+    candidates.push_back(std::string(home) + "/lib64");
+  }
+  candidates.push_back("/usr/local/cuda/lib64");
+  for (const std::string& c : candidates) {
+    if (std::filesystem::exists(std::filesystem::path(c) / "libcudart.so.13")) {
+      directory = c;
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 int runProgram(const RunOptions& options) {
@@ -83,6 +100,12 @@ int runProgram(const RunOptions& options) {
       return 2;
     }
   }
+  std::string nvidiaRuntime;
+  if (options.runtime == "nvidia" && !nvidiaRuntimeDirectory(nvidiaRuntime)) {
+    std::cerr << "ptxsim: error: --runtime nvidia: NVIDIA's libcudart.so.13 was not found (looked in "
+                 "$CUDA_HOME/lib64 and /usr/local/cuda/lib64)\n";
+    return 2;
+  }
   sim::GpuConfig config;
   if (!sim::loadPreset(options.config, options.presetDirectory, config, error)) {
     std::cerr << "ptxsim: error: " << error << '\n';
@@ -99,6 +122,9 @@ int runProgram(const RunOptions& options) {
   }
   if (child == 0) {
     prependPath("LD_LIBRARY_PATH", options.shimDirectory);
+    // NVIDIA's runtime before ptxsim's stub; the driver it loads is ptxsim's
+    // (the toolkit has none outside lib64/stubs).
+    if (!nvidiaRuntime.empty()) prependPath("LD_LIBRARY_PATH", nvidiaRuntime);
     if (!options.statsPath.empty()) setenv("PTXSIM_STATS", options.statsPath.c_str(), 1);
     if (!options.config.empty()) setenv("PTXSIM_CONFIG", options.config.c_str(), 1);
     setenv("PTXSIM_PRESET_DIR", options.presetDirectory.c_str(), 1);

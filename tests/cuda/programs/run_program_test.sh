@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One CUDA program of tests/cuda/programs, end to end: built with
-# `nvcc -cudart shared` by build_program.sh (a directory: all its .cu files,
+# `nvcc -cudart shared` (or, with PTXSIM_TEST_CUDART=static, with the runtime
+# linked in) by build_program.sh (a directory: all its .cu files,
 # with -rdc=true; compute60_*.cu: PTX for compute_60), run
 # under `ptxsim run`, its standard output and exit code compared with
 # NAME.expected, recorded on a real GPU by tests/gpu_truth/record.sh.

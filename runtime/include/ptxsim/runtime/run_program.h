@@ -32,7 +32,8 @@ struct RunOptions {
   std::string profileFromStart;     // --profile-from-start on|off (default on)
   std::string tracePath;            // --trace FILE: the timed launches as a Perfetto/Chrome trace
   std::string progress;             // --progress: "on", --no-progress: "off"; empty: long launches only
-  std::string shimDirectory;    // where libcudart.so.13 is (build/lib)
+  std::string runtime;           // --runtime ptxsim|nvidia (default ptxsim)
+  std::string shimDirectory;    // where libcuda.so.1 and libcudart.so.13 are (build/lib)
   std::string presetDirectory;  // configs/
 };
 
