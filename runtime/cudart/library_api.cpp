@@ -80,15 +80,23 @@ cudaError_t readImage(const void* code, size_t bytes, FatbinRecord& record) {
     }
     return cudaSuccess;
   }
+  std::string ptx;
   if (startsWith(data, bytes, kElfMagic, sizeof kElfMagic)) {
-    std::fprintf(
-        stderr,
-        "ptxsim: error: cudaLibraryLoadData: the image is a cubin (machine code), which ptxsim cannot run: "
-        "it simulates PTX; load the PTX (nvcc -ptx) or a fat binary that carries it\n");
-    return cudaErrorNoKernelImageForDevice;
+    // A cubin ptxsim's NVRTC made runs as the PTX it compiled beside it.
+    const std::string* known = shimState().ptxOfCubin(data);
+    if (known == nullptr) {
+      std::fprintf(
+          stderr,
+          "ptxsim: error: cudaLibraryLoadData: the image is a cubin (machine code), which ptxsim cannot run: "
+          "it simulates PTX; load the PTX (nvcc -ptx, or NVRTC for compute_90) or a fat binary that carries it "
+          "(nvcc -gencode arch=compute_90,code=compute_90); cubins from NVRTC run under `ptxsim run`\n");
+      return cudaErrorNoKernelImageForDevice;
+    }
+    ptx = *known;
+  } else {
+    // PTX text, NUL-terminated.
+    ptx.assign(reinterpret_cast<const char*>(data), strnlen(reinterpret_cast<const char*>(data), bytes));
   }
-  // PTX text, NUL-terminated.
-  std::string ptx(reinterpret_cast<const char*>(data), strnlen(reinterpret_cast<const char*>(data), bytes));
   if (ptx.find(".version") == std::string::npos) {
     std::fprintf(
         stderr,

@@ -1,5 +1,7 @@
 #include "shim_state.h"
 
+#include <elf.h>
+
 #include <atomic>
 
 #include "linked_module.h"
@@ -418,6 +420,27 @@ bool ShimState::fitsDefaultSharedLimit(sim::LoadedModule& module, const std::str
   sim::Gpu::KernelResources r;
   if (device().gpu().kernelResources(module, kernel, r)) return true;  // the launch reports it
   return r.staticSharedBytes + dynamicBytes <= device().config().sharedBytesPerBlock;
+}
+
+const std::string* ShimState::ptxOfCubin(const void* image) const {
+  if (cubinPtx_.empty()) return nullptr;
+  // An ELF file's extent, from its headers: the section and program header
+  // tables and every section (the caller gives no size).
+  Elf64_Ehdr header{};
+  std::memcpy(&header, image, sizeof header);
+  if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_shentsize != sizeof(Elf64_Shdr)) return nullptr;
+  const auto* bytes = static_cast<const uint8_t*>(image);
+  uint64_t extent = std::max<uint64_t>(header.e_shoff + uint64_t{header.e_shnum} * header.e_shentsize,
+                                       header.e_phoff + uint64_t{header.e_phnum} * header.e_phentsize);
+  for (uint16_t i = 0; i < header.e_shnum; ++i) {
+    Elf64_Shdr section{};
+    std::memcpy(&section, bytes + header.e_shoff + i * sizeof section, sizeof section);
+    if (section.sh_type != SHT_NOBITS) extent = std::max<uint64_t>(extent, section.sh_offset + section.sh_size);
+  }
+  for (const auto& [cubin, ptx] : cubinPtx_) {
+    if (cubin.size() == extent && std::memcmp(cubin.data(), image, extent) == 0) return &ptx;
+  }
+  return nullptr;
 }
 
 cudaError_t ShimState::record(cudaError_t error) {

@@ -110,6 +110,11 @@ class ShimState {
   FatbinRecord* addImage(std::unique_ptr<FatbinRecord> image);
   void dropImage(FatbinRecord* image);
   std::map<cudaLibrary_t, LibraryRecord>& libraries() { return libraries_; }
+  // Cubins whose PTX is known (ptxsim's NVRTC compiles both): a cubin
+  // loaded later runs as that PTX. ptxOfCubin: null when the image (an ELF
+  // file) is none of them.
+  void addCubinPtx(std::string cubin, std::string ptx) { cubinPtx_[std::move(cubin)] = std::move(ptx); }
+  const std::string* ptxOfCubin(const void* image) const;
 
   // The loaded module of a kernel or variable (loading its fat binary on
   // first use); null with the error recorded when it cannot be loaded.
@@ -237,6 +242,7 @@ class ShimState {
   uint64_t simulatedNanoseconds_ = 0;
   TransferTally transfers_;
   std::map<cudaLibrary_t, LibraryRecord> libraries_;
+  std::map<std::string, std::string> cubinPtx_;  // cubin bytes -> its PTX
   bool profileFromStart_ = true;
   bool profilerActive_ = true;
   ProfiledTotals profiled_;

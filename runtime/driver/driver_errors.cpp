@@ -1,145 +1,118 @@
-// cuGetErrorName and cuGetErrorString. The names are every CUresult of
-// CUDA 13.0's cuda.h; the descriptions are the runtime's for the same code
-// (runtime/cudart/error_table.cpp: the two APIs share most codes), and for
-// the driver-only codes the name itself.
+// cuGetErrorName and cuGetErrorString: every CUresult the driver knows,
+// with the name and text CUDA 13's driver gives (recorded on an H100 by
+// tests/cuda/programs/driver_error_strings.cu, whose test holds this table
+// to them).
 
 #include "driver_errors.h"
 
 #include <vector>
 
-#include "error_table.h"
-
 namespace ptxsim::driver {
 
-namespace {
-
-struct ErrorName {
-  int code;
-  const char* name;
-};
-
-const std::vector<ErrorName>& errorNames() {
-  static const std::vector<ErrorName> kNames = {
-      {0, "CUDA_SUCCESS"},
-      {1, "CUDA_ERROR_INVALID_VALUE"},
-      {2, "CUDA_ERROR_OUT_OF_MEMORY"},
-      {3, "CUDA_ERROR_NOT_INITIALIZED"},
-      {4, "CUDA_ERROR_DEINITIALIZED"},
-      {5, "CUDA_ERROR_PROFILER_DISABLED"},
-      {6, "CUDA_ERROR_PROFILER_NOT_INITIALIZED"},
-      {7, "CUDA_ERROR_PROFILER_ALREADY_STARTED"},
-      {8, "CUDA_ERROR_PROFILER_ALREADY_STOPPED"},
-      {34, "CUDA_ERROR_STUB_LIBRARY"},
-      {36, "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER"},
-      {46, "CUDA_ERROR_DEVICE_UNAVAILABLE"},
-      {100, "CUDA_ERROR_NO_DEVICE"},
-      {101, "CUDA_ERROR_INVALID_DEVICE"},
-      {102, "CUDA_ERROR_DEVICE_NOT_LICENSED"},
-      {200, "CUDA_ERROR_INVALID_IMAGE"},
-      {201, "CUDA_ERROR_INVALID_CONTEXT"},
-      {202, "CUDA_ERROR_CONTEXT_ALREADY_CURRENT"},
-      {205, "CUDA_ERROR_MAP_FAILED"},
-      {206, "CUDA_ERROR_UNMAP_FAILED"},
-      {207, "CUDA_ERROR_ARRAY_IS_MAPPED"},
-      {208, "CUDA_ERROR_ALREADY_MAPPED"},
-      {209, "CUDA_ERROR_NO_BINARY_FOR_GPU"},
-      {210, "CUDA_ERROR_ALREADY_ACQUIRED"},
-      {211, "CUDA_ERROR_NOT_MAPPED"},
-      {212, "CUDA_ERROR_NOT_MAPPED_AS_ARRAY"},
-      {213, "CUDA_ERROR_NOT_MAPPED_AS_POINTER"},
-      {214, "CUDA_ERROR_ECC_UNCORRECTABLE"},
-      {215, "CUDA_ERROR_UNSUPPORTED_LIMIT"},
-      {216, "CUDA_ERROR_CONTEXT_ALREADY_IN_USE"},
-      {217, "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED"},
-      {218, "CUDA_ERROR_INVALID_PTX"},
-      {219, "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT"},
-      {220, "CUDA_ERROR_NVLINK_UNCORRECTABLE"},
-      {221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND"},
-      {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
-      {223, "CUDA_ERROR_JIT_COMPILATION_DISABLED"},
-      {224, "CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY"},
-      {225, "CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC"},
-      {226, "CUDA_ERROR_CONTAINED"},
-      {300, "CUDA_ERROR_INVALID_SOURCE"},
-      {301, "CUDA_ERROR_FILE_NOT_FOUND"},
-      {302, "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND"},
-      {303, "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED"},
-      {304, "CUDA_ERROR_OPERATING_SYSTEM"},
-      {400, "CUDA_ERROR_INVALID_HANDLE"},
-      {401, "CUDA_ERROR_ILLEGAL_STATE"},
-      {402, "CUDA_ERROR_LOSSY_QUERY"},
-      {500, "CUDA_ERROR_NOT_FOUND"},
-      {600, "CUDA_ERROR_NOT_READY"},
-      {700, "CUDA_ERROR_ILLEGAL_ADDRESS"},
-      {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"},
-      {702, "CUDA_ERROR_LAUNCH_TIMEOUT"},
-      {703, "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING"},
-      {704, "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED"},
-      {705, "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED"},
-      {708, "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE"},
-      {709, "CUDA_ERROR_CONTEXT_IS_DESTROYED"},
-      {710, "CUDA_ERROR_ASSERT"},
-      {711, "CUDA_ERROR_TOO_MANY_PEERS"},
-      {712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED"},
-      {713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED"},
-      {714, "CUDA_ERROR_HARDWARE_STACK_ERROR"},
-      {715, "CUDA_ERROR_ILLEGAL_INSTRUCTION"},
-      {716, "CUDA_ERROR_MISALIGNED_ADDRESS"},
-      {717, "CUDA_ERROR_INVALID_ADDRESS_SPACE"},
-      {718, "CUDA_ERROR_INVALID_PC"},
-      {719, "CUDA_ERROR_LAUNCH_FAILED"},
-      {720, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"},
-      {721, "CUDA_ERROR_TENSOR_MEMORY_LEAK"},
-      {800, "CUDA_ERROR_NOT_PERMITTED"},
-      {801, "CUDA_ERROR_NOT_SUPPORTED"},
-      {802, "CUDA_ERROR_SYSTEM_NOT_READY"},
-      {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"},
-      {804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"},
-      {805, "CUDA_ERROR_MPS_CONNECTION_FAILED"},
-      {806, "CUDA_ERROR_MPS_RPC_FAILURE"},
-      {807, "CUDA_ERROR_MPS_SERVER_NOT_READY"},
-      {808, "CUDA_ERROR_MPS_MAX_CLIENTS_REACHED"},
-      {809, "CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED"},
-      {810, "CUDA_ERROR_MPS_CLIENT_TERMINATED"},
-      {811, "CUDA_ERROR_CDP_NOT_SUPPORTED"},
-      {812, "CUDA_ERROR_CDP_VERSION_MISMATCH"},
-      {900, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"},
-      {901, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"},
-      {902, "CUDA_ERROR_STREAM_CAPTURE_MERGE"},
-      {903, "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED"},
-      {904, "CUDA_ERROR_STREAM_CAPTURE_UNJOINED"},
-      {905, "CUDA_ERROR_STREAM_CAPTURE_ISOLATION"},
-      {906, "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT"},
-      {907, "CUDA_ERROR_CAPTURED_EVENT"},
-      {908, "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD"},
-      {909, "CUDA_ERROR_TIMEOUT"},
-      {910, "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE"},
-      {911, "CUDA_ERROR_EXTERNAL_DEVICE"},
-      {912, "CUDA_ERROR_INVALID_CLUSTER_SIZE"},
-      {913, "CUDA_ERROR_FUNCTION_NOT_LOADED"},
-      {914, "CUDA_ERROR_INVALID_RESOURCE_TYPE"},
-      {915, "CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION"},
-      {916, "CUDA_ERROR_KEY_ROTATION"},
-      {999, "CUDA_ERROR_UNKNOWN"},
-  };
-  return kNames;
-}
-
-}  // namespace
-
 const ErrorText* errorText(CUresult error) {
-  // Built once: a text for every name, described where the runtime describes the code.
-  static const std::vector<ErrorText> kTexts = [] {
-    std::vector<ErrorText> texts;
-    for (const ErrorName& n : errorNames()) {
-      const char* description = n.name;
-      for (const cudart::ErrorText& t : cudart::errorTexts()) {
-        if (t.code == n.code) description = t.text;
-      }
-      texts.push_back({static_cast<CUresult>(n.code), n.name, description});
-    }
-    return texts;
-  }();
+  static const std::vector<ErrorText> kTexts = {
+      {static_cast<CUresult>(0), "CUDA_SUCCESS", "no error"},
+      {static_cast<CUresult>(1), "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+      {static_cast<CUresult>(2), "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+      {static_cast<CUresult>(3), "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+      {static_cast<CUresult>(4), "CUDA_ERROR_DEINITIALIZED", "driver shutting down"},
+      {static_cast<CUresult>(5), "CUDA_ERROR_PROFILER_DISABLED", "profiler disabled while using external profiling tool"},
+      {static_cast<CUresult>(6), "CUDA_ERROR_PROFILER_NOT_INITIALIZED", "profiler not initialized: call cudaProfilerInitialize()"},
+      {static_cast<CUresult>(7), "CUDA_ERROR_PROFILER_ALREADY_STARTED", "profiler already started"},
+      {static_cast<CUresult>(8), "CUDA_ERROR_PROFILER_ALREADY_STOPPED", "profiler already stopped"},
+      {static_cast<CUresult>(34), "CUDA_ERROR_STUB_LIBRARY", "CUDA driver is a stub library"},
+      {static_cast<CUresult>(36), "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER", "API call is not supported in the installed CUDA driver"},
+      {static_cast<CUresult>(46), "CUDA_ERROR_DEVICE_UNAVAILABLE", "CUDA-capable device(s) is/are busy or unavailable"},
+      {static_cast<CUresult>(100), "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected"},
+      {static_cast<CUresult>(101), "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+      {static_cast<CUresult>(102), "CUDA_ERROR_DEVICE_NOT_LICENSED", "device doesn't have valid Grid license"},
+      {static_cast<CUresult>(200), "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
+      {static_cast<CUresult>(201), "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
+      {static_cast<CUresult>(202), "CUDA_ERROR_CONTEXT_ALREADY_CURRENT", "context already current"},
+      {static_cast<CUresult>(205), "CUDA_ERROR_MAP_FAILED", "mapping of buffer object failed"},
+      {static_cast<CUresult>(206), "CUDA_ERROR_UNMAP_FAILED", "unmapping of buffer object failed"},
+      {static_cast<CUresult>(207), "CUDA_ERROR_ARRAY_IS_MAPPED", "array is mapped"},
+      {static_cast<CUresult>(208), "CUDA_ERROR_ALREADY_MAPPED", "resource already mapped"},
+      {static_cast<CUresult>(209), "CUDA_ERROR_NO_BINARY_FOR_GPU", "no kernel image is available for execution on the device"},
+      {static_cast<CUresult>(210), "CUDA_ERROR_ALREADY_ACQUIRED", "resource already acquired"},
+      {static_cast<CUresult>(211), "CUDA_ERROR_NOT_MAPPED", "resource not mapped"},
+      {static_cast<CUresult>(212), "CUDA_ERROR_NOT_MAPPED_AS_ARRAY", "resource not mapped as array"},
+      {static_cast<CUresult>(213), "CUDA_ERROR_NOT_MAPPED_AS_POINTER", "resource not mapped as pointer"},
+      {static_cast<CUresult>(214), "CUDA_ERROR_ECC_UNCORRECTABLE", "uncorrectable ECC error encountered"},
+      {static_cast<CUresult>(215), "CUDA_ERROR_UNSUPPORTED_LIMIT", "limit is not supported on this architecture"},
+      {static_cast<CUresult>(216), "CUDA_ERROR_CONTEXT_ALREADY_IN_USE", "exclusive-thread device already in use by a different thread"},
+      {static_cast<CUresult>(217), "CUDA_ERROR_PEER_ACCESS_UNSUPPORTED", "peer access is not supported between these two devices"},
+      {static_cast<CUresult>(218), "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
+      {static_cast<CUresult>(219), "CUDA_ERROR_INVALID_GRAPHICS_CONTEXT", "invalid OpenGL or DirectX context"},
+      {static_cast<CUresult>(220), "CUDA_ERROR_NVLINK_UNCORRECTABLE", "uncorrectable NVLink error detected during the execution"},
+      {static_cast<CUresult>(221), "CUDA_ERROR_JIT_COMPILER_NOT_FOUND", "PTX JIT compiler library not found"},
+      {static_cast<CUresult>(222), "CUDA_ERROR_UNSUPPORTED_PTX_VERSION", "the provided PTX was compiled with an unsupported toolchain."},
+      {static_cast<CUresult>(223), "CUDA_ERROR_JIT_COMPILATION_DISABLED", "PTX JIT compilation was disabled"},
+      {static_cast<CUresult>(224), "CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY", "the provided execution affinity is not supported"},
+      {static_cast<CUresult>(225), "CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC", "the provided PTX contains unsupported call to cudaDeviceSynchronize"},
+      {static_cast<CUresult>(226), "CUDA_ERROR_CONTAINED", "Invalid access of peer GPU memory over nvlink or a hardware error"},
+      {static_cast<CUresult>(300), "CUDA_ERROR_INVALID_SOURCE", "device kernel image is invalid"},
+      {static_cast<CUresult>(301), "CUDA_ERROR_FILE_NOT_FOUND", "file not found"},
+      {static_cast<CUresult>(302), "CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND", "shared object symbol not found"},
+      {static_cast<CUresult>(303), "CUDA_ERROR_SHARED_OBJECT_INIT_FAILED", "shared object initialization failed"},
+      {static_cast<CUresult>(304), "CUDA_ERROR_OPERATING_SYSTEM", "OS call failed or operation not supported on this OS"},
+      {static_cast<CUresult>(400), "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
+      {static_cast<CUresult>(401), "CUDA_ERROR_ILLEGAL_STATE", "the operation cannot be performed in the present state"},
+      {static_cast<CUresult>(402), "CUDA_ERROR_LOSSY_QUERY", "attempted introspection would be semantically lossy"},
+      {static_cast<CUresult>(500), "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+      {static_cast<CUresult>(600), "CUDA_ERROR_NOT_READY", "device not ready"},
+      {static_cast<CUresult>(700), "CUDA_ERROR_ILLEGAL_ADDRESS", "an illegal memory access was encountered"},
+      {static_cast<CUresult>(701), "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "too many resources requested for launch"},
+      {static_cast<CUresult>(702), "CUDA_ERROR_LAUNCH_TIMEOUT", "the launch timed out and was terminated"},
+      {static_cast<CUresult>(703), "CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING", "launch uses incompatible texturing mode"},
+      {static_cast<CUresult>(704), "CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED", "peer access is already enabled"},
+      {static_cast<CUresult>(705), "CUDA_ERROR_PEER_ACCESS_NOT_ENABLED", "peer access has not been enabled"},
+      {static_cast<CUresult>(708), "CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE", "cannot set while device is active in this process"},
+      {static_cast<CUresult>(709), "CUDA_ERROR_CONTEXT_IS_DESTROYED", "context is destroyed"},
+      {static_cast<CUresult>(710), "CUDA_ERROR_ASSERT", "device-side assert triggered"},
+      {static_cast<CUresult>(711), "CUDA_ERROR_TOO_MANY_PEERS", "peer mapping resources exhausted"},
+      {static_cast<CUresult>(712), "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED", "part or all of the requested memory range is already mapped"},
+      {static_cast<CUresult>(713), "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED", "pointer does not correspond to a registered memory region"},
+      {static_cast<CUresult>(714), "CUDA_ERROR_HARDWARE_STACK_ERROR", "hardware stack error"},
+      {static_cast<CUresult>(715), "CUDA_ERROR_ILLEGAL_INSTRUCTION", "an illegal instruction was encountered"},
+      {static_cast<CUresult>(716), "CUDA_ERROR_MISALIGNED_ADDRESS", "misaligned address"},
+      {static_cast<CUresult>(717), "CUDA_ERROR_INVALID_ADDRESS_SPACE", "operation not supported on global/shared address space"},
+      {static_cast<CUresult>(718), "CUDA_ERROR_INVALID_PC", "invalid program counter"},
+      {static_cast<CUresult>(719), "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+      {static_cast<CUresult>(720), "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", "too many blocks in cooperative launch"},
+      {static_cast<CUresult>(721), "CUDA_ERROR_TENSOR_MEMORY_LEAK", "tensor memory not completely freed"},
+      {static_cast<CUresult>(800), "CUDA_ERROR_NOT_PERMITTED", "operation not permitted"},
+      {static_cast<CUresult>(801), "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
+      {static_cast<CUresult>(802), "CUDA_ERROR_SYSTEM_NOT_READY", "system not yet initialized"},
+      {static_cast<CUresult>(803), "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", "system has unsupported display driver / cuda driver combination"},
+      {static_cast<CUresult>(804), "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE", "forward compatibility was attempted on non supported HW"},
+      {static_cast<CUresult>(805), "CUDA_ERROR_MPS_CONNECTION_FAILED", "MPS client failed to connect to the MPS control daemon or the MPS server"},
+      {static_cast<CUresult>(806), "CUDA_ERROR_MPS_RPC_FAILURE", "the remote procedural call between the MPS server and the MPS client failed"},
+      {static_cast<CUresult>(807), "CUDA_ERROR_MPS_SERVER_NOT_READY", "MPS server is not ready to accept new MPS client requests"},
+      {static_cast<CUresult>(808), "CUDA_ERROR_MPS_MAX_CLIENTS_REACHED", "the hardware resources required to create MPS client have been exhausted"},
+      {static_cast<CUresult>(809), "CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED", "the hardware resources required to support device connections have been exhausted"},
+      {static_cast<CUresult>(810), "CUDA_ERROR_MPS_CLIENT_TERMINATED", "the MPS client has been terminated by the server"},
+      {static_cast<CUresult>(811), "CUDA_ERROR_CDP_NOT_SUPPORTED", "is using CUDA Dynamic Parallelism, but the current configuration, like MPS, does not support it"},
+      {static_cast<CUresult>(812), "CUDA_ERROR_CDP_VERSION_MISMATCH", "unsupported interaction between different versions of CUDA Dynamic Parallelism"},
+      {static_cast<CUresult>(900), "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", "operation not permitted when stream is capturing"},
+      {static_cast<CUresult>(901), "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED", "operation failed due to a previous error during capture"},
+      {static_cast<CUresult>(902), "CUDA_ERROR_STREAM_CAPTURE_MERGE", "operation would result in a merge of separate capture sequences"},
+      {static_cast<CUresult>(903), "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED", "capture was not ended in the same stream as it began"},
+      {static_cast<CUresult>(904), "CUDA_ERROR_STREAM_CAPTURE_UNJOINED", "capturing stream has unjoined work"},
+      {static_cast<CUresult>(905), "CUDA_ERROR_STREAM_CAPTURE_ISOLATION", "dependency created on uncaptured work in another stream"},
+      {static_cast<CUresult>(906), "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT", "operation would make the legacy stream depend on a capturing blocking stream"},
+      {static_cast<CUresult>(907), "CUDA_ERROR_CAPTURED_EVENT", "operation not permitted on an event last recorded in a capturing stream"},
+      {static_cast<CUresult>(908), "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD", "attempt to terminate a thread-local capture sequence from another thread"},
+      {static_cast<CUresult>(909), "CUDA_ERROR_TIMEOUT", "wait operation timed out"},
+      {static_cast<CUresult>(910), "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE", "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update"},
+      {static_cast<CUresult>(911), "CUDA_ERROR_EXTERNAL_DEVICE", "an async error has occured in external entity outside of CUDA"},
+      {static_cast<CUresult>(912), "CUDA_ERROR_INVALID_CLUSTER_SIZE", "a kernel launch error has occurred due to cluster misconfiguration"},
+      {static_cast<CUresult>(913), "CUDA_ERROR_FUNCTION_NOT_LOADED", "the function handle is not loaded when calling an API that requires a loaded function"},
+      {static_cast<CUresult>(914), "CUDA_ERROR_INVALID_RESOURCE_TYPE", "one or more resources passed in are not valid resource types for the operation"},
+      {static_cast<CUresult>(915), "CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION", "one or more resources are insufficient or non-applicable for the operation"},
+      {static_cast<CUresult>(916), "CUDA_ERROR_KEY_ROTATION", "an error happened during the key rotation sequence"},
+      {static_cast<CUresult>(999), "CUDA_ERROR_UNKNOWN", "unknown error"},
+  };
   for (const ErrorText& t : kTexts) {
     if (t.code == error) return &t;
   }

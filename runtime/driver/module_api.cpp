@@ -6,11 +6,15 @@
 // the address the runtime registered the kernel under, which the runtime's
 // launch calls accept too.
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
+#include <string>
 
 #include "driver_api.h"
 #include "driver_state.h"
+#include "ptxsim/runtime/fatbin.h"
 #include "shim_state.h"
 
 using ptxsim::driver::viaRuntime;
@@ -22,25 +26,68 @@ cudaLibrary_t library(CUlibrary lib) { return reinterpret_cast<cudaLibrary_t>(li
 const void* function(CUfunction f) { return reinterpret_cast<const void*>(f); }
 
 // A module's code is checked when it is loaded (cuModuleLoad* compile
-// their PTX then); a library's only when a kernel of it is first used.
-CUresult checkLoaded(cudaLibrary_t lib) {
+// their PTX then); a library's only when a kernel of it is first used. A
+// module that fails is unloaded, its messages kept in `log`.
+CUresult checkLoaded(cudaLibrary_t lib, std::string& log) {
   ptxsim::cudart::ShimState& s = ptxsim::cudart::shimState();
   std::lock_guard lock(s.mutex());
   auto it = s.libraries().find(lib);
   if (it == s.libraries().end() || it->second.loadError == cudaSuccess) return CUDA_SUCCESS;
   cudaError_t error = it->second.loadError;
+  log = it->second.image->loadError;
   s.dropImage(it->second.image);
   s.libraries().erase(it);
   return ptxsim::driver::toDriverResult(error);
 }
 
-CUresult loadModule(CUmodule* module, const void* image) {
+// The JIT's logs, as cuModuleLoadDataEx's options ask for them: the
+// simulator's messages about the module go to the error log, truncated to
+// the buffer (the size option then says how much was written).
+void writeLogs(const std::string& errors, unsigned numOptions, const CUjit_option* options, void** values) {
+  for (unsigned i = 0; i < numOptions; ++i) {
+    bool errorLog = options[i] == CU_JIT_ERROR_LOG_BUFFER, infoLog = options[i] == CU_JIT_INFO_LOG_BUFFER;
+    if (!errorLog && !infoLog) continue;
+    CUjit_option sizeOption = errorLog ? CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES : CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES;
+    for (unsigned j = 0; j < numOptions; ++j) {
+      if (options[j] != sizeOption || values[i] == nullptr) continue;
+      auto capacity = static_cast<size_t>(reinterpret_cast<uintptr_t>(values[j]));
+      if (capacity == 0) continue;
+      const std::string& text = errorLog ? errors : std::string();
+      size_t n = std::min(text.size(), capacity - 1);
+      std::memcpy(values[i], text.data(), n);
+      static_cast<char*>(values[i])[n] = '\0';
+      values[j] = reinterpret_cast<void*>(static_cast<uintptr_t>(n));
+    }
+  }
+}
+
+// Whether the image is of a kind a module is loaded from: a fat binary (or
+// nvcc's wrapper of one), an ELF file, or text with a .version directive.
+// Anything else the driver refuses as CUDA_ERROR_INVALID_IMAGE, where PTX
+// that does not compile is CUDA_ERROR_INVALID_PTX (measured on an H100).
+bool recognizedImage(const void* image) {
+  const auto* bytes = static_cast<const uint8_t*>(image);
+  const uint32_t magics[] = {ptxsim::runtime::kFatbinMagic, ptxsim::runtime::kFatbinWrapperMagic, 0x464c457fu};
+  uint32_t first = 0;
+  for (int i = 0; i < 4 && bytes[i] != 0; ++i) first |= static_cast<uint32_t>(bytes[i]) << (8 * i);
+  if (std::find(std::begin(magics), std::end(magics), first) != std::end(magics)) return true;
+  return std::strstr(static_cast<const char*>(image), ".version") != nullptr;
+}
+
+CUresult loadModule(CUmodule* module, const void* image, unsigned numOptions = 0, CUjit_option* options = nullptr,
+                    void** optionValues = nullptr) {
   if (module == nullptr || image == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  if (!recognizedImage(image)) return CUDA_ERROR_INVALID_IMAGE;
+  // JIT options tune ptxas, which the simulator does not run; only the
+  // log buffers are filled.
+  if (numOptions != 0 && (options == nullptr || optionValues == nullptr)) return CUDA_ERROR_INVALID_VALUE;
   cudaLibrary_t lib = nullptr;
   CUresult r =
       viaRuntime([&] { return cudaLibraryLoadData(&lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0); });
+  std::string log;
+  if (r == CUDA_SUCCESS) r = checkLoaded(lib, log);
+  writeLogs(log, numOptions, options, optionValues);
   if (r != CUDA_SUCCESS) return r;
-  if (r = checkLoaded(lib); r != CUDA_SUCCESS) return r;
   *module = reinterpret_cast<CUmodule>(lib);
   return CUDA_SUCCESS;
 }
@@ -51,10 +98,7 @@ DRIVER_EXPORT CUresult cuModuleLoadData(CUmodule* module, const void* image) { r
 
 DRIVER_EXPORT CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int numOptions,
                                           CUjit_option* options, void** optionValues) {
-  // JIT options tune ptxas, which the simulator does not run; they are
-  // checked for shape only.
-  if (numOptions != 0 && (options == nullptr || optionValues == nullptr)) return CUDA_ERROR_INVALID_VALUE;
-  return loadModule(module, image);
+  return loadModule(module, image, numOptions, options, optionValues);
 }
 
 DRIVER_EXPORT CUresult cuModuleLoadFatBinary(CUmodule* module, const void* fatCubin) {
@@ -66,8 +110,9 @@ DRIVER_EXPORT CUresult cuModuleLoad(CUmodule* module, const char* fname) {
   cudaLibrary_t lib = nullptr;
   CUresult r =
       viaRuntime([&] { return cudaLibraryLoadFromFile(&lib, fname, nullptr, nullptr, 0, nullptr, nullptr, 0); });
+  std::string log;
+  if (r == CUDA_SUCCESS) r = checkLoaded(lib, log);
   if (r != CUDA_SUCCESS) return r;
-  if (r = checkLoaded(lib); r != CUDA_SUCCESS) return r;
   *module = reinterpret_cast<CUmodule>(lib);
   return CUDA_SUCCESS;
 }

@@ -9,7 +9,8 @@
 # Also records the GPU's name and driver beside them.
 # Usage: tests/gpu_truth/record.sh [OUT_DIR [PROGRAMS_OUT_DIR]]
 #   (default: the source folders). RECORD=programs records only the programs,
-#   RECORD=semantics only the semantics programs.
+#   RECORD=semantics only the semantics programs; ONLY="NAME ..." only the
+#   programs named.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 src="$root/tests/cuda/semantics"
@@ -39,6 +40,7 @@ for source in "$programs"/*.cu "$programs"/*/; do
   [ -e "$source" ] || continue
   source="${source%/}"
   name="$(basename "$source" .cu)"
+  if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then continue; fi
   if ! "$programs/build_program.sh" "$source" "$work/$name"; then
     echo "FAILED to build: $name" >&2
     status=1

@@ -1,0 +1,309 @@
+// The CUDA driver API as a driver-API program uses it: initialisation,
+// devices, primary and created contexts, a module loaded from PTX text (its
+// functions and globals), memory, launches with kernelParams and with an
+// `extra` buffer, fills, streams and events, cuGetProcAddress, pointers
+// shared with the runtime API, and the CUresult codes the driver gives for
+// wrong use (before cuInit, bad devices, names, launches and PTX).
+// nvcc flags: -lcuda
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+// Prints the name of a call's CUresult beside what it did.
+void show(const char* what, CUresult r) {
+  const char* name = nullptr;
+  if (cuGetErrorName(r, &name) != CUDA_SUCCESS) name = "(unknown)";
+  std::printf("%-44s %s\n", what, name);
+}
+
+#define CHECK(call)                                                   \
+  do {                                                                \
+    CUresult r_ = (call);                                             \
+    if (r_ != CUDA_SUCCESS) {                                         \
+      show(#call, r_);                                                \
+      return 1;                                                       \
+    }                                                                 \
+  } while (0)
+
+// out[i] = in[i] * factor + bias for i < n, and a count of the threads
+// that ran in `launches`.
+const char* kModule = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+
+.visible .global .align 4 .u32 launches;
+
+.visible .entry affine(
+    .param .u64 in,
+    .param .u64 out,
+    .param .f32 factor,
+    .param .u64 biasAndCount
+)
+{
+    .reg .pred %p;
+    .reg .b32 %r<6>;
+    .reg .f32 %f<4>;
+    .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [in];
+    ld.param.u64 %rd2, [out];
+    ld.param.f32 %f1, [factor];
+    ld.param.u64 %rd3, [biasAndCount];
+    cvt.u32.u64 %r1, %rd3;
+    shr.u64 %rd4, %rd3, 32;
+    cvt.u32.u64 %r2, %rd4;
+    mov.u32 %r3, %ctaid.x;
+    mov.u32 %r4, %ntid.x;
+    mov.u32 %r5, %tid.x;
+    mad.lo.s32 %r3, %r3, %r4, %r5;
+    setp.ge.s32 %p, %r3, %r2;
+    @%p bra done;
+    mul.wide.s32 %rd5, %r3, 4;
+    add.s64 %rd6, %rd1, %rd5;
+    ld.global.f32 %f2, [%rd6];
+    cvt.rn.f32.s32 %f3, %r1;
+    fma.rn.f32 %f2, %f2, %f1, %f3;
+    add.s64 %rd7, %rd2, %rd5;
+    st.global.f32 [%rd7], %f2;
+    atom.global.add.u32 %r4, [launches], 1;
+done:
+    ret;
+}
+)";
+
+// A missing operand on line 6.
+const char* kBadModule = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry broken()
+{
+    add.s32 %r1, ;
+    ret;
+}
+)";
+
+int wrongValues(const std::vector<float>& in, const std::vector<float>& out, float factor, int bias) {
+  int wrong = 0;
+  for (size_t i = 0; i < in.size(); ++i) wrong += out[i] != in[i] * factor + static_cast<float>(bias);
+  return wrong;
+}
+
+}  // namespace
+
+int main() {
+  int count = 0;
+  show("cuDeviceGetCount before cuInit", cuDeviceGetCount(&count));
+  CUcontext none = nullptr;
+  show("cuCtxGetCurrent before cuInit", cuCtxGetCurrent(&none));
+  show("cuInit(1)", cuInit(1));
+  CHECK(cuInit(0));
+  int version = 0;
+  CHECK(cuDriverGetVersion(&version));
+  std::printf("driver version at least 13000: %s\n", version >= 13000 ? "yes" : "no");
+
+  // Devices.
+  CHECK(cuDeviceGetCount(&count));
+  std::printf("devices: at least one %s\n", count >= 1 ? "yes" : "no");
+  CUdevice device = -1;
+  show("cuDeviceGet(99)", cuDeviceGet(&device, 99));
+  CHECK(cuDeviceGet(&device, 0));
+  int major = 0, minor = 0, warp = 0, threads = 0;
+  CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
+  CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
+  CHECK(cuDeviceGetAttribute(&warp, CU_DEVICE_ATTRIBUTE_WARP_SIZE, device));
+  CHECK(cuDeviceGetAttribute(&threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, device));
+  std::printf("compute capability %d.%d, warp %d, %d threads a block\n", major, minor, warp, threads);
+  show("cuDeviceGetAttribute(bad attribute)",
+       cuDeviceGetAttribute(&warp, static_cast<CUdevice_attribute>(100000), device));
+  char name[256] = {};
+  CHECK(cuDeviceGetName(name, sizeof name, device));
+  std::printf("name starts with NVIDIA: %s\n", std::strncmp(name, "NVIDIA", 6) == 0 ? "yes" : "no");
+  size_t totalMemory = 0;
+  CHECK(cuDeviceTotalMem(&totalMemory, device));
+  std::printf("total memory above 64 GiB: %s\n", totalMemory > (size_t{64} << 30) ? "yes" : "no");
+
+  // Contexts: none current yet; the primary one; a created one, pushed on
+  // top and popped off.
+  CUcontext current = nullptr;
+  CHECK(cuCtxGetCurrent(&current));
+  std::printf("current context before any: %s\n", current == nullptr ? "none" : "some");
+  show("cuCtxSynchronize without a context", cuCtxSynchronize());
+  unsigned flags = 0;
+  int active = -1;
+  CHECK(cuDevicePrimaryCtxGetState(device, &flags, &active));
+  std::printf("primary context active before retain: %d\n", active);
+  CUcontext primary = nullptr;
+  CHECK(cuDevicePrimaryCtxRetain(&primary, device));
+  CHECK(cuDevicePrimaryCtxGetState(device, &flags, &active));
+  std::printf("primary context active after retain: %d\n", active);
+  CHECK(cuCtxSetCurrent(primary));
+  CHECK(cuCtxGetCurrent(&current));
+  std::printf("primary is current: %s\n", current == primary ? "yes" : "no");
+  CUcontext created = nullptr;
+  CHECK(cuCtxCreate(&created, nullptr, 0, device));
+  CHECK(cuCtxGetCurrent(&current));
+  std::printf("created context is current: %s, differs from primary: %s\n", current == created ? "yes" : "no",
+              created != primary ? "yes" : "no");
+  CUdevice contextDevice = -1;
+  CHECK(cuCtxGetDevice(&contextDevice));
+  std::printf("its device: %d\n", contextDevice);
+  CUcontext popped = nullptr;
+  CHECK(cuCtxPopCurrent(&popped));
+  CHECK(cuCtxGetCurrent(&current));
+  std::printf("popped the created one: %s; current again primary: %s\n", popped == created ? "yes" : "no",
+              current == primary ? "yes" : "no");
+  CHECK(cuCtxPushCurrent(created));
+  CHECK(cuCtxPopCurrent(&popped));
+  CHECK(cuCtxDestroy(created));
+  show("cuCtxDestroy(primary)", cuCtxDestroy(primary));
+
+  // A module from PTX text; its function and global.
+  CUmodule module = nullptr;
+  CHECK(cuModuleLoadData(&module, kModule));
+  CUfunction affine = nullptr;
+  CHECK(cuModuleGetFunction(&affine, module, "affine"));
+  CUfunction missing = nullptr;
+  show("cuModuleGetFunction(missing)", cuModuleGetFunction(&missing, module, "missing"));
+  CUdeviceptr launches = 0;
+  size_t launchesBytes = 0;
+  CHECK(cuModuleGetGlobal(&launches, &launchesBytes, module, "launches"));
+  std::printf("global launches: %zu bytes\n", launchesBytes);
+  int maxThreads = 0;
+  CHECK(cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, affine));
+  std::printf("affine: up to %d threads a block\n", maxThreads);
+  const char* functionName = nullptr;
+  CHECK(cuFuncGetName(&functionName, affine));
+  std::printf("affine's name: %s\n", functionName);
+
+  // Memory and launches: kernelParams, then an `extra` buffer.
+  const int n = 1000;
+  std::vector<float> in(n), out(n);
+  for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i % 97) * 0.25f - 3.0f;
+  CUdeviceptr dIn = 0, dOut = 0;
+  CHECK(cuMemAlloc(&dIn, n * sizeof(float)));
+  CHECK(cuMemAlloc(&dOut, n * sizeof(float)));
+  CHECK(cuMemcpyHtoD(dIn, in.data(), n * sizeof(float)));
+  float factor = 1.5f;
+  uint64_t biasAndCount = (uint64_t{n} << 32) | 7u;
+  void* params[] = {&dIn, &dOut, &factor, &biasAndCount};
+  CHECK(cuLaunchKernel(affine, (n + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, params, nullptr));
+  CHECK(cuCtxSynchronize());
+  CHECK(cuMemcpyDtoH(out.data(), dOut, n * sizeof(float)));
+  std::printf("kernelParams launch: %d wrong\n", wrongValues(in, out, factor, 7));
+
+  struct {
+    CUdeviceptr in, out;
+    float factor;
+    uint32_t pad;
+    uint64_t biasAndCount;
+  } buffer{dIn, dOut, -2.0f, 0, (uint64_t{n} << 32) | 5u};
+  size_t bufferBytes = sizeof buffer;
+  void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &buffer, CU_LAUNCH_PARAM_BUFFER_SIZE, &bufferBytes,
+                   CU_LAUNCH_PARAM_END};
+  CHECK(cuLaunchKernel(affine, (n + 255) / 256, 1, 1, 256, 1, 1, 0, nullptr, nullptr, extra));
+  CHECK(cuMemcpyDtoH(out.data(), dOut, n * sizeof(float)));
+  std::printf("extra-buffer launch: %d wrong\n", wrongValues(in, out, -2.0f, 5));
+  unsigned ran = 0;
+  CHECK(cuMemcpyDtoH(&ran, launches, sizeof ran));
+  std::printf("threads counted in the global: %u\n", ran);
+
+  show("launch of 2048 threads a block", cuLaunchKernel(affine, 1, 1, 1, 2048, 1, 1, 0, nullptr, params, nullptr));
+  show("launch of a null function", cuLaunchKernel(nullptr, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr));
+  show("launch with both params and extra", cuLaunchKernel(affine, 1, 1, 1, 32, 1, 1, 0, nullptr, params, extra));
+  show("launch with 1 MiB of shared memory",
+       cuLaunchKernel(affine, 1, 1, 1, 32, 1, 1, 1 << 20, nullptr, params, nullptr));
+
+  // Fills, and a range's base and size.
+  CHECK(cuMemsetD32(dOut, 0x3f800000u, n));
+  CHECK(cuMemcpyDtoH(out.data(), dOut, n * sizeof(float)));
+  int ones = 0;
+  for (float v : out) ones += v == 1.0f;
+  std::printf("cuMemsetD32 of 1.0f: %d of %d\n", ones, n);
+  CHECK(cuMemsetD16(dOut, 0xabcd, 2 * n));
+  uint16_t halves[4] = {};
+  CHECK(cuMemcpyDtoH(halves, dOut + 100, sizeof halves));
+  std::printf("cuMemsetD16: %04x %04x %04x %04x\n", halves[0], halves[1], halves[2], halves[3]);
+  CUdeviceptr base = 0;
+  size_t size = 0;
+  CHECK(cuMemGetAddressRange(&base, &size, dOut + 123));
+  std::printf("address range of an inner pointer: base same %s, %zu bytes\n", base == dOut ? "yes" : "no", size);
+  unsigned memoryType = 0;
+  CHECK(cuPointerGetAttribute(&memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, dOut));
+  std::printf("memory type of device memory: %s\n", memoryType == CU_MEMORYTYPE_DEVICE ? "device" : "other");
+  int onStack = 0;
+  show("cuPointerGetAttribute of a stack address",
+       cuPointerGetAttribute(&memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                             static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(&onStack))));
+
+  // Streams and events.
+  CUstream stream = nullptr;
+  CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CUevent start = nullptr, stop = nullptr;
+  CHECK(cuEventCreate(&start, CU_EVENT_DEFAULT));
+  CHECK(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+  CHECK(cuEventRecord(start, stream));
+  factor = 0.5f;
+  CHECK(cuLaunchKernel(affine, (n + 127) / 128, 1, 1, 128, 1, 1, 0, stream, params, nullptr));
+  CHECK(cuEventRecord(stop, stream));
+  CHECK(cuStreamSynchronize(stream));
+  show("cuEventQuery after synchronizing", cuEventQuery(stop));
+  float milliseconds = -1;
+  CHECK(cuEventElapsedTime(&milliseconds, start, stop));
+  std::printf("elapsed time not negative: %s\n", milliseconds >= 0 ? "yes" : "no");
+  CHECK(cuMemcpyDtoHAsync(out.data(), dOut, n * sizeof(float), stream));
+  CHECK(cuStreamSynchronize(stream));
+  std::printf("stream launch: %d wrong\n", wrongValues(in, out, 0.5f, 7));
+  CHECK(cuEventDestroy(start));
+  CHECK(cuEventDestroy(stop));
+  CHECK(cuStreamDestroy(stream));
+
+  // The runtime's pointers work in the driver's calls, and the other way.
+  float* runtimeBuffer = nullptr;
+  if (cudaMalloc(&runtimeBuffer, n * sizeof(float)) != cudaSuccess) return 1;
+  CHECK(cuMemsetD32(reinterpret_cast<CUdeviceptr>(runtimeBuffer), 0x40000000u, n));
+  std::vector<float> back(n);
+  if (cudaMemcpy(back.data(), runtimeBuffer, n * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess) return 1;
+  int twos = 0;
+  for (float v : back) twos += v == 2.0f;
+  std::printf("runtime buffer filled by the driver: %d of %d\n", twos, n);
+  cudaFree(runtimeBuffer);
+
+  // Driver entry points by name and version.
+  void* entry = nullptr;
+  CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SUCCESS;
+  CHECK(cuGetProcAddress("cuMemAlloc", &entry, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &found));
+  std::printf("cuGetProcAddress(cuMemAlloc): status %d, same as cuMemAlloc_v2: %s\n", found,
+              entry == reinterpret_cast<void*>(&cuMemAlloc_v2) ? "yes" : "no");
+  show("cuGetProcAddress(cuNoSuchCall)",
+       cuGetProcAddress("cuNoSuchCall", &entry, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &found));
+  std::printf("  status %d, pointer null %s\n", found, entry == nullptr ? "yes" : "no");
+  CHECK(cuGetProcAddress("cuLaunchKernelEx", &entry, 11000, CU_GET_PROC_ADDRESS_DEFAULT, &found));
+  std::printf("cuLaunchKernelEx at CUDA 11.0: status %d\n", found);
+  const char* text = nullptr;
+  CHECK(cuGetErrorString(CUDA_ERROR_INVALID_VALUE, &text));
+  std::printf("CUDA_ERROR_INVALID_VALUE reads: %s\n", text);
+  show("cuGetErrorName(12345)", cuGetErrorName(static_cast<CUresult>(12345), &text));
+
+  // Bad PTX: the JIT's error log is filled.
+  char log[4096] = {};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {log, reinterpret_cast<void*>(sizeof log)};
+  CUmodule broken = nullptr;
+  show("cuModuleLoadDataEx(bad PTX)", cuModuleLoadDataEx(&broken, kBadModule, 2, options, values));
+  std::printf("  error log written: %s\n", std::strlen(log) > 0 ? "yes" : "no");
+  show("cuModuleLoadData(not PTX)", cuModuleLoadData(&broken, "this is not PTX"));
+
+  CHECK(cuMemFree(dIn));
+  CHECK(cuMemFree(dOut));
+  CHECK(cuModuleUnload(module));
+  CHECK(cuDevicePrimaryCtxRelease(device));
+  std::printf("done\n");
+  return 0;
+}
