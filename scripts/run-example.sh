@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's main job: set-up, then the bundled CUDA example
-# (examples/vector_add.cu) built by nvcc with -cudart shared and run
+# (examples/vector_add.cu) built by nvcc as it builds by default (the CUDA
+# runtime linked into the program) and run
 # unmodified on the simulator (default GPU preset) through `ptxsim run
 # --timing`, printing the program's output, a statistics summary with the
 # launch's simulated cycles and the JSON record of its launch (the timing
@@ -17,7 +18,7 @@ if [ -z "$nvcc" ]; then
   exit
 fi
 mkdir -p build/examples
-"$nvcc" -cudart shared -arch=sm_90 -o build/examples/vector_add examples/vector_add.cu
+"$nvcc" -arch=sm_90 -o build/examples/vector_add examples/vector_add.cu
 build/bin/ptxsim run --timing --summary --stats build/examples/vector_add.stats.json -- build/examples/vector_add "$@"
 echo "statistics (build/examples/vector_add.stats.json):"
 cat build/examples/vector_add.stats.json
