@@ -1,0 +1,162 @@
+// The driver's JIT linker and stream memory operations: two PTX modules
+// linked into one (a kernel calling a function the other defines), a link
+// with a function nobody defines, and 32- and 64-bit writes and waits on a
+// stream, alone and batched, to device and to mapped host memory.
+// nvcc flags: -lcuda
+#include <cuda.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+void show(const char* what, CUresult r) {
+  const char* name = nullptr;
+  if (cuGetErrorName(r, &name) != CUDA_SUCCESS) name = "(unknown)";
+  std::printf("%-40s %s\n", what, name);
+}
+
+#define CHECK(call)       \
+  do {                    \
+    CUresult r_ = (call); \
+    if (r_ != CUDA_SUCCESS) { \
+      show(#call, r_);    \
+      return 1;           \
+    }                     \
+  } while (0)
+
+// out[i] = twice(i) + 1, twice() from the other module.
+const char* kCaller = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.extern .func (.param .b32 result) twice(.param .b32 x);
+.visible .entry callTwice(.param .u64 out)
+{
+    .reg .b32 %r<5>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    {
+    .param .b32 x;
+    .param .b32 result;
+    st.param.b32 [x], %r1;
+    call.uni (result), twice, (x);
+    ld.param.b32 %r2, [result];
+    }
+    add.s32 %r3, %r2, 1;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r3;
+    ret;
+}
+)";
+
+const char* kCallee = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .func (.param .b32 result) twice(.param .b32 x)
+{
+    .reg .b32 %r<3>;
+    ld.param.b32 %r1, [x];
+    shl.b32 %r2, %r1, 1;
+    st.param.b32 [result], %r2;
+    ret;
+}
+)";
+
+}  // namespace
+
+int main() {
+  CHECK(cuInit(0));
+  CUdevice device = 0;
+  CHECK(cuDeviceGet(&device, 0));
+  CUcontext context = nullptr;
+  CHECK(cuDevicePrimaryCtxRetain(&context, device));
+  CHECK(cuCtxSetCurrent(context));
+
+  // Two modules linked into one.
+  char log[4096] = {};
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void* values[] = {log, reinterpret_cast<void*>(sizeof log)};
+  CUlinkState link = nullptr;
+  CHECK(cuLinkCreate(2, options, values, &link));
+  CHECK(cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(kCaller), std::strlen(kCaller) + 1, "caller.ptx", 0,
+                      nullptr, nullptr));
+  CHECK(cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(kCallee), std::strlen(kCallee) + 1, "callee.ptx", 0,
+                      nullptr, nullptr));
+  void* image = nullptr;
+  size_t imageBytes = 0;
+  CHECK(cuLinkComplete(link, &image, &imageBytes));
+  std::printf("linked image: %s\n", imageBytes > 0 ? "not empty" : "empty");
+  CUmodule module = nullptr;
+  CHECK(cuModuleLoadData(&module, image));
+  CHECK(cuLinkDestroy(link));
+  CUfunction callTwice = nullptr;
+  CHECK(cuModuleGetFunction(&callTwice, module, "callTwice"));
+  CUdeviceptr out = 0;
+  CHECK(cuMemAlloc(&out, 64 * sizeof(uint32_t)));
+  void* args[] = {&out};
+  CHECK(cuLaunchKernel(callTwice, 1, 1, 1, 64, 1, 1, 0, nullptr, args, nullptr));
+  std::vector<uint32_t> got(64);
+  CHECK(cuMemcpyDtoH(got.data(), out, got.size() * sizeof(uint32_t)));
+  int wrong = 0;
+  for (uint32_t i = 0; i < 64; ++i) wrong += got[i] != 2 * i + 1;
+  std::printf("linked kernel: %d wrong\n", wrong);
+
+  // A link with a function nobody defines.
+  CHECK(cuLinkCreate(0, nullptr, nullptr, &link));
+  CHECK(cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(kCaller), std::strlen(kCaller) + 1, "caller.ptx", 0,
+                      nullptr, nullptr));
+  show("cuLinkComplete with twice undefined", cuLinkComplete(link, &image, &imageBytes));
+  CHECK(cuLinkDestroy(link));
+
+  // Stream memory operations on device memory.
+  CUstream stream = nullptr;
+  CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CUdeviceptr flags = 0;
+  CHECK(cuMemAlloc(&flags, 16));
+  CHECK(cuMemsetD32(flags, 0, 4));
+  CHECK(cuStreamWriteValue32(stream, flags, 41, 0));
+  CHECK(cuStreamWaitValue32(stream, flags, 41, CU_STREAM_WAIT_VALUE_EQ));
+  CHECK(cuStreamWaitValue32(stream, flags, 40, CU_STREAM_WAIT_VALUE_GEQ));
+  CHECK(cuStreamWaitValue32(stream, flags, 1, CU_STREAM_WAIT_VALUE_AND));
+  CHECK(cuStreamWriteValue64(stream, flags + 8, 0x123456789abcdefull, 0));
+  CHECK(cuStreamWaitValue64(stream, flags + 8, 0x123456789abcdefull, CU_STREAM_WAIT_VALUE_EQ));
+  CUstreamBatchMemOpParams batch[2] = {};
+  batch[0].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
+  batch[0].writeValue.address = flags + 4;
+  batch[0].writeValue.value = 7;
+  batch[1].waitValue.operation = CU_STREAM_MEM_OP_WAIT_VALUE_32;
+  batch[1].waitValue.address = flags + 4;
+  batch[1].waitValue.value = 7;
+  batch[1].waitValue.flags = CU_STREAM_WAIT_VALUE_EQ;
+  CHECK(cuStreamBatchMemOp(stream, 2, batch, 0));
+  CHECK(cuStreamSynchronize(stream));
+  uint32_t words[4] = {};
+  CHECK(cuMemcpyDtoH(words, flags, sizeof words));
+  std::printf("device words: %u %u %08x%08x\n", words[0], words[1], words[3], words[2]);
+
+  // And on mapped host memory.
+  void* host = nullptr;
+  CHECK(cuMemHostAlloc(&host, 8, CU_MEMHOSTALLOC_DEVICEMAP));
+  CUdeviceptr hostOnDevice = 0;
+  CHECK(cuMemHostGetDevicePointer(&hostOnDevice, host, 0));
+  CHECK(cuStreamWriteValue32(stream, hostOnDevice, 99, 0));
+  CHECK(cuStreamSynchronize(stream));
+  std::printf("host word: %u\n", *static_cast<volatile uint32_t*>(host));
+  show("write to a misaligned address", cuStreamWriteValue32(stream, flags + 2, 1, 0));
+  show("wait with condition 9", cuStreamWaitValue32(stream, flags, 1, 9));
+
+  CHECK(cuMemFreeHost(host));
+  CHECK(cuMemFree(flags));
+  CHECK(cuMemFree(out));
+  CHECK(cuStreamDestroy(stream));
+  CHECK(cuModuleUnload(module));
+  CHECK(cuDevicePrimaryCtxRelease(device));
+  std::printf("done\n");
+  return 0;
+}
