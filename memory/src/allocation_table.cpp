@@ -25,6 +25,29 @@ const Allocation& AllocationTable::allocate(uint64_t size, uint64_t alignment, A
   return it->second;
 }
 
+uint64_t AllocationTable::reserve(uint64_t size, uint64_t alignment) {
+  if (alignment < kGranularity) alignment = kGranularity;
+  if ((alignment & (alignment - 1)) != 0) throw std::invalid_argument("reservation alignment must be a power of two");
+  uint64_t base = (next_ + alignment - 1) & ~(alignment - 1);
+  uint64_t granules = (std::max<uint64_t>(size, 1) + kGranularity - 1) / kGranularity;
+  if (granules > (uint64_t{1} << 40) / kGranularity || base + granules * kGranularity >= (uint64_t{1} << 47)) {
+    throw std::length_error("device address space exhausted");
+  }
+  next_ = base + (granules + 1) * kGranularity;  // and a guard granule, as allocate() leaves
+  return base;
+}
+
+const Allocation& AllocationTable::allocateAt(uint64_t base, uint64_t size, AllocationKind kind) {
+  uint64_t extent = std::max<uint64_t>(size, 1);
+  auto after = live_.lower_bound(base);
+  if ((after != live_.end() && after->first < base + extent) || find(base) != nullptr) {
+    throw std::invalid_argument("the range overlaps a live allocation");
+  }
+  freed_.erase(base);
+  liveBytes_ += size;
+  return live_.emplace(base, Allocation{base, size, kind, {}}).first->second;
+}
+
 bool AllocationTable::addHostRange(uint8_t* base, uint64_t size, AllocationKind kind) {
   auto address = reinterpret_cast<uint64_t>(base);
   uint64_t extent = std::max<uint64_t>(size, 1);
@@ -77,6 +100,14 @@ const Allocation* AllocationTable::find(uint64_t address) const { return contain
 AccessCheck AllocationTable::check(uint64_t address, uint64_t size) const {
   if (const Allocation* a = containing(live_, address)) {
     if (address + size - a->base <= a->size) return {AccessStatus::Ok, a};
+    // Device memory mapped back to back (cuMemMap into one reservation) is
+    // one range to an access; allocate() keeps a gap after everything else.
+    for (const Allocation* piece = a; piece->host == nullptr;) {
+      auto next = live_.find(piece->base + piece->size);
+      if (next == live_.end() || next->second.host != nullptr) break;
+      piece = &next->second;
+      if (address + size <= piece->base + piece->size) return {AccessStatus::Ok, a};
+    }
     return {AccessStatus::OutOfBounds, a};
   }
   if (const Allocation* f = containing(freed_, address)) return {AccessStatus::Freed, f};

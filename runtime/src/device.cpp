@@ -1,6 +1,7 @@
 #include "ptxsim/runtime/device.h"
 
 #include <cinttypes>
+#include <exception>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -83,6 +84,25 @@ void Device::free(uint64_t address) {
 void Device::remap(uint64_t address) {
   if (!gpu_.allocations().restore(address)) {
     throw Error("remap(" + hex(address) + "): not the start of a freed device allocation");
+  }
+}
+
+uint64_t Device::reserveAddresses(uint64_t bytes, uint64_t alignment) {
+  try {
+    return gpu_.allocations().reserve(bytes, alignment);
+  } catch (const std::exception& e) {
+    throw Error(std::string("reserving addresses: ") + e.what());
+  }
+}
+
+void Device::mapAt(uint64_t address, uint64_t bytes) {
+  if (bytes > gpu_.config().globalMemoryBytes) {
+    throw Error("mapping of " + std::to_string(bytes) + " bytes exceeds the device's memory");
+  }
+  try {
+    gpu_.allocations().allocateAt(address, bytes, memory::AllocationKind::Device);
+  } catch (const std::exception& e) {
+    throw Error("mapping at " + hex(address) + ": " + e.what());
   }
 }
 

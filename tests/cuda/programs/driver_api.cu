@@ -3,7 +3,8 @@
 // functions and globals), memory, launches with kernelParams and with an
 // `extra` buffer, fills, streams and events, cuGetProcAddress, pointers
 // shared with the runtime API, and the CUresult codes the driver gives for
-// wrong use (before cuInit, bad devices, names, launches and PTX).
+// wrong use (before cuInit, bad devices, names, handles, memory, launches
+// and PTX).
 // nvcc flags: -lcuda
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -219,6 +220,16 @@ int main() {
   show("launch with both params and extra", cuLaunchKernel(affine, 1, 1, 1, 32, 1, 1, 0, nullptr, params, extra));
   show("launch with 1 MiB of shared memory",
        cuLaunchKernel(affine, 1, 1, 1, 32, 1, 1, 1 << 20, nullptr, params, nullptr));
+
+  // More wrong use: memory, handles and launch shapes.
+  CUdeviceptr huge = 0;
+  show("cuMemAlloc of 1 TiB", cuMemAlloc(&huge, size_t{1} << 40));
+  show("cuMemAlloc of 0 bytes", cuMemAlloc(&huge, 0));
+  show("cuMemFree of an inner pointer", cuMemFree(dIn + 4));
+  show("cuMemcpyHtoD to address 0", cuMemcpyHtoD(0, in.data(), 4));
+  show("cuModuleGetFunction(null module)", cuModuleGetFunction(&missing, nullptr, "affine"));
+  show("launch of a 0-block grid", cuLaunchKernel(affine, 0, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr));
+  show("launch of a 65536-block y grid", cuLaunchKernel(affine, 1, 65536, 1, 32, 1, 1, 0, nullptr, params, nullptr));
 
   // Fills, and a range's base and size.
   CHECK(cuMemsetD32(dOut, 0x3f800000u, n));

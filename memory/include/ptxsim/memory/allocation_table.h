@@ -44,6 +44,13 @@ class AllocationTable {
   // A fresh range of `size` bytes (at least one granule) aligned to
   // `alignment` (a power of two, at most 2^20).
   const Allocation& allocate(uint64_t size, uint64_t alignment, AllocationKind kind, std::string label = {});
+  // Virtual memory management (cuMemAddressReserve, cuMemMap): a range of
+  // `size` bytes of addresses aligned to `alignment` (a power of two), set
+  // aside with nothing there yet; and an allocation placed at a given
+  // address, which must overlap no live one. (The address space is not
+  // modelled further: the caller keeps a mapping inside its reservation.)
+  uint64_t reserve(uint64_t size, uint64_t alignment);
+  const Allocation& allocateAt(uint64_t base, uint64_t size, AllocationKind kind);
   // Registers host memory [base, base+size) that kernels may access at the
   // same addresses (cudaMallocManaged, cudaMallocHost). False when it
   // overlaps a device range or a window of the generic address space.

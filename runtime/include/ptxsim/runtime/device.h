@@ -85,6 +85,10 @@ class Device {
   // Maps a freed allocation again at its own address, with undefined
   // contents (graph memory nodes keep their address across launches).
   void remap(uint64_t address);
+  // Virtual memory management: addresses set aside, and device memory
+  // placed inside them (freed with free()).
+  uint64_t reserveAddresses(uint64_t bytes, uint64_t alignment);
+  void mapAt(uint64_t address, uint64_t bytes);
   void copyToDevice(uint64_t destination, const void* source, uint64_t bytes);
   void copyToHost(void* destination, uint64_t source, uint64_t bytes);
   void copyOnDevice(uint64_t destination, uint64_t source, uint64_t bytes);
