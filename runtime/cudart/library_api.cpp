@@ -238,25 +238,11 @@ CUDART_EXPORT cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t* kernels, uns
   return cudaSuccess;
 }
 
-CUDART_EXPORT cudaError_t cudaLibraryGetGlobal(void** dptr, size_t* bytes, cudaLibrary_t library,
-                                               const char* name) {
-  std::lock_guard lock(shimState().mutex());
-  if ((dptr == nullptr && bytes == nullptr) || name == nullptr) return result(cudaErrorInvalidValue);
-  LibraryRecord* lib = libraryOf(library);
-  if (lib == nullptr) return result(cudaErrorInvalidResourceHandle);
-  cudaError_t error = cudaSuccess;
-  ptxsim::sim::LoadedModule* module = shimState().moduleOf(*lib->image, error);
-  if (module == nullptr) return result(error);
-  uint64_t address = 0, size = 0;
-  if (!module->variable(name, address, size)) return result(cudaErrorSymbolNotFound);
-  if (dptr != nullptr) *dptr = reinterpret_cast<void*>(address);
-  if (bytes != nullptr) *bytes = static_cast<size_t>(size);
-  return cudaSuccess;
-}
+namespace {
 
-// A __managed__ variable of the library: its address, in the host memory
-// it lives in (ShimState::moduleOf places them there).
-CUDART_EXPORT cudaError_t cudaLibraryGetManaged(void** dptr, size_t* bytes, cudaLibrary_t library, const char* name) {
+// A variable of the library: its address and size; `managed` asks for a
+// __managed__ one, which lives in host memory (ShimState::moduleOf).
+cudaError_t libraryVariable(void** dptr, size_t* bytes, cudaLibrary_t library, const char* name, bool managed) {
   std::lock_guard lock(shimState().mutex());
   if ((dptr == nullptr && bytes == nullptr) || name == nullptr) return result(cudaErrorInvalidValue);
   LibraryRecord* lib = libraryOf(library);
@@ -266,10 +252,21 @@ CUDART_EXPORT cudaError_t cudaLibraryGetManaged(void** dptr, size_t* bytes, cuda
   if (module == nullptr) return result(error);
   uint64_t address = 0, size = 0;
   if (!module->variable(name, address, size) ||
-      shimState().hostAllocations().count(reinterpret_cast<void*>(address)) == 0) {
+      (managed && shimState().hostAllocations().count(reinterpret_cast<void*>(address)) == 0)) {
     return result(cudaErrorSymbolNotFound);
   }
   if (dptr != nullptr) *dptr = reinterpret_cast<void*>(address);
   if (bytes != nullptr) *bytes = static_cast<size_t>(size);
   return cudaSuccess;
+}
+
+}  // namespace
+
+CUDART_EXPORT cudaError_t cudaLibraryGetGlobal(void** dptr, size_t* bytes, cudaLibrary_t library,
+                                               const char* name) {
+  return libraryVariable(dptr, bytes, library, name, false);
+}
+
+CUDART_EXPORT cudaError_t cudaLibraryGetManaged(void** dptr, size_t* bytes, cudaLibrary_t library, const char* name) {
+  return libraryVariable(dptr, bytes, library, name, true);
 }

@@ -9,4 +9,7 @@ namespace ptxsim::cudart {
 // function returns cudaError_t).
 int unsupported(const char* name, const char* leftOutBecause);
 
+// The message alone, once per name (the driver's stubs report the same way).
+void reportUnsupportedOnce(const char* name, const char* leftOutBecause);
+
 }  // namespace ptxsim::cudart

@@ -125,53 +125,42 @@ cudaError_t toRuntimeCopy(const CUDA_MEMCPY3D& copy, cudaMemcpy3DParms& params) 
 }
 
 CUDA_MEMCPY3D toDriverCopy(const cudaMemcpy3DParms& p) {
-  CUDA_MEMCPY3D c{};
   // A memory end is of the kind the copy names; with cudaMemcpyDefault,
-  // unified (told apart by address).
-  bool fromHost = p.kind == cudaMemcpyHostToDevice || p.kind == cudaMemcpyHostToHost;
-  bool toHost = p.kind == cudaMemcpyDeviceToHost || p.kind == cudaMemcpyHostToHost;
-  auto memoryType = [&](bool host) {
-    return p.kind == cudaMemcpyDefault ? CU_MEMORYTYPE_UNIFIED : host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+  // unified (told apart by address). An array end's offsets are in
+  // elements, a memory end's in bytes.
+  auto endOf = [&](cudaArray_t array, const cudaPos& position, const cudaPitchedPtr& memory, bool host,
+                   size_t& element) {
+    End e{};
+    e.y = position.y, e.z = position.z;
+    if (array != nullptr) {
+      element = elementBytes(reinterpret_cast<CUarray>(array));
+      e.type = CU_MEMORYTYPE_ARRAY;
+      e.array = reinterpret_cast<CUarray>(array);
+      e.xInBytes = position.x * element;
+      return e;
+    }
+    e.type = p.kind == cudaMemcpyDefault ? CU_MEMORYTYPE_UNIFIED : host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    if (e.type == CU_MEMORYTYPE_HOST) {
+      e.host = memory.ptr;
+    } else {
+      e.device = devicePointer(memory.ptr);
+    }
+    e.xInBytes = position.x, e.pitch = memory.pitch, e.height = memory.ysize;
+    return e;
   };
-  size_t element = 0;
-  // An array end's offsets are in elements, a memory end's in bytes.
-  if (p.srcArray != nullptr) {
-    element = elementBytes(reinterpret_cast<CUarray>(p.srcArray));
-    c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-    c.srcArray = reinterpret_cast<CUarray>(p.srcArray);
-    c.srcXInBytes = p.srcPos.x * element;
-  } else {
-    c.srcMemoryType = memoryType(fromHost);
-    if (c.srcMemoryType == CU_MEMORYTYPE_HOST) {
-      c.srcHost = p.srcPtr.ptr;
-    } else {
-      c.srcDevice = devicePointer(p.srcPtr.ptr);
-    }
-    c.srcXInBytes = p.srcPos.x;
-    c.srcPitch = p.srcPtr.pitch;
-    c.srcHeight = p.srcPtr.ysize;
-  }
-  c.srcY = p.srcPos.y;
-  c.srcZ = p.srcPos.z;
-  if (p.dstArray != nullptr) {
-    size_t dstElement = elementBytes(reinterpret_cast<CUarray>(p.dstArray));
-    element = element != 0 ? element : dstElement;
-    c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-    c.dstArray = reinterpret_cast<CUarray>(p.dstArray);
-    c.dstXInBytes = p.dstPos.x * dstElement;
-  } else {
-    c.dstMemoryType = memoryType(toHost);
-    if (c.dstMemoryType == CU_MEMORYTYPE_HOST) {
-      c.dstHost = p.dstPtr.ptr;
-    } else {
-      c.dstDevice = devicePointer(p.dstPtr.ptr);
-    }
-    c.dstXInBytes = p.dstPos.x;
-    c.dstPitch = p.dstPtr.pitch;
-    c.dstHeight = p.dstPtr.ysize;
-  }
-  c.dstY = p.dstPos.y;
-  c.dstZ = p.dstPos.z;
+  size_t srcElement = 0, dstElement = 0;
+  End src = endOf(p.srcArray, p.srcPos, p.srcPtr,
+                  p.kind == cudaMemcpyHostToDevice || p.kind == cudaMemcpyHostToHost, srcElement);
+  End dst = endOf(p.dstArray, p.dstPos, p.dstPtr,
+                  p.kind == cudaMemcpyDeviceToHost || p.kind == cudaMemcpyHostToHost, dstElement);
+  CUDA_MEMCPY3D c{};
+  c.srcXInBytes = src.xInBytes, c.srcY = src.y, c.srcZ = src.z, c.srcMemoryType = src.type;
+  c.srcHost = src.host, c.srcDevice = src.device, c.srcArray = src.array;
+  c.srcPitch = src.pitch, c.srcHeight = src.height;
+  c.dstXInBytes = dst.xInBytes, c.dstY = dst.y, c.dstZ = dst.z, c.dstMemoryType = dst.type;
+  c.dstHost = const_cast<void*>(dst.host), c.dstDevice = dst.device, c.dstArray = dst.array;
+  c.dstPitch = dst.pitch, c.dstHeight = dst.height;
+  size_t element = srcElement != 0 ? srcElement : dstElement;
   c.WidthInBytes = element != 0 ? p.extent.width * element : p.extent.width;
   c.Height = p.extent.height;
   c.Depth = p.extent.depth;

@@ -50,6 +50,30 @@ cudaError_t runtimeKernel(const CUDA_KERNEL_NODE_PARAMS& k, cudaKernelNodeParams
   return cudaSuccess;
 }
 
+// Runs `call` with a kernel node's parameters in the runtime's form, as a
+// driver call (the converted arguments live for the call).
+template <typename Call>
+CUresult withRuntimeKernel(const CUDA_KERNEL_NODE_PARAMS* params, Call&& call) {
+  if (params == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  return viaRuntime([&] {
+    std::vector<void*> pointers;
+    cudaKernelNodeParams k{};
+    if (cudaError_t e = runtimeKernel(*params, k, pointers); e != cudaSuccess) return e;
+    return call(k);
+  });
+}
+
+// The same for a memcpy node's copy.
+template <typename Call>
+CUresult withRuntimeCopy(const CUDA_MEMCPY3D* copy, Call&& call) {
+  if (copy == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  return viaRuntime([&] {
+    cudaMemcpy3DParms p{};
+    if (cudaError_t e = ptxsim::driver::toRuntimeCopy(*copy, p); e != cudaSuccess) return e;
+    return call(p);
+  });
+}
+
 CUDA_KERNEL_NODE_PARAMS driverKernel(const cudaKernelNodeParams& k) {
   CUDA_KERNEL_NODE_PARAMS out{};
   out.func = reinterpret_cast<CUfunction>(k.func);
@@ -116,6 +140,18 @@ cudaError_t runtimeNode(const CUgraphNodeParams& in, cudaGraphNodeParams& out, s
       std::memcpy(out.reserved1, in.reserved1, sizeof out.reserved1);
       return cudaSuccess;
   }
+}
+
+// And for the generic parameters of any node.
+template <typename Call>
+CUresult withRuntimeNode(CUgraphNodeParams* params, Call&& call) {
+  if (params == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  return viaRuntime([&] {
+    std::vector<void*> pointers;
+    cudaGraphNodeParams p{};
+    if (cudaError_t e = runtimeNode(*params, p, pointers); e != cudaSuccess) return e;
+    return call(p);
+  });
 }
 
 }  // namespace
@@ -212,11 +248,7 @@ DRIVER_EXPORT CUresult cuGraphDestroyNode(CUgraphNode hNode) {
 DRIVER_EXPORT CUresult cuGraphAddKernelNode_v2(CUgraphNode* phGraphNode, CUgraph hGraph,
                                                const CUgraphNode* dependencies, size_t numDependencies,
                                                const CUDA_KERNEL_NODE_PARAMS* nodeParams) {
-  if (nodeParams == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  return viaRuntime([&] {
-    std::vector<void*> pointers;
-    cudaKernelNodeParams k{};
-    if (cudaError_t e = runtimeKernel(*nodeParams, k, pointers); e != cudaSuccess) return e;
+  return withRuntimeKernel(nodeParams, [&](const cudaKernelNodeParams& k) {
     return cudaGraphAddKernelNode(nodeOut(phGraphNode), graph(hGraph), nodes(dependencies), numDependencies, &k);
   });
 }
@@ -230,22 +262,13 @@ DRIVER_EXPORT CUresult cuGraphKernelNodeGetParams_v2(CUgraphNode hNode, CUDA_KER
 }
 
 DRIVER_EXPORT CUresult cuGraphKernelNodeSetParams_v2(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS* nodeParams) {
-  if (nodeParams == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  return viaRuntime([&] {
-    std::vector<void*> pointers;
-    cudaKernelNodeParams k{};
-    if (cudaError_t e = runtimeKernel(*nodeParams, k, pointers); e != cudaSuccess) return e;
-    return cudaGraphKernelNodeSetParams(node(hNode), &k);
-  });
+  return withRuntimeKernel(
+      nodeParams, [&](const cudaKernelNodeParams& k) { return cudaGraphKernelNodeSetParams(node(hNode), &k); });
 }
 
 DRIVER_EXPORT CUresult cuGraphExecKernelNodeSetParams_v2(CUgraphExec hGraphExec, CUgraphNode hNode,
                                                          const CUDA_KERNEL_NODE_PARAMS* nodeParams) {
-  if (nodeParams == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  return viaRuntime([&] {
-    std::vector<void*> pointers;
-    cudaKernelNodeParams k{};
-    if (cudaError_t e = runtimeKernel(*nodeParams, k, pointers); e != cudaSuccess) return e;
+  return withRuntimeKernel(nodeParams, [&](const cudaKernelNodeParams& k) {
     return cudaGraphExecKernelNodeSetParams(exec(hGraphExec), node(hNode), &k);
   });
 }
@@ -272,10 +295,7 @@ DRIVER_EXPORT CUresult cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphN
 
 DRIVER_EXPORT CUresult cuGraphAddMemcpyNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
                                             size_t numDependencies, const CUDA_MEMCPY3D* copyParams, CUcontext) {
-  if (copyParams == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  return viaRuntime([&] {
-    cudaMemcpy3DParms p{};
-    if (cudaError_t e = ptxsim::driver::toRuntimeCopy(*copyParams, p); e != cudaSuccess) return e;
+  return withRuntimeCopy(copyParams, [&](const cudaMemcpy3DParms& p) {
     return cudaGraphAddMemcpyNode(nodeOut(phGraphNode), graph(hGraph), nodes(dependencies), numDependencies, &p);
   });
 }
@@ -291,20 +311,13 @@ DRIVER_EXPORT CUresult cuGraphMemcpyNodeGetParams(CUgraphNode hNode, CUDA_MEMCPY
 }
 
 DRIVER_EXPORT CUresult cuGraphMemcpyNodeSetParams(CUgraphNode hNode, const CUDA_MEMCPY3D* nodeParams) {
-  if (nodeParams == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  return viaRuntime([&] {
-    cudaMemcpy3DParms p{};
-    if (cudaError_t e = ptxsim::driver::toRuntimeCopy(*nodeParams, p); e != cudaSuccess) return e;
-    return cudaGraphMemcpyNodeSetParams(node(hNode), &p);
-  });
+  return withRuntimeCopy(
+      nodeParams, [&](const cudaMemcpy3DParms& p) { return cudaGraphMemcpyNodeSetParams(node(hNode), &p); });
 }
 
 DRIVER_EXPORT CUresult cuGraphExecMemcpyNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
                                                       const CUDA_MEMCPY3D* copyParams, CUcontext) {
-  if (copyParams == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  return viaRuntime([&] {
-    cudaMemcpy3DParms p{};
-    if (cudaError_t e = ptxsim::driver::toRuntimeCopy(*copyParams, p); e != cudaSuccess) return e;
+  return withRuntimeCopy(copyParams, [&](const cudaMemcpy3DParms& p) {
     return cudaGraphExecMemcpyNodeSetParams(exec(hGraphExec), node(hNode), &p);
   });
 }
@@ -477,11 +490,7 @@ DRIVER_EXPORT CUresult cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_
 DRIVER_EXPORT CUresult cuGraphAddNode_v2(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
                                          const CUgraphEdgeData* dependencyData, size_t numDependencies,
                                          CUgraphNodeParams* nodeParams) {
-  if (nodeParams == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  return viaRuntime([&] {
-    std::vector<void*> pointers;
-    cudaGraphNodeParams p{};
-    if (cudaError_t e = runtimeNode(*nodeParams, p, pointers); e != cudaSuccess) return e;
+  return withRuntimeNode(nodeParams, [&](cudaGraphNodeParams& p) {
     cudaError_t e = cudaGraphAddNode(nodeOut(phGraphNode), graph(hGraph), nodes(dependencies), edges(dependencyData),
                                      numDependencies, &p);
     // An allocation node reports its address back through the parameters.
@@ -498,22 +507,12 @@ DRIVER_EXPORT CUresult cuGraphAddNode(CUgraphNode* phGraphNode, CUgraph hGraph, 
 }
 
 DRIVER_EXPORT CUresult cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams* nodeParams) {
-  if (nodeParams == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  return viaRuntime([&] {
-    std::vector<void*> pointers;
-    cudaGraphNodeParams p{};
-    if (cudaError_t e = runtimeNode(*nodeParams, p, pointers); e != cudaSuccess) return e;
-    return cudaGraphNodeSetParams(node(hNode), &p);
-  });
+  return withRuntimeNode(nodeParams, [&](cudaGraphNodeParams& p) { return cudaGraphNodeSetParams(node(hNode), &p); });
 }
 
 DRIVER_EXPORT CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
                                                 CUgraphNodeParams* nodeParams) {
-  if (nodeParams == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  return viaRuntime([&] {
-    std::vector<void*> pointers;
-    cudaGraphNodeParams p{};
-    if (cudaError_t e = runtimeNode(*nodeParams, p, pointers); e != cudaSuccess) return e;
+  return withRuntimeNode(nodeParams, [&](cudaGraphNodeParams& p) {
     return cudaGraphExecNodeSetParams(exec(hGraphExec), node(hNode), &p);
   });
 }

@@ -14,23 +14,12 @@
 #include <cstring>
 #include <vector>
 
+#include "driver_check.h"
+
 namespace {
 
-// Prints the name of a call's CUresult beside what it did.
-void show(const char* what, CUresult r) {
-  const char* name = nullptr;
-  if (cuGetErrorName(r, &name) != CUDA_SUCCESS) name = "(unknown)";
-  std::printf("%-44s %s\n", what, name);
-}
+void show(const char* what, CUresult r) { printResult(what, r, 44); }
 
-#define CHECK(call)                                                   \
-  do {                                                                \
-    CUresult r_ = (call);                                             \
-    if (r_ != CUDA_SUCCESS) {                                         \
-      show(#call, r_);                                                \
-      return 1;                                                       \
-    }                                                                 \
-  } while (0)
 
 // out[i] = in[i] * factor + bias for i < n, and a count of the threads
 // that ran in `launches`.
@@ -104,83 +93,83 @@ int main() {
   CUcontext none = nullptr;
   show("cuCtxGetCurrent before cuInit", cuCtxGetCurrent(&none));
   show("cuInit(1)", cuInit(1));
-  CHECK(cuInit(0));
+  CU_CHECK(cuInit(0));
   int version = 0;
-  CHECK(cuDriverGetVersion(&version));
+  CU_CHECK(cuDriverGetVersion(&version));
   std::printf("driver version at least 13000: %s\n", version >= 13000 ? "yes" : "no");
 
   // Devices.
-  CHECK(cuDeviceGetCount(&count));
+  CU_CHECK(cuDeviceGetCount(&count));
   std::printf("devices: at least one %s\n", count >= 1 ? "yes" : "no");
   CUdevice device = -1;
   show("cuDeviceGet(99)", cuDeviceGet(&device, 99));
-  CHECK(cuDeviceGet(&device, 0));
+  CU_CHECK(cuDeviceGet(&device, 0));
   int major = 0, minor = 0, warp = 0, threads = 0;
-  CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
-  CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
-  CHECK(cuDeviceGetAttribute(&warp, CU_DEVICE_ATTRIBUTE_WARP_SIZE, device));
-  CHECK(cuDeviceGetAttribute(&threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, device));
+  CU_CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
+  CU_CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
+  CU_CHECK(cuDeviceGetAttribute(&warp, CU_DEVICE_ATTRIBUTE_WARP_SIZE, device));
+  CU_CHECK(cuDeviceGetAttribute(&threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, device));
   std::printf("compute capability %d.%d, warp %d, %d threads a block\n", major, minor, warp, threads);
   show("cuDeviceGetAttribute(bad attribute)",
        cuDeviceGetAttribute(&warp, static_cast<CUdevice_attribute>(100000), device));
   char name[256] = {};
-  CHECK(cuDeviceGetName(name, sizeof name, device));
+  CU_CHECK(cuDeviceGetName(name, sizeof name, device));
   std::printf("name starts with NVIDIA: %s\n", std::strncmp(name, "NVIDIA", 6) == 0 ? "yes" : "no");
   size_t totalMemory = 0;
-  CHECK(cuDeviceTotalMem(&totalMemory, device));
+  CU_CHECK(cuDeviceTotalMem(&totalMemory, device));
   std::printf("total memory above 64 GiB: %s\n", totalMemory > (size_t{64} << 30) ? "yes" : "no");
 
   // Contexts: none current yet; the primary one; a created one, pushed on
   // top and popped off.
   CUcontext current = nullptr;
-  CHECK(cuCtxGetCurrent(&current));
+  CU_CHECK(cuCtxGetCurrent(&current));
   std::printf("current context before any: %s\n", current == nullptr ? "none" : "some");
   show("cuCtxSynchronize without a context", cuCtxSynchronize());
   unsigned flags = 0;
   int active = -1;
-  CHECK(cuDevicePrimaryCtxGetState(device, &flags, &active));
+  CU_CHECK(cuDevicePrimaryCtxGetState(device, &flags, &active));
   std::printf("primary context active before retain: %d\n", active);
   CUcontext primary = nullptr;
-  CHECK(cuDevicePrimaryCtxRetain(&primary, device));
-  CHECK(cuDevicePrimaryCtxGetState(device, &flags, &active));
+  CU_CHECK(cuDevicePrimaryCtxRetain(&primary, device));
+  CU_CHECK(cuDevicePrimaryCtxGetState(device, &flags, &active));
   std::printf("primary context active after retain: %d\n", active);
-  CHECK(cuCtxSetCurrent(primary));
-  CHECK(cuCtxGetCurrent(&current));
+  CU_CHECK(cuCtxSetCurrent(primary));
+  CU_CHECK(cuCtxGetCurrent(&current));
   std::printf("primary is current: %s\n", current == primary ? "yes" : "no");
   CUcontext created = nullptr;
-  CHECK(cuCtxCreate(&created, nullptr, 0, device));
-  CHECK(cuCtxGetCurrent(&current));
+  CU_CHECK(cuCtxCreate(&created, nullptr, 0, device));
+  CU_CHECK(cuCtxGetCurrent(&current));
   std::printf("created context is current: %s, differs from primary: %s\n", current == created ? "yes" : "no",
               created != primary ? "yes" : "no");
   CUdevice contextDevice = -1;
-  CHECK(cuCtxGetDevice(&contextDevice));
+  CU_CHECK(cuCtxGetDevice(&contextDevice));
   std::printf("its device: %d\n", contextDevice);
   CUcontext popped = nullptr;
-  CHECK(cuCtxPopCurrent(&popped));
-  CHECK(cuCtxGetCurrent(&current));
+  CU_CHECK(cuCtxPopCurrent(&popped));
+  CU_CHECK(cuCtxGetCurrent(&current));
   std::printf("popped the created one: %s; current again primary: %s\n", popped == created ? "yes" : "no",
               current == primary ? "yes" : "no");
-  CHECK(cuCtxPushCurrent(created));
-  CHECK(cuCtxPopCurrent(&popped));
-  CHECK(cuCtxDestroy(created));
+  CU_CHECK(cuCtxPushCurrent(created));
+  CU_CHECK(cuCtxPopCurrent(&popped));
+  CU_CHECK(cuCtxDestroy(created));
   show("cuCtxDestroy(primary)", cuCtxDestroy(primary));
 
   // A module from PTX text; its function and global.
   CUmodule module = nullptr;
-  CHECK(cuModuleLoadData(&module, kModule));
+  CU_CHECK(cuModuleLoadData(&module, kModule));
   CUfunction affine = nullptr;
-  CHECK(cuModuleGetFunction(&affine, module, "affine"));
+  CU_CHECK(cuModuleGetFunction(&affine, module, "affine"));
   CUfunction missing = nullptr;
   show("cuModuleGetFunction(missing)", cuModuleGetFunction(&missing, module, "missing"));
   CUdeviceptr launches = 0;
   size_t launchesBytes = 0;
-  CHECK(cuModuleGetGlobal(&launches, &launchesBytes, module, "launches"));
+  CU_CHECK(cuModuleGetGlobal(&launches, &launchesBytes, module, "launches"));
   std::printf("global launches: %zu bytes\n", launchesBytes);
   int maxThreads = 0;
-  CHECK(cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, affine));
+  CU_CHECK(cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, affine));
   std::printf("affine: up to %d threads a block\n", maxThreads);
   const char* functionName = nullptr;
-  CHECK(cuFuncGetName(&functionName, affine));
+  CU_CHECK(cuFuncGetName(&functionName, affine));
   std::printf("affine's name: %s\n", functionName);
 
   // Memory and launches: kernelParams, then an `extra` buffer.
@@ -188,15 +177,15 @@ int main() {
   std::vector<float> in(n), out(n);
   for (int i = 0; i < n; ++i) in[i] = static_cast<float>(i % 97) * 0.25f - 3.0f;
   CUdeviceptr dIn = 0, dOut = 0;
-  CHECK(cuMemAlloc(&dIn, n * sizeof(float)));
-  CHECK(cuMemAlloc(&dOut, n * sizeof(float)));
-  CHECK(cuMemcpyHtoD(dIn, in.data(), n * sizeof(float)));
+  CU_CHECK(cuMemAlloc(&dIn, n * sizeof(float)));
+  CU_CHECK(cuMemAlloc(&dOut, n * sizeof(float)));
+  CU_CHECK(cuMemcpyHtoD(dIn, in.data(), n * sizeof(float)));
   float factor = 1.5f;
   uint64_t biasAndCount = (uint64_t{n} << 32) | 7u;
   void* params[] = {&dIn, &dOut, &factor, &biasAndCount};
-  CHECK(cuLaunchKernel(affine, (n + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, params, nullptr));
-  CHECK(cuCtxSynchronize());
-  CHECK(cuMemcpyDtoH(out.data(), dOut, n * sizeof(float)));
+  CU_CHECK(cuLaunchKernel(affine, (n + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, params, nullptr));
+  CU_CHECK(cuCtxSynchronize());
+  CU_CHECK(cuMemcpyDtoH(out.data(), dOut, n * sizeof(float)));
   std::printf("kernelParams launch: %d wrong\n", wrongValues(in, out, factor, 7));
 
   struct {
@@ -208,11 +197,11 @@ int main() {
   size_t bufferBytes = sizeof buffer;
   void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &buffer, CU_LAUNCH_PARAM_BUFFER_SIZE, &bufferBytes,
                    CU_LAUNCH_PARAM_END};
-  CHECK(cuLaunchKernel(affine, (n + 255) / 256, 1, 1, 256, 1, 1, 0, nullptr, nullptr, extra));
-  CHECK(cuMemcpyDtoH(out.data(), dOut, n * sizeof(float)));
+  CU_CHECK(cuLaunchKernel(affine, (n + 255) / 256, 1, 1, 256, 1, 1, 0, nullptr, nullptr, extra));
+  CU_CHECK(cuMemcpyDtoH(out.data(), dOut, n * sizeof(float)));
   std::printf("extra-buffer launch: %d wrong\n", wrongValues(in, out, -2.0f, 5));
   unsigned ran = 0;
-  CHECK(cuMemcpyDtoH(&ran, launches, sizeof ran));
+  CU_CHECK(cuMemcpyDtoH(&ran, launches, sizeof ran));
   std::printf("threads counted in the global: %u\n", ran);
 
   show("launch of 2048 threads a block", cuLaunchKernel(affine, 1, 1, 1, 2048, 1, 1, 0, nullptr, params, nullptr));
@@ -232,21 +221,21 @@ int main() {
   show("launch of a 65536-block y grid", cuLaunchKernel(affine, 1, 65536, 1, 32, 1, 1, 0, nullptr, params, nullptr));
 
   // Fills, and a range's base and size.
-  CHECK(cuMemsetD32(dOut, 0x3f800000u, n));
-  CHECK(cuMemcpyDtoH(out.data(), dOut, n * sizeof(float)));
+  CU_CHECK(cuMemsetD32(dOut, 0x3f800000u, n));
+  CU_CHECK(cuMemcpyDtoH(out.data(), dOut, n * sizeof(float)));
   int ones = 0;
   for (float v : out) ones += v == 1.0f;
   std::printf("cuMemsetD32 of 1.0f: %d of %d\n", ones, n);
-  CHECK(cuMemsetD16(dOut, 0xabcd, 2 * n));
+  CU_CHECK(cuMemsetD16(dOut, 0xabcd, 2 * n));
   uint16_t halves[4] = {};
-  CHECK(cuMemcpyDtoH(halves, dOut + 100, sizeof halves));
+  CU_CHECK(cuMemcpyDtoH(halves, dOut + 100, sizeof halves));
   std::printf("cuMemsetD16: %04x %04x %04x %04x\n", halves[0], halves[1], halves[2], halves[3]);
   CUdeviceptr base = 0;
   size_t size = 0;
-  CHECK(cuMemGetAddressRange(&base, &size, dOut + 123));
+  CU_CHECK(cuMemGetAddressRange(&base, &size, dOut + 123));
   std::printf("address range of an inner pointer: base same %s, %zu bytes\n", base == dOut ? "yes" : "no", size);
   unsigned memoryType = 0;
-  CHECK(cuPointerGetAttribute(&memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, dOut));
+  CU_CHECK(cuPointerGetAttribute(&memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, dOut));
   std::printf("memory type of device memory: %s\n", memoryType == CU_MEMORYTYPE_DEVICE ? "device" : "other");
   int onStack = 0;
   show("cuPointerGetAttribute of a stack address",
@@ -255,30 +244,30 @@ int main() {
 
   // Streams and events.
   CUstream stream = nullptr;
-  CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CU_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
   CUevent start = nullptr, stop = nullptr;
-  CHECK(cuEventCreate(&start, CU_EVENT_DEFAULT));
-  CHECK(cuEventCreate(&stop, CU_EVENT_DEFAULT));
-  CHECK(cuEventRecord(start, stream));
+  CU_CHECK(cuEventCreate(&start, CU_EVENT_DEFAULT));
+  CU_CHECK(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+  CU_CHECK(cuEventRecord(start, stream));
   factor = 0.5f;
-  CHECK(cuLaunchKernel(affine, (n + 127) / 128, 1, 1, 128, 1, 1, 0, stream, params, nullptr));
-  CHECK(cuEventRecord(stop, stream));
-  CHECK(cuStreamSynchronize(stream));
+  CU_CHECK(cuLaunchKernel(affine, (n + 127) / 128, 1, 1, 128, 1, 1, 0, stream, params, nullptr));
+  CU_CHECK(cuEventRecord(stop, stream));
+  CU_CHECK(cuStreamSynchronize(stream));
   show("cuEventQuery after synchronizing", cuEventQuery(stop));
   float milliseconds = -1;
-  CHECK(cuEventElapsedTime(&milliseconds, start, stop));
+  CU_CHECK(cuEventElapsedTime(&milliseconds, start, stop));
   std::printf("elapsed time not negative: %s\n", milliseconds >= 0 ? "yes" : "no");
-  CHECK(cuMemcpyDtoHAsync(out.data(), dOut, n * sizeof(float), stream));
-  CHECK(cuStreamSynchronize(stream));
+  CU_CHECK(cuMemcpyDtoHAsync(out.data(), dOut, n * sizeof(float), stream));
+  CU_CHECK(cuStreamSynchronize(stream));
   std::printf("stream launch: %d wrong\n", wrongValues(in, out, 0.5f, 7));
-  CHECK(cuEventDestroy(start));
-  CHECK(cuEventDestroy(stop));
-  CHECK(cuStreamDestroy(stream));
+  CU_CHECK(cuEventDestroy(start));
+  CU_CHECK(cuEventDestroy(stop));
+  CU_CHECK(cuStreamDestroy(stream));
 
   // The runtime's pointers work in the driver's calls, and the other way.
   float* runtimeBuffer = nullptr;
   if (cudaMalloc(&runtimeBuffer, n * sizeof(float)) != cudaSuccess) return 1;
-  CHECK(cuMemsetD32(reinterpret_cast<CUdeviceptr>(runtimeBuffer), 0x40000000u, n));
+  CU_CHECK(cuMemsetD32(reinterpret_cast<CUdeviceptr>(runtimeBuffer), 0x40000000u, n));
   std::vector<float> back(n);
   if (cudaMemcpy(back.data(), runtimeBuffer, n * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess) return 1;
   int twos = 0;
@@ -289,16 +278,16 @@ int main() {
   // Driver entry points by name and version.
   void* entry = nullptr;
   CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SUCCESS;
-  CHECK(cuGetProcAddress("cuMemAlloc", &entry, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &found));
+  CU_CHECK(cuGetProcAddress("cuMemAlloc", &entry, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &found));
   std::printf("cuGetProcAddress(cuMemAlloc): status %d, same as cuMemAlloc_v2: %s\n", found,
               entry == reinterpret_cast<void*>(&cuMemAlloc_v2) ? "yes" : "no");
   show("cuGetProcAddress(cuNoSuchCall)",
        cuGetProcAddress("cuNoSuchCall", &entry, 12000, CU_GET_PROC_ADDRESS_DEFAULT, &found));
   std::printf("  status %d, pointer null %s\n", found, entry == nullptr ? "yes" : "no");
-  CHECK(cuGetProcAddress("cuLaunchKernelEx", &entry, 11000, CU_GET_PROC_ADDRESS_DEFAULT, &found));
+  CU_CHECK(cuGetProcAddress("cuLaunchKernelEx", &entry, 11000, CU_GET_PROC_ADDRESS_DEFAULT, &found));
   std::printf("cuLaunchKernelEx at CUDA 11.0: status %d\n", found);
   const char* text = nullptr;
-  CHECK(cuGetErrorString(CUDA_ERROR_INVALID_VALUE, &text));
+  CU_CHECK(cuGetErrorString(CUDA_ERROR_INVALID_VALUE, &text));
   std::printf("CUDA_ERROR_INVALID_VALUE reads: %s\n", text);
   show("cuGetErrorName(12345)", cuGetErrorName(static_cast<CUresult>(12345), &text));
 
@@ -311,10 +300,10 @@ int main() {
   std::printf("  error log written: %s\n", std::strlen(log) > 0 ? "yes" : "no");
   show("cuModuleLoadData(not PTX)", cuModuleLoadData(&broken, "this is not PTX"));
 
-  CHECK(cuMemFree(dIn));
-  CHECK(cuMemFree(dOut));
-  CHECK(cuModuleUnload(module));
-  CHECK(cuDevicePrimaryCtxRelease(device));
+  CU_CHECK(cuMemFree(dIn));
+  CU_CHECK(cuMemFree(dOut));
+  CU_CHECK(cuModuleUnload(module));
+  CU_CHECK(cuDevicePrimaryCtxRelease(device));
   std::printf("done\n");
   return 0;
 }

@@ -10,22 +10,12 @@
 #include <cstring>
 #include <vector>
 
+#include "driver_check.h"
+
 namespace {
 
-void show(const char* what, CUresult r) {
-  const char* name = nullptr;
-  if (cuGetErrorName(r, &name) != CUDA_SUCCESS) name = "(unknown)";
-  std::printf("%-40s %s\n", what, name);
-}
+void show(const char* what, CUresult r) { printResult(what, r, 40); }
 
-#define CHECK(call)       \
-  do {                    \
-    CUresult r_ = (call); \
-    if (r_ != CUDA_SUCCESS) { \
-      show(#call, r_);    \
-      return 1;           \
-    }                     \
-  } while (0)
 
 // out[i] = twice(i) + 1, twice() from the other module.
 const char* kCaller = R"(
@@ -71,61 +61,58 @@ const char* kCallee = R"(
 }  // namespace
 
 int main() {
-  CHECK(cuInit(0));
   CUdevice device = 0;
-  CHECK(cuDeviceGet(&device, 0));
   CUcontext context = nullptr;
-  CHECK(cuDevicePrimaryCtxRetain(&context, device));
-  CHECK(cuCtxSetCurrent(context));
+  CU_CHECK(usePrimaryContext(device, context));
 
   // Two modules linked into one.
   char log[4096] = {};
   CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
   void* values[] = {log, reinterpret_cast<void*>(sizeof log)};
   CUlinkState link = nullptr;
-  CHECK(cuLinkCreate(2, options, values, &link));
-  CHECK(cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(kCaller), std::strlen(kCaller) + 1, "caller.ptx", 0,
+  CU_CHECK(cuLinkCreate(2, options, values, &link));
+  CU_CHECK(cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(kCaller), std::strlen(kCaller) + 1, "caller.ptx", 0,
                       nullptr, nullptr));
-  CHECK(cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(kCallee), std::strlen(kCallee) + 1, "callee.ptx", 0,
+  CU_CHECK(cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(kCallee), std::strlen(kCallee) + 1, "callee.ptx", 0,
                       nullptr, nullptr));
   void* image = nullptr;
   size_t imageBytes = 0;
-  CHECK(cuLinkComplete(link, &image, &imageBytes));
+  CU_CHECK(cuLinkComplete(link, &image, &imageBytes));
   std::printf("linked image: %s\n", imageBytes > 0 ? "not empty" : "empty");
   CUmodule module = nullptr;
-  CHECK(cuModuleLoadData(&module, image));
-  CHECK(cuLinkDestroy(link));
+  CU_CHECK(cuModuleLoadData(&module, image));
+  CU_CHECK(cuLinkDestroy(link));
   CUfunction callTwice = nullptr;
-  CHECK(cuModuleGetFunction(&callTwice, module, "callTwice"));
+  CU_CHECK(cuModuleGetFunction(&callTwice, module, "callTwice"));
   CUdeviceptr out = 0;
-  CHECK(cuMemAlloc(&out, 64 * sizeof(uint32_t)));
+  CU_CHECK(cuMemAlloc(&out, 64 * sizeof(uint32_t)));
   void* args[] = {&out};
-  CHECK(cuLaunchKernel(callTwice, 1, 1, 1, 64, 1, 1, 0, nullptr, args, nullptr));
+  CU_CHECK(cuLaunchKernel(callTwice, 1, 1, 1, 64, 1, 1, 0, nullptr, args, nullptr));
   std::vector<uint32_t> got(64);
-  CHECK(cuMemcpyDtoH(got.data(), out, got.size() * sizeof(uint32_t)));
+  CU_CHECK(cuMemcpyDtoH(got.data(), out, got.size() * sizeof(uint32_t)));
   int wrong = 0;
   for (uint32_t i = 0; i < 64; ++i) wrong += got[i] != 2 * i + 1;
   std::printf("linked kernel: %d wrong\n", wrong);
 
   // A link with a function nobody defines.
-  CHECK(cuLinkCreate(0, nullptr, nullptr, &link));
-  CHECK(cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(kCaller), std::strlen(kCaller) + 1, "caller.ptx", 0,
+  CU_CHECK(cuLinkCreate(0, nullptr, nullptr, &link));
+  CU_CHECK(cuLinkAddData(link, CU_JIT_INPUT_PTX, const_cast<char*>(kCaller), std::strlen(kCaller) + 1, "caller.ptx", 0,
                       nullptr, nullptr));
   show("cuLinkComplete with twice undefined", cuLinkComplete(link, &image, &imageBytes));
-  CHECK(cuLinkDestroy(link));
+  CU_CHECK(cuLinkDestroy(link));
 
   // Stream memory operations on device memory.
   CUstream stream = nullptr;
-  CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  CU_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
   CUdeviceptr flags = 0;
-  CHECK(cuMemAlloc(&flags, 16));
-  CHECK(cuMemsetD32(flags, 0, 4));
-  CHECK(cuStreamWriteValue32(stream, flags, 41, 0));
-  CHECK(cuStreamWaitValue32(stream, flags, 41, CU_STREAM_WAIT_VALUE_EQ));
-  CHECK(cuStreamWaitValue32(stream, flags, 40, CU_STREAM_WAIT_VALUE_GEQ));
-  CHECK(cuStreamWaitValue32(stream, flags, 1, CU_STREAM_WAIT_VALUE_AND));
-  CHECK(cuStreamWriteValue64(stream, flags + 8, 0x123456789abcdefull, 0));
-  CHECK(cuStreamWaitValue64(stream, flags + 8, 0x123456789abcdefull, CU_STREAM_WAIT_VALUE_EQ));
+  CU_CHECK(cuMemAlloc(&flags, 16));
+  CU_CHECK(cuMemsetD32(flags, 0, 4));
+  CU_CHECK(cuStreamWriteValue32(stream, flags, 41, 0));
+  CU_CHECK(cuStreamWaitValue32(stream, flags, 41, CU_STREAM_WAIT_VALUE_EQ));
+  CU_CHECK(cuStreamWaitValue32(stream, flags, 40, CU_STREAM_WAIT_VALUE_GEQ));
+  CU_CHECK(cuStreamWaitValue32(stream, flags, 1, CU_STREAM_WAIT_VALUE_AND));
+  CU_CHECK(cuStreamWriteValue64(stream, flags + 8, 0x123456789abcdefull, 0));
+  CU_CHECK(cuStreamWaitValue64(stream, flags + 8, 0x123456789abcdefull, CU_STREAM_WAIT_VALUE_EQ));
   CUstreamBatchMemOpParams batch[2] = {};
   batch[0].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
   batch[0].writeValue.address = flags + 4;
@@ -134,29 +121,29 @@ int main() {
   batch[1].waitValue.address = flags + 4;
   batch[1].waitValue.value = 7;
   batch[1].waitValue.flags = CU_STREAM_WAIT_VALUE_EQ;
-  CHECK(cuStreamBatchMemOp(stream, 2, batch, 0));
-  CHECK(cuStreamSynchronize(stream));
+  CU_CHECK(cuStreamBatchMemOp(stream, 2, batch, 0));
+  CU_CHECK(cuStreamSynchronize(stream));
   uint32_t words[4] = {};
-  CHECK(cuMemcpyDtoH(words, flags, sizeof words));
+  CU_CHECK(cuMemcpyDtoH(words, flags, sizeof words));
   std::printf("device words: %u %u %08x%08x\n", words[0], words[1], words[3], words[2]);
 
   // And on mapped host memory.
   void* host = nullptr;
-  CHECK(cuMemHostAlloc(&host, 8, CU_MEMHOSTALLOC_DEVICEMAP));
+  CU_CHECK(cuMemHostAlloc(&host, 8, CU_MEMHOSTALLOC_DEVICEMAP));
   CUdeviceptr hostOnDevice = 0;
-  CHECK(cuMemHostGetDevicePointer(&hostOnDevice, host, 0));
-  CHECK(cuStreamWriteValue32(stream, hostOnDevice, 99, 0));
-  CHECK(cuStreamSynchronize(stream));
+  CU_CHECK(cuMemHostGetDevicePointer(&hostOnDevice, host, 0));
+  CU_CHECK(cuStreamWriteValue32(stream, hostOnDevice, 99, 0));
+  CU_CHECK(cuStreamSynchronize(stream));
   std::printf("host word: %u\n", *static_cast<volatile uint32_t*>(host));
   show("write to a misaligned address", cuStreamWriteValue32(stream, flags + 2, 1, 0));
   show("wait with condition 9", cuStreamWaitValue32(stream, flags, 1, 9));
 
-  CHECK(cuMemFreeHost(host));
-  CHECK(cuMemFree(flags));
-  CHECK(cuMemFree(out));
-  CHECK(cuStreamDestroy(stream));
-  CHECK(cuModuleUnload(module));
-  CHECK(cuDevicePrimaryCtxRelease(device));
+  CU_CHECK(cuMemFreeHost(host));
+  CU_CHECK(cuMemFree(flags));
+  CU_CHECK(cuMemFree(out));
+  CU_CHECK(cuStreamDestroy(stream));
+  CU_CHECK(cuModuleUnload(module));
+  CU_CHECK(cuDevicePrimaryCtxRelease(device));
   std::printf("done\n");
   return 0;
 }

@@ -8,13 +8,11 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "driver_check.h"
+
 namespace {
 
-void show(const char* what, CUresult r) {
-  const char* name = nullptr;
-  if (cuGetErrorName(r, &name) != CUDA_SUCCESS) name = "(unknown)";
-  std::printf("%-52s %s\n", what, name);
-}
+void show(const char* what, CUresult r) { printResult(what, r, 52); }
 
 // A 2D tiled map of `type` elements, `width` x 64, box `box0` x 8.
 struct Tiled {
@@ -39,13 +37,9 @@ struct Tiled {
 }  // namespace
 
 int main() {
-  if (cuInit(0) != CUDA_SUCCESS) return 1;
   CUdevice device = 0;
   CUcontext context = nullptr;
-  if (cuDeviceGet(&device, 0) != CUDA_SUCCESS || cuDevicePrimaryCtxRetain(&context, device) != CUDA_SUCCESS ||
-      cuCtxSetCurrent(context) != CUDA_SUCCESS) {
-    return 1;
-  }
+  if (usePrimaryContext(device, context) != CUDA_SUCCESS) return 1;
   CUdeviceptr memory = 0;
   if (cuMemAlloc(&memory, size_t{16} << 20) != CUDA_SUCCESS) return 1;
   char* base = reinterpret_cast<char*>(memory);
