@@ -4,15 +4,19 @@
 // ptxsim provides what the CUDA 13 runtime needs to start, register its
 // fat binaries and launch: the runtime interface (its primary context and
 // modules from the fat binaries nvcc embeds), the profiler hooks (no
-// profiler: no-ops), context-local storage, the context checks and the
-// integrity check (integrity_check.h).
+// profiler: no-ops), the tools' current context, context-local storage,
+// the context checks and the integrity check (integrity_check.h); and the
+// part known of the context and stream table NVIDIA's libraries use.
 
 #include "export_tables.h"
 
 #include <pthread.h>
 #include <unistd.h>
 
+#include <array>
+#include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "driver_errors.h"
 #include "driver_state.h"
@@ -75,8 +79,64 @@ void toolsBuffer(void** pointer, size_t* size) {
   if (size != nullptr) *size = Bytes;
 }
 
-// The tools' thread-local storage (42d85a81-23f6-cb47-8298-f6e78a3aecdc).
-void toolsThreadCallback(void*) {}
+// The tools' thread-local storage (42d85a81-23f6-cb47-8298-f6e78a3aecdc):
+// the calling thread's current context.
+CUresult toolsCurrentContext(CUcontext* context) {
+  if (context == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  *context = handle(driverState().current());
+  return *context != nullptr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+}
+
+// The libraries' context and stream table (21318c60-9714-3248-8ca6-
+// 41ff7324c8f2), which NVIDIA's libraries (cuFFT, cuBLAS) ask for: a
+// context's key, and the driver's own handle of a stream and its identity.
+// Its other entries are not documented anywhere public: each reports itself
+// and fails, so a library that needs one says so.
+CUresult contextKey(CUcontext context, uint64_t* key) {
+  if (key == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  Context* c = context != nullptr ? contextOf(context) : driverState().current();
+  std::lock_guard lock(driverState().mutex());
+  if (c == nullptr || !driverState().valid(handle(c))) return CUDA_ERROR_INVALID_CONTEXT;
+  *key = c->id;
+  return CUDA_SUCCESS;
+}
+
+// A stream's driver handle: the stream itself, the null stream as the
+// legacy or per-thread stream it means.
+CUresult streamFromPublic(CUcontext, CUstream stream, void** privateStream, int perThread) {
+  if (privateStream == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  *privateStream = stream != nullptr ? static_cast<void*>(stream)
+                   : perThread != 0  ? static_cast<void*>(CU_STREAM_PER_THREAD)
+                                     : static_cast<void*>(CU_STREAM_LEGACY);
+  return CUDA_SUCCESS;
+}
+
+CUresult streamIdentity(CUcontext, const void* privateStream, uint64_t* identity) {
+  if (privateStream == nullptr || identity == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  *identity = reinterpret_cast<uintptr_t>(privateStream);
+  return CUDA_SUCCESS;
+}
+
+template <size_t Slot>
+CUresult unknownLibrarySlot() {
+  std::fprintf(stderr,
+               "ptxsim: error: entry %zu of the driver's private context table (21318c60-...) that NVIDIA's "
+               "libraries use is not supported yet\n",
+               Slot);
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+constexpr size_t kLibraryTableEntries = 93;
+
+template <size_t... Slots>
+std::array<Entry, kLibraryTableEntries> libraryTable(std::index_sequence<Slots...>) {
+  std::array<Entry, kLibraryTableEntries> table = {entry(unknownLibrarySlot<Slots>)...};
+  table[0] = sizeEntry(kLibraryTableEntries);
+  table[4] = entry(contextKey);
+  table[39] = entry(streamIdentity);
+  table[51] = entry(streamFromPublic);
+  return table;
+}
 
 // Context-local storage (c693336e-1121-df11-a8c3-68f355d89593): the
 // runtime keeps its per-context state here. A null context is the current
@@ -106,10 +166,10 @@ CUresult storageGet(void** value, CUcontext context, void* key) {
   return it != storage.end() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
-// Context checks (263e8860-7cd2-6143-92f6-bbd5006dfa7e): nothing to report.
-CUresult contextCheck(CUcontext, unsigned* result, const void** detail) {
+// Context checks (263e8860-7cd2-6143-92f6-bbd5006dfa7e): nothing to report
+// (the second result is left as the caller set it).
+CUresult contextCheck(CUcontext, unsigned* result, const void**) {
   if (result != nullptr) *result = 0;
-  if (detail != nullptr) *detail = nullptr;
   return CUDA_SUCCESS;
 }
 unsigned contextCheckFlags() { return 0; }
@@ -133,7 +193,9 @@ struct Tables {
                                 entry(loadCompilers)};
   Entry toolsHooks[7] = {sizeEntry(7),          entry(toolsCallback), entry(toolsBuffer<1024>), nullptr,
                          entry(toolsSpan),      nullptr,              entry(toolsBuffer<14>)};
-  Entry toolsThreadStorage[4] = {sizeEntry(4), nullptr, entry(toolsThreadCallback), nullptr};
+  Entry toolsThreadStorage[4] = {sizeEntry(4), nullptr, entry(toolsCurrentContext), nullptr};
+  std::array<Entry, kLibraryTableEntries> libraryContext =
+      libraryTable(std::make_index_sequence<kLibraryTableEntries>());
   Entry contextStorage[4] = {entry(storagePut), entry(storageDelete), entry(storageGet), nullptr};
   Entry contextChecks[4] = {sizeEntry(4), nullptr, entry(contextCheck), entry(contextCheckFlags)};
   Entry integrity[3] = {sizeEntry(3), entry(integrityCheck), nullptr};
@@ -192,6 +254,8 @@ const void* exportTable(const CUuuid& id) {
       {{0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43, 0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d, 0xfa, 0x7e},
        t.contextChecks},
       {{0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2}, t.integrity},
+      {{0x21, 0x31, 0x8c, 0x60, 0x97, 0x14, 0x32, 0x48, 0x8c, 0xa6, 0x41, 0xff, 0x73, 0x24, 0xc8, 0xf2},
+       t.libraryContext.data()},
   };
   for (const Row& row : rows) {
     if (std::memcmp(row.id, id.bytes, sizeof row.id) == 0) return row.table;

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "driver_api.h"
+#include "ptxsim/runtime/logging.h"
 
 namespace {
 
@@ -53,6 +54,9 @@ DRIVER_EXPORT CUresult cuGetProcAddress_v2(const char* symbol, void** pfn, int c
   // status; with one, the status says so and the call succeeds (the
   // runtime's cudaGetDriverEntryPoint reports cudaSuccess, measured).
   if (best == nullptr) {
+    // What a library looks for and does not find is often why it fails.
+    ptxsim::runtime::logger("driver")->debug("cuGetProcAddress: {} (CUDA {}) not found{}", symbol, cudaVersion,
+                                             known ? ": only in a newer CUDA version" : "");
     if (symbolStatus == nullptr) return CUDA_ERROR_NOT_FOUND;
     *symbolStatus = known ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     return CUDA_SUCCESS;
