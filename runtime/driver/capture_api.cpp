@@ -130,3 +130,18 @@ DRIVER_EXPORT CUresult cuStreamUpdateCaptureDependencies(CUstream hStream, CUgra
                                                          size_t numDependencies, unsigned int flags) {
   return updateDependencies(hStream, dependencies, nullptr, numDependencies, flags);
 }
+DRIVER_EXPORT CUresult cuStreamUpdateCaptureDependencies_ptsz(CUstream hStream, CUgraphNode* dependencies,
+                                                              size_t numDependencies, unsigned int flags) {
+  return updateDependencies(perThread(hStream), dependencies, nullptr, numDependencies, flags);
+}
+DRIVER_EXPORT CUresult cuStreamGetCaptureInfo_v2_ptsz(CUstream hStream, CUstreamCaptureStatus* captureStatus_out,
+                                                      cuuint64_t* id_out, CUgraph* graph_out,
+                                                      const CUgraphNode** dependencies_out,
+                                                      size_t* numDependencies_out) {
+  return captureInfo(perThread(hStream), captureStatus_out, id_out, graph_out, dependencies_out, nullptr,
+                     numDependencies_out);
+}
+DRIVER_EXPORT CUresult cuStreamGetCaptureInfo_ptsz(CUstream hStream, CUstreamCaptureStatus* captureStatus_out,
+                                                   cuuint64_t* id_out) {
+  return captureInfo(perThread(hStream), captureStatus_out, id_out, nullptr, nullptr, nullptr, nullptr);
+}

@@ -237,3 +237,30 @@ DRIVER_EXPORT CUresult cuCtxResetPersistingL2Cache() {
   if (CUresult r = currentContext(context); r != CUDA_SUCCESS) return r;
   return viaRuntime([] { return cudaCtxResetPersistingL2Cache(); });
 }
+
+// The names before CUDA 4 of calls whose signature has not changed.
+DRIVER_ALIAS(cuCtxCreate, cuCtxCreate_v2);
+DRIVER_ALIAS(cuCtxDestroy, cuCtxDestroy_v2);
+DRIVER_ALIAS(cuCtxPopCurrent, cuCtxPopCurrent_v2);
+DRIVER_ALIAS(cuCtxPushCurrent, cuCtxPushCurrent_v2);
+
+// A stream's context: every stream belongs to its device's primary context
+// (ptxsim's streams are the runtime's).
+DRIVER_EXPORT CUresult cuStreamGetCtx(CUstream hStream, CUcontext* pctx) {
+  if (pctx == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  int device = 0;
+  if (CUresult r = viaRuntime([&] { return cudaStreamGetDevice(hStream, &device); }); r != CUDA_SUCCESS) return r;
+  std::lock_guard lock(driverState().mutex());
+  *pctx = ptxsim::driver::handle(&driverState().primary(device));
+  return CUDA_SUCCESS;
+}
+DRIVER_EXPORT CUresult cuStreamGetCtx_ptsz(CUstream hStream, CUcontext* pctx) {
+  return cuStreamGetCtx(ptxsim::driver::perThread(hStream), pctx);
+}
+DRIVER_EXPORT CUresult cuStreamGetCtx_v2(CUstream hStream, CUcontext* pCtx, CUgreenCtx* pGreenCtx) {
+  if (pGreenCtx != nullptr) *pGreenCtx = nullptr;  // no green contexts
+  return cuStreamGetCtx(hStream, pCtx);
+}
+DRIVER_EXPORT CUresult cuStreamGetCtx_v2_ptsz(CUstream hStream, CUcontext* pCtx, CUgreenCtx* pGreenCtx) {
+  return cuStreamGetCtx_v2(ptxsim::driver::perThread(hStream), pCtx, pGreenCtx);
+}

@@ -212,3 +212,81 @@ DRIVER_EXPORT CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr dstDevice, size_t dstP
                                               size_t Height, CUstream hStream) {
   return cuMemsetD2D8Async(dstDevice, dstPitch, uc, Width, Height, ptxsim::driver::perThread(hStream));
 }
+
+// Copies to, from and between arrays, 1D at byte offsets (any bytes: an
+// H100's driver takes a copy of 8 bytes at offset 2 into a float array),
+// over the runtime's byte-addressed array copies.
+
+namespace {
+
+cudaArray_t runtimeArray(CUarray array) { return reinterpret_cast<cudaArray_t>(array); }
+
+}  // namespace
+
+DRIVER_EXPORT CUresult cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset, const void* srcHost, size_t ByteCount) {
+  return viaRuntime([&] {
+    return cudaMemcpyToArray(runtimeArray(dstArray), dstOffset, 0, srcHost, ByteCount, cudaMemcpyHostToDevice);
+  });
+}
+DRIVER_EXPORT CUresult cuMemcpyAtoH_v2(void* dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount) {
+  return viaRuntime([&] {
+    return cudaMemcpyFromArray(dstHost, runtimeArray(srcArray), srcOffset, 0, ByteCount, cudaMemcpyDeviceToHost);
+  });
+}
+DRIVER_EXPORT CUresult cuMemcpyAtoD_v2(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount) {
+  return viaRuntime([&] {
+    return cudaMemcpyFromArray(pointer(dstDevice), runtimeArray(srcArray), srcOffset, 0, ByteCount,
+                               cudaMemcpyDeviceToDevice);
+  });
+}
+DRIVER_EXPORT CUresult cuMemcpyDtoA_v2(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount) {
+  return viaRuntime([&] {
+    return cudaMemcpyToArray(runtimeArray(dstArray), dstOffset, 0, pointer(srcDevice), ByteCount,
+                             cudaMemcpyDeviceToDevice);
+  });
+}
+DRIVER_EXPORT CUresult cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset,
+                                       size_t ByteCount) {
+  return viaRuntime([&] {
+    return cudaMemcpyArrayToArray(runtimeArray(dstArray), dstOffset, 0, runtimeArray(srcArray), srcOffset, 0,
+                                  ByteCount, cudaMemcpyDeviceToDevice);
+  });
+}
+DRIVER_EXPORT CUresult cuMemcpyHtoAAsync_v2(CUarray dstArray, size_t dstOffset, const void* srcHost, size_t ByteCount,
+                                            CUstream hStream) {
+  return viaRuntime([&] {
+    return cudaMemcpyToArrayAsync(runtimeArray(dstArray), dstOffset, 0, srcHost, ByteCount, cudaMemcpyHostToDevice,
+                                  hStream);
+  });
+}
+DRIVER_EXPORT CUresult cuMemcpyAtoHAsync_v2(void* dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount,
+                                            CUstream hStream) {
+  return viaRuntime([&] {
+    return cudaMemcpyFromArrayAsync(dstHost, runtimeArray(srcArray), srcOffset, 0, ByteCount, cudaMemcpyDeviceToHost,
+                                    hStream);
+  });
+}
+DRIVER_ALIAS(cuMemcpyHtoA_v2_ptds, cuMemcpyHtoA_v2);
+DRIVER_ALIAS(cuMemcpyAtoH_v2_ptds, cuMemcpyAtoH_v2);
+DRIVER_ALIAS(cuMemcpyAtoD_v2_ptds, cuMemcpyAtoD_v2);
+DRIVER_ALIAS(cuMemcpyDtoA_v2_ptds, cuMemcpyDtoA_v2);
+DRIVER_ALIAS(cuMemcpyAtoA_v2_ptds, cuMemcpyAtoA_v2);
+DRIVER_EXPORT CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray dstArray, size_t dstOffset, const void* srcHost,
+                                                 size_t ByteCount, CUstream hStream) {
+  return cuMemcpyHtoAAsync_v2(dstArray, dstOffset, srcHost, ByteCount, ptxsim::driver::perThread(hStream));
+}
+DRIVER_EXPORT CUresult cuMemcpyAtoHAsync_v2_ptsz(void* dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount,
+                                                 CUstream hStream) {
+  return cuMemcpyAtoHAsync_v2(dstHost, srcArray, srcOffset, ByteCount, ptxsim::driver::perThread(hStream));
+}
+
+DRIVER_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width,
+                                          size_t Height, CUstream) {
+  return fillRows<unsigned short>(dstDevice, dstPitch, us, Width, Height);
+}
+DRIVER_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width,
+                                          size_t Height, CUstream) {
+  return fillRows<unsigned int>(dstDevice, dstPitch, ui, Width, Height);
+}
+DRIVER_ALIAS(cuMemsetD2D16Async_ptsz, cuMemsetD2D16Async);
+DRIVER_ALIAS(cuMemsetD2D32Async_ptsz, cuMemsetD2D32Async);

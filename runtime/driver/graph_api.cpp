@@ -615,3 +615,64 @@ DRIVER_EXPORT CUresult cuGraphReleaseUserObject(CUgraph g, CUuserObject object, 
   return viaRuntime(
       [&] { return cudaGraphReleaseUserObject(graph(g), reinterpret_cast<cudaUserObject_t>(object), count); });
 }
+
+// The forms before CUDA 12: kernel node parameters without a kernel and a
+// context, instantiation with an error node and log, and updates that
+// report through two results.
+
+namespace {
+
+CUDA_KERNEL_NODE_PARAMS fromV1(const CUDA_KERNEL_NODE_PARAMS_v1& k) {
+  return CUDA_KERNEL_NODE_PARAMS{k.func,      k.gridDimX,  k.gridDimY,      k.gridDimZ,     k.blockDimX, k.blockDimY,
+                                 k.blockDimZ, k.sharedMemBytes, k.kernelParams, k.extra,   nullptr,     nullptr};
+}
+
+}  // namespace
+
+DRIVER_EXPORT CUresult cuGraphAddKernelNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
+                                            size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS_v1* nodeParams) {
+  if (nodeParams == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  CUDA_KERNEL_NODE_PARAMS v2 = fromV1(*nodeParams);
+  return cuGraphAddKernelNode_v2(phGraphNode, hGraph, dependencies, numDependencies, &v2);
+}
+
+DRIVER_EXPORT CUresult cuGraphKernelNodeGetParams(CUgraphNode hNode, CUDA_KERNEL_NODE_PARAMS_v1* nodeParams) {
+  if (nodeParams == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  CUDA_KERNEL_NODE_PARAMS v2{};
+  CUresult r = cuGraphKernelNodeGetParams_v2(hNode, &v2);
+  if (r == CUDA_SUCCESS) {
+    *nodeParams = CUDA_KERNEL_NODE_PARAMS_v1{v2.func,      v2.gridDimX,       v2.gridDimY,     v2.gridDimZ, v2.blockDimX,
+                                             v2.blockDimY, v2.blockDimZ, v2.sharedMemBytes, v2.kernelParams, v2.extra};
+  }
+  return r;
+}
+
+DRIVER_EXPORT CUresult cuGraphKernelNodeSetParams(CUgraphNode hNode, const CUDA_KERNEL_NODE_PARAMS_v1* nodeParams) {
+  if (nodeParams == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  CUDA_KERNEL_NODE_PARAMS v2 = fromV1(*nodeParams);
+  return cuGraphKernelNodeSetParams_v2(hNode, &v2);
+}
+
+DRIVER_EXPORT CUresult cuGraphExecKernelNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                      const CUDA_KERNEL_NODE_PARAMS_v1* nodeParams) {
+  if (nodeParams == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  CUDA_KERNEL_NODE_PARAMS v2 = fromV1(*nodeParams);
+  return cuGraphExecKernelNodeSetParams_v2(hGraphExec, hNode, &v2);
+}
+
+DRIVER_EXPORT CUresult cuGraphInstantiate(CUgraphExec* phGraphExec, CUgraph hGraph, CUgraphNode* phErrorNode,
+                                          char* logBuffer, size_t bufferSize) {
+  if (phErrorNode != nullptr) *phErrorNode = nullptr;
+  if (logBuffer != nullptr && bufferSize > 0) logBuffer[0] = '\0';
+  return cuGraphInstantiateWithFlags(phGraphExec, hGraph, 0);
+}
+DRIVER_ALIAS(cuGraphInstantiate_v2, cuGraphInstantiate);
+
+DRIVER_EXPORT CUresult cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphNode* hErrorNode_out,
+                                         CUgraphExecUpdateResult* updateResult_out) {
+  CUgraphExecUpdateResultInfo info{};
+  CUresult r = cuGraphExecUpdate_v2(hGraphExec, hGraph, &info);
+  if (hErrorNode_out != nullptr) *hErrorNode_out = info.errorNode;
+  if (updateResult_out != nullptr) *updateResult_out = info.result;
+  return r;
+}

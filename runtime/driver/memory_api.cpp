@@ -193,3 +193,5 @@ DRIVER_EXPORT CUresult cuMemsetD16Async_ptsz(CUdeviceptr dstDevice, unsigned sho
 DRIVER_EXPORT CUresult cuMemsetD32Async_ptsz(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream) {
   return cuMemsetD32Async(dstDevice, ui, N, ptxsim::driver::perThread(hStream));
 }
+
+DRIVER_ALIAS(cuMemHostRegister, cuMemHostRegister_v2);

@@ -146,3 +146,15 @@ DRIVER_EXPORT CUresult cuMemRangeGetAttributes(void** data, size_t* dataSizes, C
                                      numAttributes, pointer(devPtr), count);
   });
 }
+
+// The form before CUDA 12.2: a device ordinal (or CU_DEVICE_CPU) for the place.
+DRIVER_EXPORT CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream) {
+  CUmemLocation location{};
+  location.type = dstDevice == CU_DEVICE_CPU ? CU_MEM_LOCATION_TYPE_HOST : CU_MEM_LOCATION_TYPE_DEVICE;
+  location.id = dstDevice == CU_DEVICE_CPU ? 0 : dstDevice;
+  return cuMemPrefetchAsync_v2(devPtr, count, location, 0, hStream);
+}
+DRIVER_EXPORT CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count, CUdevice dstDevice,
+                                               CUstream hStream) {
+  return cuMemPrefetchAsync(devPtr, count, dstDevice, ptxsim::driver::perThread(hStream));
+}

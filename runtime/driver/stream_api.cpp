@@ -150,3 +150,6 @@ DRIVER_EXPORT CUresult cuStreamCopyAttributes(CUstream dst, CUstream src) {
 DRIVER_EXPORT CUresult cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src) {
   return cuStreamCopyAttributes(ptxsim::driver::perThread(dst), ptxsim::driver::perThread(src));
 }
+
+DRIVER_ALIAS(cuStreamDestroy, cuStreamDestroy_v2);
+DRIVER_ALIAS(cuEventDestroy, cuEventDestroy_v2);

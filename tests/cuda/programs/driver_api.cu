@@ -242,6 +242,30 @@ int main() {
        cuPointerGetAttribute(&memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
                              static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(&onStack))));
 
+  // A 1D CUDA array: copies into and out of it at byte offsets.
+  CUDA_ARRAY_DESCRIPTOR arrayDesc{};
+  arrayDesc.Width = 256;
+  arrayDesc.Height = 0;
+  arrayDesc.Format = CU_AD_FORMAT_FLOAT;
+  arrayDesc.NumChannels = 1;
+  CUarray array = nullptr;
+  CU_CHECK(cuArrayCreate(&array, &arrayDesc));
+  CU_CHECK(cuMemcpyHtoA(array, 16, in.data(), 64 * sizeof(float)));
+  std::vector<float> fromArray(64, -1.0f);
+  CU_CHECK(cuMemcpyAtoH(fromArray.data(), array, 16, 64 * sizeof(float)));
+  int arrayWrong = 0;
+  for (int i = 0; i < 64; ++i) arrayWrong += fromArray[i] != in[i];
+  CU_CHECK(cuMemcpyAtoD(dOut, array, 16, 64 * sizeof(float)));
+  CU_CHECK(cuMemcpyDtoH(fromArray.data(), dOut, 64 * sizeof(float)));
+  for (int i = 0; i < 64; ++i) arrayWrong += fromArray[i] != in[i];
+  std::printf("array copies at byte 16: %d wrong\n", arrayWrong);
+  CUDA_ARRAY_DESCRIPTOR readBack{};
+  CU_CHECK(cuArrayGetDescriptor(&readBack, array));
+  std::printf("array descriptor: %zu x %zu, format %d, %u channel\n", readBack.Width, readBack.Height,
+              static_cast<int>(readBack.Format), readBack.NumChannels);
+  show("cuMemcpyHtoA at an odd offset", cuMemcpyHtoA(array, 2, in.data(), 8));
+  CU_CHECK(cuArrayDestroy(array));
+
   // Streams and events.
   CUstream stream = nullptr;
   CU_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
@@ -260,6 +284,9 @@ int main() {
   CU_CHECK(cuMemcpyDtoHAsync(out.data(), dOut, n * sizeof(float), stream));
   CU_CHECK(cuStreamSynchronize(stream));
   std::printf("stream launch: %d wrong\n", wrongValues(in, out, 0.5f, 7));
+  CUcontext streamContext = nullptr;
+  CU_CHECK(cuStreamGetCtx(stream, &streamContext));
+  std::printf("stream's context is the primary one: %s\n", streamContext == primary ? "yes" : "no");
   CU_CHECK(cuEventDestroy(start));
   CU_CHECK(cuEventDestroy(stop));
   CU_CHECK(cuStreamDestroy(stream));
