@@ -71,6 +71,9 @@ CUresult loadCompilers() { return CUDA_SUCCESS; }
 // runtime scratch buffers of fixed sizes.
 void toolsCallback(unsigned, void*) {}
 void toolsSpan(void*, void*) {}
+// The runtime calls the entries between them too (3 around managed-memory
+// prefetches; 5 undocumented): nothing to do either.
+void toolsNotify(void*, void*) {}
 
 template <size_t Bytes>
 void toolsBuffer(void** pointer, size_t* size) {
@@ -191,8 +194,8 @@ struct Tables {
                                 nullptr,
                                 nullptr,
                                 entry(loadCompilers)};
-  Entry toolsHooks[7] = {sizeEntry(7),          entry(toolsCallback), entry(toolsBuffer<1024>), nullptr,
-                         entry(toolsSpan),      nullptr,              entry(toolsBuffer<14>)};
+  Entry toolsHooks[7] = {sizeEntry(7),          entry(toolsCallback), entry(toolsBuffer<1024>), entry(toolsNotify),
+                         entry(toolsSpan),      entry(toolsNotify),   entry(toolsBuffer<14>)};
   Entry toolsThreadStorage[4] = {sizeEntry(4), nullptr, entry(toolsCurrentContext), nullptr};
   std::array<Entry, kLibraryTableEntries> libraryContext =
       libraryTable(std::make_index_sequence<kLibraryTableEntries>());
