@@ -67,13 +67,13 @@ cudaError_t readImage(const void* code, size_t bytes, FatbinRecord& record) {
   if (startsWith(data, bytes, &containerMagic, 4)) {
     record.fatbin = ptxsim::runtime::readFatbin(data, bytes, record.readError);
     if (!record.fatbin) {
-      std::fprintf(stderr, "ptxsim: error: cudaLibraryLoadData: %s\n", record.readError.c_str());
+      std::fprintf(stderr, "ptxsim: error: loading a module: %s\n", record.readError.c_str());
       return cudaErrorInvalidKernelImage;
     }
     if (!record.fatbin->hasPtx() && !linkable) {
       std::fprintf(
           stderr,
-          "ptxsim: error: cudaLibraryLoadData: the fat binary holds machine code only (%s); ptxsim runs PTX: "
+          "ptxsim: error: loading a module: the fat binary holds machine code only (%s); ptxsim runs PTX: "
           "build it with PTX too (-gencode arch=compute_90,code=compute_90)\n",
           record.fatbin->architectures().c_str());
       return cudaErrorNoKernelImageForDevice;
@@ -87,7 +87,7 @@ cudaError_t readImage(const void* code, size_t bytes, FatbinRecord& record) {
     if (known == nullptr) {
       std::fprintf(
           stderr,
-          "ptxsim: error: cudaLibraryLoadData: the image is a cubin (machine code), which ptxsim cannot run: "
+          "ptxsim: error: loading a module: the image is a cubin (machine code), which ptxsim cannot run: "
           "it simulates PTX; load the PTX (nvcc -ptx, or NVRTC for compute_90) or a fat binary that carries it "
           "(nvcc -gencode arch=compute_90,code=compute_90); cubins from NVRTC run under `ptxsim run`\n");
       return cudaErrorNoKernelImageForDevice;
@@ -100,7 +100,7 @@ cudaError_t readImage(const void* code, size_t bytes, FatbinRecord& record) {
   if (ptx.find(".version") == std::string::npos) {
     std::fprintf(
         stderr,
-        "ptxsim: error: cudaLibraryLoadData: the image is neither PTX text (no .version directive), a fat "
+        "ptxsim: error: loading a module: the image is neither PTX text (no .version directive), a fat "
         "binary nor a cubin\n");
     return cudaErrorInvalidPtx;
   }

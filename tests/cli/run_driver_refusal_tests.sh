@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# What ptxsim's driver refuses, and how, under `ptxsim run`: a cubin with no
+# PTX beside it (CUDA_ERROR_NO_BINARY_FOR_GPU and a message saying how to
+# embed PTX), a stream wait for a value no earlier work wrote (ptxsim runs
+# each stream's work when it is issued), and one physical allocation mapped
+# at two addresses at once. Each must fail with its code and message, and
+# the program must go on. Usage: run_driver_refusal_tests.sh PTXSIM WORK_DIR
+set -uo pipefail
+ptxsim=$1
+work=$2
+mkdir -p "$work"
+source "$(dirname "$0")/check_support.sh" run_driver_refusal_tests
+
+cat >"$work/kernel.cu" <<'CU'
+extern "C" __global__ void touch(int* p) { p[threadIdx.x] = 1; }
+CU
+"$nvcc" -cubin -arch=sm_90 -o "$work/kernel.cubin" "$work/kernel.cu" || exit 1
+
+cat >"$work/refusals.cu" <<'CU'
+#include <cuda.h>
+#include <cstdio>
+static const char* name(CUresult r) {
+  const char* n = nullptr;
+  cuGetErrorName(r, &n);
+  return n;
+}
+int main(int, char** argv) {
+  CUdevice device;
+  CUcontext context;
+  if (cuInit(0) || cuDeviceGet(&device, 0) || cuDevicePrimaryCtxRetain(&context, device) || cuCtxSetCurrent(context)) return 1;
+  CUmodule module;
+  std::printf("cubin: %s\n", name(cuModuleLoad(&module, argv[1])));
+  CUdeviceptr flag;
+  if (cuMemAlloc(&flag, 4) || cuMemsetD32(flag, 0, 1)) return 1;
+  std::printf("wait for an unwritten value: %s\n", name(cuStreamWaitValue32(nullptr, flag, 1, CU_STREAM_WAIT_VALUE_EQ)));
+  std::printf("wait for a written value: %s\n", name(cuStreamWaitValue32(nullptr, flag, 0, CU_STREAM_WAIT_VALUE_EQ)));
+  CUmemAllocationProp prop{};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  size_t granularity;
+  cuMemGetAllocationGranularity(&granularity, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
+  CUdeviceptr first, second;
+  CUmemGenericAllocationHandle handle;
+  if (cuMemAddressReserve(&first, granularity, 0, 0, 0) || cuMemAddressReserve(&second, granularity, 0, 0, 0) ||
+      cuMemCreate(&handle, granularity, &prop, 0) || cuMemMap(first, granularity, 0, handle, 0)) {
+    return 1;
+  }
+  std::printf("map again elsewhere: %s\n", name(cuMemMap(second, granularity, 0, handle, 0)));
+  std::printf("done\n");
+  return 0;
+}
+CU
+"$nvcc" -arch=sm_90 -o "$work/refusals" "$work/refusals.cu" -lcuda || exit 1
+
+out=$("$ptxsim" run -- "$work/refusals" "$work/kernel.cubin" 2>"$work/stderr")
+status=$?
+check "program goes on and ends well" [ "$status" -eq 0 ]
+check "cubin refused with NO_BINARY_FOR_GPU" grep -q "^cubin: CUDA_ERROR_NO_BINARY_FOR_GPU$" <<<"$out"
+check "cubin message says how to embed PTX" grep -q "compute_90,code=compute_90" "$work/stderr"
+check "unwritten wait refused" grep -q "^wait for an unwritten value: CUDA_ERROR_NOT_SUPPORTED$" <<<"$out"
+check "wait message explains" grep -q "a wait for a later write is not supported" "$work/stderr"
+check "written wait passes" grep -q "^wait for a written value: CUDA_SUCCESS$" <<<"$out"
+check "second mapping refused" grep -q "^map again elsewhere: CUDA_ERROR_NOT_SUPPORTED$" <<<"$out"
+check "mapping message explains" grep -q "maps a whole allocation at one address at a time" "$work/stderr"
+check "reached the end" grep -q "^done$" <<<"$out"
+exit $((failures > 0))
