@@ -2,14 +2,14 @@
 // edge data of CUDA 12.3 on, are numbered and laid out alike).
 
 #include "driver_api.h"
+#include "graph_handles.h"
 
+using ptxsim::driver::edges;
+using ptxsim::driver::nodes;
 using ptxsim::driver::perThread;
 using ptxsim::driver::viaRuntime;
 
 namespace {
-
-cudaGraphNode_t* nodes(CUgraphNode* n) { return reinterpret_cast<cudaGraphNode_t*>(n); }
-const cudaGraphEdgeData* edges(const CUgraphEdgeData* e) { return reinterpret_cast<const cudaGraphEdgeData*>(e); }
 
 CUresult beginCapture(CUstream hStream, CUstreamCaptureMode mode) {
   return viaRuntime([&] { return cudaStreamBeginCapture(hStream, static_cast<cudaStreamCaptureMode>(mode)); });
