@@ -33,10 +33,7 @@ CUresult contextOrCurrent(CUcontext ctx, Context*& context) {
 
 CUresult createContext(CUcontext* pctx, unsigned flags, CUdevice dev) {
   if (pctx == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  if (CUresult r = ptxsim::driver::ready(); r != CUDA_SUCCESS) return r;
-  int count = 0;
-  cudaGetDeviceCount(&count);
-  if (dev < 0 || dev >= count) return CUDA_ERROR_INVALID_DEVICE;
+  if (CUresult r = ptxsim::driver::checkDevice(dev); r != CUDA_SUCCESS) return r;
   Context* context = nullptr;
   {
     std::lock_guard lock(driverState().mutex());

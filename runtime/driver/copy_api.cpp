@@ -102,16 +102,13 @@ CUresult copy3D(const CUDA_MEMCPY3D* c, CUstream stream, bool async) {
   return copy3D(endOf3D(*c, true), endOf3D(*c, false), c->WidthInBytes, c->Height, c->Depth, stream, async);
 }
 
-// cuMemsetD2D16/32: each row is a fill of `width` elements.
-template <typename Element>
+// cuMemsetD2D16/32: each row is a 1D fill (cuMemsetD16/32) of `width`
+// elements.
+template <typename Element, CUresult (*fillRow)(CUdeviceptr, Element, size_t)>
 CUresult fillRows(CUdeviceptr dst, size_t pitch, Element value, size_t width, size_t height) {
   if (dst % sizeof(Element) != 0 || pitch % sizeof(Element) != 0) return CUDA_ERROR_INVALID_VALUE;
-  std::vector<Element> row(width, value);
   for (size_t y = 0; y < height; ++y) {
-    CUresult r = viaRuntime([&] {
-      return cudaMemcpy(pointer(dst + y * pitch), row.data(), width * sizeof(Element), cudaMemcpyHostToDevice);
-    });
-    if (r != CUDA_SUCCESS) return r;
+    if (CUresult r = fillRow(dst + y * pitch, value, width); r != CUDA_SUCCESS) return r;
   }
   return CUDA_SUCCESS;
 }
@@ -199,11 +196,11 @@ DRIVER_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch,
 }
 DRIVER_EXPORT CUresult cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width,
                                         size_t Height) {
-  return fillRows<unsigned short>(dstDevice, dstPitch, us, Width, Height);
+  return fillRows<unsigned short, cuMemsetD16_v2>(dstDevice, dstPitch, us, Width, Height);
 }
 DRIVER_EXPORT CUresult cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width,
                                         size_t Height) {
-  return fillRows<unsigned int>(dstDevice, dstPitch, ui, Width, Height);
+  return fillRows<unsigned int, cuMemsetD32_v2>(dstDevice, dstPitch, ui, Width, Height);
 }
 DRIVER_ALIAS(cuMemsetD2D8_v2_ptds, cuMemsetD2D8_v2);
 DRIVER_ALIAS(cuMemsetD2D16_v2_ptds, cuMemsetD2D16_v2);
@@ -282,11 +279,11 @@ DRIVER_EXPORT CUresult cuMemcpyAtoHAsync_v2_ptsz(void* dstHost, CUarray srcArray
 
 DRIVER_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width,
                                           size_t Height, CUstream) {
-  return fillRows<unsigned short>(dstDevice, dstPitch, us, Width, Height);
+  return fillRows<unsigned short, cuMemsetD16_v2>(dstDevice, dstPitch, us, Width, Height);
 }
 DRIVER_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width,
                                           size_t Height, CUstream) {
-  return fillRows<unsigned int>(dstDevice, dstPitch, ui, Width, Height);
+  return fillRows<unsigned int, cuMemsetD32_v2>(dstDevice, dstPitch, ui, Width, Height);
 }
 DRIVER_ALIAS(cuMemsetD2D16Async_ptsz, cuMemsetD2D16Async);
 DRIVER_ALIAS(cuMemsetD2D32Async_ptsz, cuMemsetD2D32Async);

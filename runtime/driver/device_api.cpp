@@ -7,17 +7,11 @@
 #include "driver_api.h"
 #include "driver_state.h"
 
+using ptxsim::driver::checkDevice;
 using ptxsim::driver::driverState;
 using ptxsim::driver::viaRuntime;
 
 namespace {
-
-CUresult checkDevice(CUdevice device) {
-  if (CUresult r = ptxsim::driver::ready(); r != CUDA_SUCCESS) return r;
-  int count = 0;
-  cudaGetDeviceCount(&count);
-  return device >= 0 && device < count ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
-}
 
 CUresult properties(CUdevice device, cudaDeviceProp& prop) {
   if (CUresult r = checkDevice(device); r != CUDA_SUCCESS) return r;

@@ -50,6 +50,9 @@ bool initialized();
 // CUDA_ERROR_DEINITIALIZED once the process is shutting down.
 CUresult ready();
 
+// ready(), and a device of the system: else CUDA_ERROR_INVALID_DEVICE.
+CUresult checkDevice(CUdevice device);
+
 // Runs a runtime call for a driver one: the call's result as a CUresult,
 // unless the driver is not ready().
 template <typename Call>

@@ -74,6 +74,13 @@ DriverState& driverState() {
 
 bool initialized() { return driverState().initialized(); }
 
+CUresult checkDevice(CUdevice device) {
+  if (CUresult r = ready(); r != CUDA_SUCCESS) return r;
+  int count = 0;
+  cudaGetDeviceCount(&count);
+  return device >= 0 && device < count ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
 CUresult ready() {
   // At exit the runtime's state may be gone before a statically linked
   // CUDA runtime's exit handler unloads its modules: CUDA answers calls

@@ -27,26 +27,24 @@ DRIVER_EXPORT CUresult cuDriverGetVersion(int* driverVersion) {
   return CUDA_SUCCESS;
 }
 
-DRIVER_EXPORT CUresult cuGetErrorName(CUresult error, const char** pStr) {
+namespace {
+
+// One of the texts of a CUresult CUDA knows (name or description).
+CUresult errorTextOf(CUresult error, const char** pStr, const char* ptxsim::driver::ErrorText::*field) {
   if (pStr == nullptr) return CUDA_ERROR_INVALID_VALUE;
   const ptxsim::driver::ErrorText* text = ptxsim::driver::errorText(error);
-  if (text == nullptr) {
-    *pStr = nullptr;
-    return CUDA_ERROR_INVALID_VALUE;
-  }
-  *pStr = text->name;
-  return CUDA_SUCCESS;
+  *pStr = text != nullptr ? text->*field : nullptr;
+  return text != nullptr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+}  // namespace
+
+DRIVER_EXPORT CUresult cuGetErrorName(CUresult error, const char** pStr) {
+  return errorTextOf(error, pStr, &ptxsim::driver::ErrorText::name);
 }
 
 DRIVER_EXPORT CUresult cuGetErrorString(CUresult error, const char** pStr) {
-  if (pStr == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  const ptxsim::driver::ErrorText* text = ptxsim::driver::errorText(error);
-  if (text == nullptr) {
-    *pStr = nullptr;
-    return CUDA_ERROR_INVALID_VALUE;
-  }
-  *pStr = text->description;
-  return CUDA_SUCCESS;
+  return errorTextOf(error, pStr, &ptxsim::driver::ErrorText::description);
 }
 
 namespace ptxsim::driver {

@@ -74,6 +74,17 @@ bool recognizedImage(const void* image) {
   return std::strstr(static_cast<const char*>(image), ".version") != nullptr;
 }
 
+// A module from the runtime's library load `load` makes: checked now, as
+// a module's code is, its messages kept in `log`.
+template <typename Load>
+CUresult moduleFrom(Load&& load, CUmodule* module, std::string& log) {
+  cudaLibrary_t lib = nullptr;
+  CUresult r = viaRuntime([&] { return load(&lib); });
+  if (r == CUDA_SUCCESS) r = checkLoaded(lib, log);
+  if (r == CUDA_SUCCESS) *module = reinterpret_cast<CUmodule>(lib);
+  return r;
+}
+
 CUresult loadModule(CUmodule* module, const void* image, unsigned numOptions = 0, CUjit_option* options = nullptr,
                     void** optionValues = nullptr) {
   if (module == nullptr || image == nullptr) return CUDA_ERROR_INVALID_VALUE;
@@ -81,15 +92,12 @@ CUresult loadModule(CUmodule* module, const void* image, unsigned numOptions = 0
   // JIT options tune ptxas, which the simulator does not run; only the
   // log buffers are filled.
   if (numOptions != 0 && (options == nullptr || optionValues == nullptr)) return CUDA_ERROR_INVALID_VALUE;
-  cudaLibrary_t lib = nullptr;
-  CUresult r =
-      viaRuntime([&] { return cudaLibraryLoadData(&lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0); });
   std::string log;
-  if (r == CUDA_SUCCESS) r = checkLoaded(lib, log);
+  CUresult r = moduleFrom(
+      [&](cudaLibrary_t* lib) { return cudaLibraryLoadData(lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0); },
+      module, log);
   writeLogs(log, numOptions, options, optionValues);
-  if (r != CUDA_SUCCESS) return r;
-  *module = reinterpret_cast<CUmodule>(lib);
-  return CUDA_SUCCESS;
+  return r;
 }
 
 }  // namespace
@@ -107,14 +115,12 @@ DRIVER_EXPORT CUresult cuModuleLoadFatBinary(CUmodule* module, const void* fatCu
 
 DRIVER_EXPORT CUresult cuModuleLoad(CUmodule* module, const char* fname) {
   if (module == nullptr || fname == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  cudaLibrary_t lib = nullptr;
-  CUresult r =
-      viaRuntime([&] { return cudaLibraryLoadFromFile(&lib, fname, nullptr, nullptr, 0, nullptr, nullptr, 0); });
   std::string log;
-  if (r == CUDA_SUCCESS) r = checkLoaded(lib, log);
-  if (r != CUDA_SUCCESS) return r;
-  *module = reinterpret_cast<CUmodule>(lib);
-  return CUDA_SUCCESS;
+  return moduleFrom(
+      [&](cudaLibrary_t* lib) {
+        return cudaLibraryLoadFromFile(lib, fname, nullptr, nullptr, 0, nullptr, nullptr, 0);
+      },
+      module, log);
 }
 
 DRIVER_EXPORT CUresult cuModuleUnload(CUmodule hmod) {

@@ -66,6 +66,15 @@ CUresult attributeValue(CUpointer_attribute attribute, const cudaPointerAttribut
   }
 }
 
+// The place the calls before CUDA 12.2 name by a device ordinal, or
+// CU_DEVICE_CPU for the host.
+CUmemLocation locationOf(CUdevice device) {
+  CUmemLocation location{};
+  location.type = device == CU_DEVICE_CPU ? CU_MEM_LOCATION_TYPE_HOST : CU_MEM_LOCATION_TYPE_DEVICE;
+  location.id = device == CU_DEVICE_CPU ? 0 : device;
+  return location;
+}
+
 CUresult runtimeAttributes(CUdeviceptr ptr, cudaPointerAttributes& a) {
   return viaRuntime([&] { return cudaPointerGetAttributes(&a, pointer(ptr)); });
 }
@@ -111,10 +120,7 @@ DRIVER_EXPORT CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_ad
 }
 
 DRIVER_EXPORT CUresult cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device) {
-  CUmemLocation location{};
-  location.type = device == CU_DEVICE_CPU ? CU_MEM_LOCATION_TYPE_HOST : CU_MEM_LOCATION_TYPE_DEVICE;
-  location.id = device == CU_DEVICE_CPU ? 0 : device;
-  return cuMemAdvise_v2(devPtr, count, advice, location);
+  return cuMemAdvise_v2(devPtr, count, advice, locationOf(device));
 }
 
 DRIVER_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location,
@@ -149,10 +155,7 @@ DRIVER_EXPORT CUresult cuMemRangeGetAttributes(void** data, size_t* dataSizes, C
 
 // The form before CUDA 12.2: a device ordinal (or CU_DEVICE_CPU) for the place.
 DRIVER_EXPORT CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream) {
-  CUmemLocation location{};
-  location.type = dstDevice == CU_DEVICE_CPU ? CU_MEM_LOCATION_TYPE_HOST : CU_MEM_LOCATION_TYPE_DEVICE;
-  location.id = dstDevice == CU_DEVICE_CPU ? 0 : dstDevice;
-  return cuMemPrefetchAsync_v2(devPtr, count, location, 0, hStream);
+  return cuMemPrefetchAsync_v2(devPtr, count, locationOf(dstDevice), 0, hStream);
 }
 DRIVER_EXPORT CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count, CUdevice dstDevice,
                                                CUstream hStream) {

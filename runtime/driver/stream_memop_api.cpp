@@ -17,14 +17,19 @@ using ptxsim::driver::viaRuntime;
 
 namespace {
 
+// Stream memory operations cannot be captured into graphs yet.
+cudaError_t notCapturing(CUstream stream) {
+  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+  if (cudaError_t e = cudaStreamIsCapturing(stream, &capturing); e != cudaSuccess) return e;
+  return capturing != cudaStreamCaptureStatusNone ? cudaErrorNotSupported : cudaSuccess;
+}
+
 template <typename Value>
 CUresult writeValue(CUstream stream, CUdeviceptr address, Value value, unsigned flags) {
   if ((flags & ~CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER) != 0) return CUDA_ERROR_INVALID_VALUE;
   if (address % sizeof(Value) != 0) return CUDA_ERROR_INVALID_VALUE;
   return viaRuntime([&] {
-    cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-    if (cudaError_t e = cudaStreamIsCapturing(stream, &capturing); e != cudaSuccess) return e;
-    if (capturing != cudaStreamCaptureStatusNone) return cudaErrorNotSupported;
+    if (cudaError_t e = notCapturing(stream); e != cudaSuccess) return e;
     return cudaMemcpyAsync(pointer(address), &value, sizeof value, cudaMemcpyDefault, stream);
   });
 }
@@ -46,9 +51,7 @@ CUresult waitValue(CUstream stream, CUdeviceptr address, Value value, unsigned f
   if (condition > CU_STREAM_WAIT_VALUE_NOR || address % sizeof(Value) != 0) return CUDA_ERROR_INVALID_VALUE;
   Value current{};
   CUresult r = viaRuntime([&] {
-    cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-    if (cudaError_t e = cudaStreamIsCapturing(stream, &capturing); e != cudaSuccess) return e;
-    if (capturing != cudaStreamCaptureStatusNone) return cudaErrorNotSupported;
+    if (cudaError_t e = notCapturing(stream); e != cudaSuccess) return e;
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return e;
     return cudaMemcpy(&current, pointer(address), sizeof current, cudaMemcpyDefault);
   });
