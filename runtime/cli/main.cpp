@@ -58,9 +58,12 @@ int main(int argc, char** argv) {
                   "Also report every instruction the simulator cannot execute yet");
   check->add_flag("--link", checkOptions.link,
                   "Link the PTX files into one module first (-rdc=true code), and check that");
+  check->add_option("--config", checkOptions.config,
+                    "GPU preset name or file whose PTX target programs are checked for (default: the sm_90 H100 "
+                    "preset)");
 
   ptxsim::runtime::RunOptions runOptions;
-  CLI::App* run = app.add_subcommand("run", "Run a program built with nvcc -cudart shared on the simulator");
+  CLI::App* run = app.add_subcommand("run", "Run a CUDA program on the simulator (any runtime: linked in, shared, or none)");
   run->add_option("--config", runOptions.config, "GPU preset name or file (default: the sm_90 H100 preset)");
   run->add_option("--stats", runOptions.statsPath, "Write one JSON statistics record per kernel launch to FILE");
   run->add_option("--threads", runOptions.threads, "Host threads that run CTAs (default: all cores)");
@@ -161,7 +164,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (compare->parsed()) return ptxsim::runtime::compare::runCompare(compareOptions, std::cout, std::cerr);
-  if (check->parsed()) return ptxsim::runtime::checkFiles(checkPaths, std::cout, std::cerr, checkOptions);
+  if (check->parsed()) {
+    checkOptions.presetDirectory = PTXSIM_PRESET_DIR;
+    return ptxsim::runtime::checkFiles(checkPaths, std::cout, std::cerr, checkOptions);
+  }
   if (run->parsed()) {
     runOptions.logLevel = logLevel;
     if (progress) runOptions.progress = "on";

@@ -118,6 +118,15 @@ bool optionsWellFormed(const void* options, void* const* values, unsigned count)
   return count == 0 || (options != nullptr && values != nullptr);
 }
 
+// Library options may come without values: CUDA 13's static runtime loads
+// every fat binary with cudaLibraryBinaryIsPreserved and no value array.
+bool libraryOptionsWellFormed(const cudaLibraryOption* options, unsigned count) {
+  if (count == 0) return true;
+  if (options == nullptr) return false;
+  return std::all_of(options, options + count,
+                     [](cudaLibraryOption o) { return o == cudaLibraryHostUniversalFunctionAndDataTable || o == cudaLibraryBinaryIsPreserved; });
+}
+
 cudaError_t loadLibrary(cudaLibrary_t* library, const void* code, size_t bytes) {
   auto image = std::make_unique<FatbinRecord>();
   cudaError_t error = readImage(code, bytes, *image);
@@ -157,11 +166,11 @@ LibraryRecord* libraryOf(cudaLibrary_t library) {
 CUDART_EXPORT cudaError_t cudaLibraryLoadData(cudaLibrary_t* library, const void* code,
                                               cudaJitOption* jitOptions, void** jitOptionsValues,
                                               unsigned int numJitOptions, cudaLibraryOption* libraryOptions,
-                                              void** libraryOptionValues, unsigned int numLibraryOptions) {
+                                              void** /*libraryOptionValues*/, unsigned int numLibraryOptions) {
   std::lock_guard lock(shimState().mutex());
   if (library == nullptr || code == nullptr ||
       !optionsWellFormed(jitOptions, jitOptionsValues, numJitOptions) ||
-      !optionsWellFormed(libraryOptions, libraryOptionValues, numLibraryOptions)) {
+      !libraryOptionsWellFormed(libraryOptions, numLibraryOptions)) {
     return result(cudaErrorInvalidValue);
   }
   return result(loadLibrary(library, code, SIZE_MAX));

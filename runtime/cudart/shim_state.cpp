@@ -260,9 +260,16 @@ sim::LoadedModule* ShimState::moduleOf(FatbinRecord& record, cudaError_t& error)
       error = cudaErrorInvalidPtx;
     }
   } else {
+    // PTX for a newer GPU only is how NVIDIA's libraries ship (cuBLAS:
+    // compute_120): a GPU newer still runs it.
+    bool newerPtxOnly = std::any_of(record.fatbin->entries.begin(), record.fatbin->entries.end(), [&](const auto& e) {
+      return e.kind == runtime::FatbinEntryKind::Ptx && e.arch > config.smVersion;
+    });
     record.loadError = "the program's fat binary holds no PTX the simulated sm_" + std::to_string(config.smVersion) +
-                       " can run (it has " + record.fatbin->architectures() +
-                       "); rebuild with -arch=sm_90, or add -gencode arch=compute_90,code=compute_90\n";
+                       " can run (it has " + record.fatbin->architectures() + "); " +
+                       (newerPtxOnly ? "its PTX is for a newer GPU, as in NVIDIA's libraries: run with --config "
+                                       "h100_forward (docs/libraries.md)\n"
+                                     : "rebuild with -arch=sm_90, or add -gencode arch=compute_90,code=compute_90\n");
     error = cudaErrorNoKernelImageForDevice;
   }
   std::fprintf(stderr, "ptxsim: error: %s", record.loadError.c_str());

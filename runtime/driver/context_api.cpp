@@ -181,18 +181,40 @@ DRIVER_EXPORT CUresult cuCtxSynchronize_v2(CUcontext ctx) {
   return viaRuntime([] { return cudaDeviceSynchronize(); });
 }
 
+// The limits of CUDA-in-graphics (CIG) contexts have no runtime
+// counterpart. No ptxsim context is one; an ordinary context answers as the
+// H100's does (driver_api.expected): the shared memory its kernels may have
+// and "not CIG" are read-only, and the fallback setting is not a limit.
 DRIVER_EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
   Context* context = nullptr;
   if (CUresult r = currentContext(context); r != CUDA_SUCCESS) return r;
-  // CUlimit and cudaLimit number the limits alike.
-  return viaRuntime([&] { return cudaDeviceSetLimit(static_cast<cudaLimit>(limit), value); });
+  switch (limit) {
+    case CU_LIMIT_SHMEM_SIZE:
+    case CU_LIMIT_CIG_ENABLED: return CUDA_ERROR_NOT_PERMITTED;
+    case CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED: return CUDA_ERROR_UNSUPPORTED_LIMIT;
+    // CUlimit and cudaLimit number the others alike.
+    default: return viaRuntime([&] { return cudaDeviceSetLimit(static_cast<cudaLimit>(limit), value); });
+  }
 }
 
 DRIVER_EXPORT CUresult cuCtxGetLimit(size_t* pvalue, CUlimit limit) {
   if (pvalue == nullptr) return CUDA_ERROR_INVALID_VALUE;
   Context* context = nullptr;
   if (CUresult r = currentContext(context); r != CUDA_SUCCESS) return r;
-  return viaRuntime([&] { return cudaDeviceGetLimit(pvalue, static_cast<cudaLimit>(limit)); });
+  switch (limit) {
+    case CU_LIMIT_SHMEM_SIZE:
+      return viaRuntime([&] {
+        int bytes = 0;
+        cudaError_t e = cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, context->device);
+        *pvalue = static_cast<size_t>(bytes);
+        return e;
+      });
+    case CU_LIMIT_CIG_ENABLED: *pvalue = 0; return CUDA_SUCCESS;
+    case CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED: return CUDA_ERROR_UNSUPPORTED_LIMIT;
+    default:
+      if (limit >= CU_LIMIT_MAX) return CUDA_ERROR_INVALID_VALUE;
+      return viaRuntime([&] { return cudaDeviceGetLimit(pvalue, static_cast<cudaLimit>(limit)); });
+  }
 }
 
 DRIVER_EXPORT CUresult cuCtxGetCacheConfig(CUfunc_cache* pconfig) {

@@ -7,6 +7,7 @@
 #include "ptxsim/runtime/ptx_linker.h"
 #include "ptxsim/runtime/relocatable.h"
 #include "ptxsim/sim/gpu.h"
+#include "ptxsim/sim/gpu_presets.h"
 
 namespace ptxsim::runtime {
 
@@ -89,9 +90,14 @@ int checkLinked(const std::string& name, const std::vector<PtxLinkInput>& module
 // A program nvcc built: the PTX of its relocatable device code (-rdc=true),
 // linked, else every fat binary's PTX in .nv_fatbin.
 int checkProgram(const std::string& path, std::ostream& out, std::ostream& err, const CheckOptions& options) {
-  uint32_t sm = sim::GpuConfig{}.smVersion;
-  std::vector<Fatbin> units;
+  sim::GpuConfig gpu;
   std::string error;
+  if (!sim::loadPreset(options.config, options.presetDirectory, gpu, error)) {
+    err << "error: " << error << '\n';
+    return 1;
+  }
+  uint32_t sm = gpu.smVersion;
+  std::vector<Fatbin> units;
   if (!readRelocatableFatbins(path, units, error)) {
     err << path << ": error: " << error << '\n';
     return 1;

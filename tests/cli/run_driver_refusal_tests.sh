@@ -4,7 +4,10 @@
 # embed PTX), a stream wait for a value no earlier work wrote (ptxsim runs
 # each stream's work when it is issued), and one physical allocation mapped
 # at two addresses at once. Each must fail with its code and message, and
-# the program must go on. Usage: run_driver_refusal_tests.sh PTXSIM WORK_DIR
+# the program must go on. And code with PTX for a newer GPU only (as
+# NVIDIA's libraries ship): refused on the h100 preset with a message naming
+# the h100_forward preset, on which it runs, and `ptxsim check --config`
+# alike. Usage: run_driver_refusal_tests.sh PTXSIM WORK_DIR
 set -uo pipefail
 ptxsim=$1
 work=$2
@@ -63,4 +66,30 @@ check "written wait passes" grep -q "^wait for a written value: CUDA_SUCCESS$" <
 check "second mapping refused" grep -q "^map again elsewhere: CUDA_ERROR_NOT_SUPPORTED$" <<<"$out"
 check "mapping message explains" grep -q "maps a whole allocation at one address at a time" "$work/stderr"
 check "reached the end" grep -q "^done$" <<<"$out"
+
+# PTX for compute_120 only, as cuBLAS ships it.
+cat >"$work/newer_ptx.cu" <<'CU'
+#include <cstdio>
+__global__ void twice(int* p) { p[threadIdx.x] = 2 * threadIdx.x; }
+int main() {
+  int* p;
+  cudaMallocManaged(&p, 32 * sizeof(int));
+  p[31] = -1;
+  twice<<<1, 32>>>(p);
+  cudaError_t e = cudaGetLastError();
+  cudaDeviceSynchronize();
+  std::printf("%s, p[31] = %d\n", cudaGetErrorName(e), p[31]);
+  return 0;
+}
+CU
+"$nvcc" -gencode arch=compute_120,code=compute_120 -o "$work/newer_ptx" "$work/newer_ptx.cu" || exit 1
+out=$("$ptxsim" run -- "$work/newer_ptx" 2>"$work/stderr")
+check "newer PTX refused on sm_90" grep -q "^cudaErrorNoKernelImageForDevice, p\[31\] = -1$" <<<"$out"
+check "refusal names the forward preset" grep -q "its PTX is for a newer GPU, as in NVIDIA's libraries: run with --config h100_forward" "$work/stderr"
+out=$("$ptxsim" run --config h100_forward -- "$work/newer_ptx" 2>"$work/stderr")
+check "newer PTX runs on h100_forward" grep -q "^cudaSuccess, p\[31\] = 62$" <<<"$out"
+"$ptxsim" check "$work/newer_ptx" >"$work/check.out" 2>&1
+check "check refuses it for sm_90" grep -q "holds no PTX for sm_90" "$work/check.out"
+"$ptxsim" check --config h100_forward "$work/newer_ptx" >"$work/check.out" 2>&1
+check "check --config accepts it" grep -q "compute_120): PTX .*, target sm_120, 1 kernel" "$work/check.out"
 exit $((failures > 0))

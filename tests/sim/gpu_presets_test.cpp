@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "ptxsim/sim/gpu_presets.h"
@@ -169,6 +170,45 @@ TEST(GpuPresets, ThePascalPresetRunsTheStackByDefault) {
   ASSERT_TRUE(loadPreset("h100", kPresets, h100, error)) << error;
   EXPECT_EQ(resolveSimtMode(SimtMode::Default, h100.smVersion), SimtMode::Its);
   EXPECT_EQ(resolveSimtMode(SimtMode::Stack, h100.smVersion), SimtMode::Stack);
+}
+
+// The keys a preset file sets, comments and blank lines dropped.
+std::map<std::string, std::string> presetKeys(const std::string& file) {
+  std::ifstream in(kPresets + "/" + file);
+  std::map<std::string, std::string> keys;
+  for (std::string line; std::getline(in, line);) {
+    line = line.substr(0, line.find('#'));
+    size_t equals = line.find('=');
+    if (equals == std::string::npos) continue;
+    auto trim = [](std::string t) {
+      t.erase(0, t.find_first_not_of(" \t"));
+      t.erase(t.find_last_not_of(" \t\r") + 1);
+      return t;
+    };
+    keys[trim(line.substr(0, equals))] = trim(line.substr(equals + 1));
+  }
+  return keys;
+}
+
+// The forward-compatibility preset is the H100, key for key, but for its
+// name and a compute capability (13.0) newer than any SASS CUDA 13's
+// libraries carry, so that they run their PTX.
+TEST(GpuPresets, TheForwardPresetIsTheH100WithComputeCapability13) {
+  std::map<std::string, std::string> forward = presetKeys("h100_forward.cfg");
+  std::map<std::string, std::string> h100 = presetKeys("h100.cfg");
+  ASSERT_GT(h100.size(), 40u);
+  EXPECT_EQ(forward.at("sm_version"), "130");
+  EXPECT_EQ(h100.at("sm_version"), "90");
+  for (const char* differing : {"sm_version", "name"}) {
+    forward.erase(differing);
+    h100.erase(differing);
+  }
+  EXPECT_EQ(forward, h100);
+  GpuConfig c;
+  std::string error;
+  ASSERT_TRUE(loadPreset("h100_forward", kPresets, c, error)) << error;
+  EXPECT_EQ(c.smVersion, 130u);
+  EXPECT_EQ(resolveSimtMode(SimtMode::Default, c.smVersion), SimtMode::Its);
 }
 
 }  // namespace

@@ -154,6 +154,18 @@ int main() {
   CU_CHECK(cuCtxDestroy(created));
   show("cuCtxDestroy(primary)", cuCtxDestroy(primary));
 
+  // The limits of CUDA-in-graphics (CIG) contexts, which cuBLASLt queries
+  // on every context: an ordinary context answers them too.
+  for (CUlimit limit : {CU_LIMIT_SHMEM_SIZE, CU_LIMIT_CIG_ENABLED, CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED}) {
+    size_t value = 12345;
+    CUresult r = cuCtxGetLimit(&value, limit);
+    std::printf("cuCtxGetLimit(%d): value %zu, ", static_cast<int>(limit), value);
+    show("result", r);
+    show("cuCtxSetLimit of it", cuCtxSetLimit(limit, 0));
+  }
+  size_t beyond = 0;
+  show("cuCtxGetLimit(CU_LIMIT_MAX)", cuCtxGetLimit(&beyond, CU_LIMIT_MAX));
+
   // A module from PTX text; its function and global.
   CUmodule module = nullptr;
   CU_CHECK(cuModuleLoadData(&module, kModule));

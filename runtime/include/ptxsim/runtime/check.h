@@ -19,6 +19,11 @@ struct CheckOptions {
   // code (ptx_linker.h). Programs (ELF files) are always checked with their
   // device code linked.
   bool link = false;
+  // The simulated GPU whose PTX a program's fat binaries are checked for
+  // (its sm_version): a preset name or file, as `ptxsim run --config`;
+  // empty for the default preset.
+  std::string config;
+  std::string presetDirectory;
 };
 
 // Files are PTX, or programs nvcc built (their fat binaries' PTX).

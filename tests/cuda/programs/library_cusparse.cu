@@ -1,0 +1,127 @@
+// cuSPARSE's generic API as programs call it: a CSR matrix times a dense
+// vector (SpMV) and times a dense matrix (SpMM), with alpha and beta, and
+// a COO matrix times a vector; each checked against a host computation on
+// small integers (exact, so the results must equal the host's bit for bit).
+// nvcc flags: -lcusparse
+// ptxsim flags: --config h100_forward
+#include <cusparse.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "check.h"
+
+#define SPARSE_CHECK(call)                                               \
+  do {                                                                   \
+    cusparseStatus_t s_ = (call);                                        \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                 \
+      std::printf("%s failed: %s\n", #call, cusparseGetErrorName(s_));   \
+      return 1;                                                          \
+    }                                                                    \
+  } while (0)
+
+template <typename T>
+T* toDevice(const std::vector<T>& v) {
+  T* d = nullptr;
+  cudaMalloc(&d, v.size() * sizeof(T));
+  cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice);
+  return d;
+}
+
+int main() {
+  // A 300 x 200 matrix with a banded, irregular pattern.
+  const int rows = 300, cols = 200;
+  std::vector<int> rowOffsets{0}, columns, cooRows;
+  std::vector<float> values;
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
+      if ((r * 7 + c * 3) % 11 == 0 || c == r % cols) {
+        columns.push_back(c);
+        cooRows.push_back(r);
+        values.push_back(static_cast<float>((r + 2 * c) % 9 - 4));
+      }
+    }
+    rowOffsets.push_back(static_cast<int>(columns.size()));
+  }
+  const int nnz = static_cast<int>(values.size());
+  std::printf("matrix %d x %d with %d nonzeros\n", rows, cols, nnz);
+  std::vector<float> x(cols), y(rows);
+  for (int i = 0; i < cols; ++i) x[i] = static_cast<float>(i % 5 - 2);
+  for (int i = 0; i < rows; ++i) y[i] = static_cast<float>(i % 3 - 1);
+
+  cusparseHandle_t handle;
+  SPARSE_CHECK(cusparseCreate(&handle));
+  int *dOffsets = toDevice(rowOffsets), *dColumns = toDevice(columns), *dCooRows = toDevice(cooRows);
+  float *dValues = toDevice(values), *dX = toDevice(x), *dY = toDevice(y);
+  cusparseSpMatDescr_t csr, coo;
+  SPARSE_CHECK(cusparseCreateCsr(&csr, rows, cols, nnz, dOffsets, dColumns, dValues, CUSPARSE_INDEX_32I,
+                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  SPARSE_CHECK(cusparseCreateCoo(&coo, rows, cols, nnz, dCooRows, dColumns, dValues, CUSPARSE_INDEX_32I,
+                                 CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  cusparseDnVecDescr_t vx, vy;
+  SPARSE_CHECK(cusparseCreateDnVec(&vx, cols, dX, CUDA_R_32F));
+  SPARSE_CHECK(cusparseCreateDnVec(&vy, rows, dY, CUDA_R_32F));
+
+  // y = 3 A x - 2 y, with CSR then COO (y restored between them).
+  float alpha = 3, beta = -2;
+  std::vector<float> want(rows);
+  for (int r = 0; r < rows; ++r) {
+    float sum = 0;
+    for (int i = rowOffsets[r]; i < rowOffsets[r + 1]; ++i) sum += values[i] * x[columns[i]];
+    want[r] = alpha * sum + beta * y[r];
+  }
+  for (cusparseSpMatDescr_t matrix : {csr, coo}) {
+    CHECK(cudaMemcpy(dY, y.data(), rows * 4, cudaMemcpyHostToDevice));
+    size_t bytes = 0;
+    SPARSE_CHECK(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matrix, vx, &beta, vy,
+                                         CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+    void* buffer = nullptr;
+    CHECK(cudaMalloc(&buffer, bytes + 1));
+    SPARSE_CHECK(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matrix, vx, &beta, vy, CUDA_R_32F,
+                              CUSPARSE_SPMV_ALG_DEFAULT, buffer));
+    std::vector<float> got(rows);
+    CHECK(cudaMemcpy(got.data(), dY, rows * 4, cudaMemcpyDeviceToHost));
+    int wrong = 0;
+    for (int r = 0; r < rows; ++r) wrong += got[r] != want[r] ? 1 : 0;
+    std::printf("SpMV %s: %d of %d elements differ from the host's\n", matrix == csr ? "CSR" : "COO", wrong, rows);
+    cudaFree(buffer);
+  }
+
+  // C = A B for a dense 200 x 8 B (column-major).
+  const int bcols = 8;
+  std::vector<float> b(cols * bcols), c(rows * bcols, 0.0f);
+  for (int i = 0; i < cols * bcols; ++i) b[i] = static_cast<float>(i % 7 - 3);
+  float *dB = toDevice(b), *dC = toDevice(c);
+  cusparseDnMatDescr_t mb, mc;
+  SPARSE_CHECK(cusparseCreateDnMat(&mb, cols, bcols, cols, dB, CUDA_R_32F, CUSPARSE_ORDER_COL));
+  SPARSE_CHECK(cusparseCreateDnMat(&mc, rows, bcols, rows, dC, CUDA_R_32F, CUSPARSE_ORDER_COL));
+  float one = 1, zero = 0;
+  size_t bytes = 0;
+  SPARSE_CHECK(cusparseSpMM_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                       &one, csr, mb, &zero, mc, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
+  void* buffer = nullptr;
+  CHECK(cudaMalloc(&buffer, bytes + 1));
+  SPARSE_CHECK(cusparseSpMM(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, csr, mb,
+                            &zero, mc, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, buffer));
+  std::vector<float> got(rows * bcols);
+  CHECK(cudaMemcpy(got.data(), dC, got.size() * 4, cudaMemcpyDeviceToHost));
+  int wrong = 0;
+  for (int j = 0; j < bcols; ++j) {
+    for (int r = 0; r < rows; ++r) {
+      float sum = 0;
+      for (int i = rowOffsets[r]; i < rowOffsets[r + 1]; ++i) sum += values[i] * b[columns[i] + j * cols];
+      wrong += got[r + j * rows] != sum ? 1 : 0;
+    }
+  }
+  std::printf("SpMM CSR times %d columns: %d of %d elements differ from the host's\n", bcols, wrong, rows * bcols);
+
+  cusparseDestroySpMat(csr);
+  cusparseDestroySpMat(coo);
+  cusparseDestroyDnVec(vx);
+  cusparseDestroyDnVec(vy);
+  cusparseDestroyDnMat(mb);
+  cusparseDestroyDnMat(mc);
+  SPARSE_CHECK(cusparseDestroy(handle));
+  CHECK(cudaDeviceSynchronize());
+  return 0;
+}
