@@ -119,6 +119,9 @@ Device& ShimState::device() {
     // The program's own choice, as the CUDA driver reads it.
     if (auto loading = sim::parseModuleLoading(environment("CUDA_MODULE_LOADING")))
       options.moduleLoading = *loading;
+    if (auto cache = runtime::computeCacheFromEnvironment()) {
+      options.computeCache = std::make_shared<runtime::ComputeCache>(*cache);
+    }
     device_ = std::make_unique<Device>(config, options);
     deviceName_ = config.name;
     applySchedulingOptions(device_->launchOptions());

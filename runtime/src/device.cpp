@@ -29,7 +29,12 @@ Device::~Device() { synchronize(); }
 
 std::shared_ptr<sim::LoadedModule> Device::loadModule(std::string_view ptx, std::string_view name,
                                                       const ManagedPlacement& hostMemoryFor) {
-  isa::CompileResult compiled = isa::compilePtx(ptx);
+  isa::CompileResult compiled;
+  if (options_.computeCache != nullptr) compiled.module = options_.computeCache->find(ptx);
+  if (compiled.module == nullptr) {
+    compiled = isa::compilePtx(ptx);
+    if (compiled.ok() && options_.computeCache != nullptr) options_.computeCache->store(ptx, *compiled.module);
+  }
   if (!compiled.ok()) {
     std::string text;
     for (const isa::Diagnostic& d : compiled.errors) {

@@ -4,7 +4,9 @@
 # kernel; the lacking kernel's attribute query and launch fail with
 # cudaErrorInvalidPtx (not sticky), and stderr names the instruction. With
 # CUDA_MODULE_LOADING=EAGER the whole module fails at its first use, as
-# before. Usage: run_lazy_loading_tests.sh PTXSIM WORK_DIR
+# before. The compute cache: a second run reads the module back from
+# CUDA_CACHE_PATH and behaves the same; CUDA_CACHE_DISABLE=1 keeps nothing.
+# Usage: run_lazy_loading_tests.sh PTXSIM WORK_DIR
 set -uo pipefail
 ptxsim=$1
 work=$2
@@ -64,6 +66,17 @@ check "eager: so does the other kernel" grep -qx "launch of square: cudaErrorInv
 # Only 0 and 1 are their own squares.
 check "eager: which never ran" grep -qx "synchronize: cudaSuccess, 30 wrong squares" <<<"$out"
 check "eager: stderr names the instruction" grep -q "unsupported instruction multimem.ld_reduce" "$work/eager.err"
+
+rm -rf "$work/cache" "$work/no_cache"
+first=$(CUDA_CACHE_PATH="$work/cache" "$ptxsim" run --threads 1 -- "$work/lazy" 2>"$work/cached.err")
+entries=$(find "$work/cache/ptxsim" -name '*.ptxir' 2>/dev/null | wc -l)
+check "cache: the first run keeps the module" [ "$entries" -eq 1 ]
+second=$(CUDA_CACHE_PATH="$work/cache" "$ptxsim" run --threads 1 -- "$work/lazy" 2>>"$work/cached.err")
+check "cache: the second run reads it and behaves the same" [ "$second" = "$first" ]
+check "cache: lazily still" grep -qx "launch of reduceMulticast: cudaErrorInvalidPtx" <<<"$second"
+check "cache: the squares still right" grep -qx "synchronize: cudaSuccess, 0 wrong squares" <<<"$second"
+CUDA_CACHE_DISABLE=1 CUDA_CACHE_PATH="$work/no_cache" "$ptxsim" run --threads 1 -- "$work/lazy" >/dev/null 2>&1
+check "cache: CUDA_CACHE_DISABLE=1 keeps nothing" [ ! -e "$work/no_cache" ]
 
 if [ "$failures" -ne 0 ]; then
   echo "run_lazy_loading_tests: $failures failed; the program's stderr:" >&2

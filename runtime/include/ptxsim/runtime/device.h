@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ptxsim/runtime/compute_cache.h"
 #include "ptxsim/sim/gpu.h"
 
 namespace ptxsim {
@@ -58,6 +59,9 @@ struct DeviceOptions {
   // each instruction), and the module's other kernels run. Eager: the
   // module load fails instead (CUDA_MODULE_LOADING=EAGER).
   sim::ModuleLoading moduleLoading = sim::ModuleLoading::Lazy;
+  // Where lowered modules are kept between runs (compute_cache.h); null:
+  // every load parses its PTX.
+  std::shared_ptr<runtime::ComputeCache> computeCache = nullptr;
 };
 
 class Device {
