@@ -16,14 +16,7 @@
 
 #include "check.h"
 
-#define CUBLAS_CHECK(call)                                           \
-  do {                                                               \
-    cublasStatus_t s_ = (call);                                      \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                               \
-      std::printf("%s failed: %s\n", #call, cublasGetStatusName(s_)); \
-      return 1;                                                      \
-    }                                                                \
-  } while (0)
+#define CUBLAS_CHECK(call) STATUS_CHECK(call, CUBLAS_STATUS_SUCCESS, cublasGetStatusName)
 
 namespace {
 

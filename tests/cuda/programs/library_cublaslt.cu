@@ -13,14 +13,7 @@
 
 #include "check.h"
 
-#define LT_CHECK(call)                                               \
-  do {                                                               \
-    cublasStatus_t s_ = (call);                                      \
-    if (s_ != CUBLAS_STATUS_SUCCESS) {                               \
-      std::printf("%s failed: %s\n", #call, cublasLtGetStatusName(s_)); \
-      return 1;                                                      \
-    }                                                                \
-  } while (0)
+#define LT_CHECK(call) STATUS_CHECK(call, CUBLAS_STATUS_SUCCESS, cublasLtGetStatusName)
 
 namespace {
 

@@ -17,14 +17,7 @@
 
 #include "check.h"
 
-#define FFT_CHECK(call)                                      \
-  do {                                                       \
-    cufftResult r_ = (call);                                 \
-    if (r_ != CUFFT_SUCCESS) {                               \
-      std::printf("%s failed: result %d\n", #call, int(r_)); \
-      return 1;                                              \
-    }                                                        \
-  } while (0)
+#define FFT_CHECK(call) STATUS_CHECK(call, CUFFT_SUCCESS, statusNumber)
 
 namespace {
 

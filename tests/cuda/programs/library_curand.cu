@@ -13,14 +13,7 @@
 
 #include "check.h"
 
-#define RAND_CHECK(call)                                     \
-  do {                                                       \
-    curandStatus_t s_ = (call);                              \
-    if (s_ != CURAND_STATUS_SUCCESS) {                       \
-      std::printf("%s failed: status %d\n", #call, int(s_)); \
-      return 1;                                              \
-    }                                                        \
-  } while (0)
+#define RAND_CHECK(call) STATUS_CHECK(call, CURAND_STATUS_SUCCESS, statusNumber)
 
 namespace {
 

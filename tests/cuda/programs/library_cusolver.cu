@@ -11,14 +11,7 @@
 
 #include "check.h"
 
-#define SOLVER_CHECK(call)                                      \
-  do {                                                          \
-    cusolverStatus_t s_ = (call);                               \
-    if (s_ != CUSOLVER_STATUS_SUCCESS) {                        \
-      std::printf("%s failed: status %d\n", #call, int(s_));    \
-      return 1;                                                 \
-    }                                                           \
-  } while (0)
+#define SOLVER_CHECK(call) STATUS_CHECK(call, CUSOLVER_STATUS_SUCCESS, statusNumber)
 
 namespace {
 

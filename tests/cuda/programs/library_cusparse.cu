@@ -11,14 +11,7 @@
 
 #include "check.h"
 
-#define SPARSE_CHECK(call)                                               \
-  do {                                                                   \
-    cusparseStatus_t s_ = (call);                                        \
-    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                 \
-      std::printf("%s failed: %s\n", #call, cusparseGetErrorName(s_));   \
-      return 1;                                                          \
-    }                                                                    \
-  } while (0)
+#define SPARSE_CHECK(call) STATUS_CHECK(call, CUSPARSE_STATUS_SUCCESS, cusparseGetErrorName)
 
 template <typename T>
 T* toDevice(const std::vector<T>& v) {
