@@ -68,6 +68,7 @@ void registerCompareSemantics(SemanticsTable& table);
 void registerFloatSemantics(SemanticsTable& table);
 void registerHalfSemantics(SemanticsTable& table);
 void registerConvertSemantics(SemanticsTable& table);
+void registerConvertPackSemantics(SemanticsTable& table);
 void registerDataMovementSemantics(SemanticsTable& table);
 void registerAtomicSemantics(SemanticsTable& table);
 void registerControlSemantics(SemanticsTable& table);
@@ -81,6 +82,7 @@ void registerVideoSemantics(SemanticsTable& table);
 void registerSurfaceSemantics(SemanticsTable& table);
 void registerTextureSemantics(SemanticsTable& table);
 void registerMatrixMmaSemantics(SemanticsTable& table);
+void registerMatrixWmmaSemantics(SemanticsTable& table);
 void registerMatrixLoadSemantics(SemanticsTable& table);
 
 }  // namespace ptxsim::sim::semantics

@@ -34,6 +34,7 @@ const SemanticsTable& semanticsTable() {
     registerFloatSemantics(t);
     registerHalfSemantics(t);
     registerConvertSemantics(t);
+    registerConvertPackSemantics(t);
     registerDataMovementSemantics(t);
     registerAtomicSemantics(t);
     registerControlSemantics(t);
@@ -47,6 +48,7 @@ const SemanticsTable& semanticsTable() {
     registerSurfaceSemantics(t);
     registerTextureSemantics(t);
     registerMatrixMmaSemantics(t);
+    registerMatrixWmmaSemantics(t);
     registerMatrixLoadSemantics(t);
     return t;
   }();
