@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "access_counts.h"
 #include "lane_ops.h"
 #include "ptxsim/memory/allocation_table.h"
 #include "semantics.h"
@@ -142,21 +143,6 @@ inline uint64_t addressOf(const PreparedInstruction& pi, const uint64_t* base, u
   return pi.ops[operand].effectiveAddress(base[lane]);
 }
 
-void countAccess(ExecContext& ctx, AddressSpace space, bool store, const PreparedInstruction& pi) {
-  if (space == AddressSpace::Generic && ctx.mask != 0) {
-    // Classify a generic access by its first lane, as a profiler would
-    // attribute the instruction to the space it touched.
-    uint64_t first = ctx.report.addresses[static_cast<unsigned>(std::countr_zero(ctx.mask))];
-    space = memory::classify(ctx.layout, first) == memory::Window::Shared ? AddressSpace::Shared : AddressSpace::Global;
-  }
-  (void)pi;
-  if (space == AddressSpace::Global) {
-    ++(store ? ctx.stats.globalStoreInstructions : ctx.stats.globalLoadInstructions);
-  } else if (space == AddressSpace::Shared) {
-    ++(store ? ctx.stats.sharedStoreInstructions : ctx.stats.sharedLoadInstructions);
-  }
-}
-
 // A loaded value as its destination register holds it: signed types are
 // sign-extended to the register's declared width (a wider register is
 // legal for ld), then kept zero-extended beyond it like every register.
@@ -184,7 +170,7 @@ void loadHandler(const PreparedInstruction& pi, ExecContext& ctx) {
     const uint8_t* p = ctx.access(pi.space, address, sizeof(T), l, AccessKind::Load);
     if (p != nullptr) d[l] = extend<T>(p, pi.aux);
   });
-  countAccess(ctx, pi.space, false, pi);
+  countAccess(ctx, pi.space, false);
 }
 
 template <typename T>
@@ -201,7 +187,7 @@ void loadVectorHandler(const PreparedInstruction& pi, ExecContext& ctx) {
     if (p == nullptr) return;
     for (unsigned e = 0; e < count; ++e) ctx.row(rows[e])[l] = extend<T>(p + e * sizeof(T), pi.aux);
   });
-  countAccess(ctx, pi.space, false, pi);
+  countAccess(ctx, pi.space, false);
 }
 
 template <typename T>
@@ -218,7 +204,7 @@ void storeHandler(const PreparedInstruction& pi, ExecContext& ctx) {
     T value = static_cast<T>(v[l]);
     std::memcpy(p, &value, sizeof(T));
   });
-  countAccess(ctx, pi.space, true, pi);
+  countAccess(ctx, pi.space, true);
 }
 
 template <typename T>
@@ -238,7 +224,7 @@ void storeVectorHandler(const PreparedInstruction& pi, ExecContext& ctx) {
       std::memcpy(p + e * sizeof(T), &value, sizeof(T));
     }
   });
-  countAccess(ctx, pi.space, true, pi);
+  countAccess(ctx, pi.space, true);
 }
 
 // The C++ type a load or store moves: signedness matters only for
@@ -268,7 +254,7 @@ void load128Handler(const PreparedInstruction& pi, ExecContext& ctx) {
     std::memcpy(&lo[l], p, 8);
     std::memcpy(&hi[l], p + 8, 8);
   });
-  countAccess(ctx, pi.space, false, pi);
+  countAccess(ctx, pi.space, false);
 }
 
 void store128Handler(const PreparedInstruction& pi, ExecContext& ctx) {
@@ -285,7 +271,7 @@ void store128Handler(const PreparedInstruction& pi, ExecContext& ctx) {
     std::memcpy(p, &lo[l], 8);
     std::memcpy(p + 8, &hi[l], 8);
   });
-  countAccess(ctx, pi.space, true, pi);
+  countAccess(ctx, pi.space, true);
 }
 
 // The declared width of a load's destination register (the first element

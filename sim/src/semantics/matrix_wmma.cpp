@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "access_counts.h"
 #include "ptxsim/isa/instruction_table.h"
 #include "semantics.h"
 #include "warp_aligned.h"
@@ -96,7 +97,7 @@ bool resolveElements(const PreparedInstruction& pi, ExecContext& ctx, const Plan
       if (at[lane][i] == nullptr) return false;
     }
   }
-  ++(kind == AccessKind::Load ? ctx.stats.sharedLoadInstructions : ctx.stats.sharedStoreInstructions);
+  countAccess(ctx, pi.space, kind == AccessKind::Store);
   return true;
 }
 
