@@ -1,5 +1,9 @@
 #include "ptxsim/isa/module_image.h"
 
+#include <elf.h>
+#include <link.h>
+
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <type_traits>
@@ -14,9 +18,50 @@ namespace {
 constexpr uint32_t kFormat = 1;
 constexpr char kMagic[8] = {'p', 't', 'x', 's', 'i', 'm', 'I', 'R'};
 
-// What ties an image to this build: the format, the sizes of the structures
-// copied as bytes, and the instruction table, row by row (an instruction
-// keeps its row's index).
+// The GNU build ID of the binary this code was linked into (the linker's
+// hash of its contents): another build of ptxsim may lower the same PTX
+// differently. Empty when the binary has none.
+std::string linkedBuildId() {
+  struct Search {
+    uintptr_t code;
+    std::string id;
+  } search{reinterpret_cast<uintptr_t>(&linkedBuildId), {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        auto* s = static_cast<Search*>(data);
+        bool contains = false;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          uintptr_t start = info->dlpi_addr + ph.p_vaddr;
+          if (ph.p_type == PT_LOAD && s->code >= start && s->code - start < ph.p_memsz) contains = true;
+        }
+        if (!contains) return 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          if (ph.p_type != PT_NOTE) continue;
+          const auto* at = reinterpret_cast<const uint8_t*>(info->dlpi_addr + ph.p_vaddr);
+          const uint8_t* end = at + ph.p_memsz;
+          while (at + sizeof(ElfW(Nhdr)) <= end) {
+            const auto* note = reinterpret_cast<const ElfW(Nhdr)*>(at);
+            const uint8_t* name = at + sizeof(ElfW(Nhdr));
+            const uint8_t* desc = name + ((note->n_namesz + 3) & ~3u);
+            if (note->n_type == NT_GNU_BUILD_ID && desc + note->n_descsz <= end) {
+              s->id.assign(reinterpret_cast<const char*>(desc), note->n_descsz);
+            }
+            at = desc + ((note->n_descsz + 3) & ~3u);
+          }
+        }
+        return 1;
+      },
+      &search);
+  return search.id;
+}
+
+// What ties an image to this build: the binary's build ID, the format, the
+// sizes of the structures copied as bytes, and the instruction table, row
+// by row (an instruction keeps its row's index). Without a build ID, the
+// process's own start time stands in for it: images are then good only
+// within one run.
 uint64_t buildFingerprint() {
   static const uint64_t fingerprint = [] {
     uint64_t h = 1469598103934665603ull;
@@ -24,6 +69,9 @@ uint64_t buildFingerprint() {
       const auto* p = static_cast<const uint8_t*>(data);
       for (size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 1099511628211ull;
     };
+    std::string id = linkedBuildId();
+    if (id.empty()) id = std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+    mix(id.data(), id.size());
     const size_t sizes[] = {sizeof(Instruction), sizeof(Operand), sizeof(RegisterInfo), sizeof(Symbol),
                             sizeof(Relocation), sizeof(ModifierSet), kFormat};
     mix(sizes, sizeof sizes);

@@ -71,7 +71,11 @@ rm -rf "$work/cache" "$work/no_cache"
 first=$(CUDA_CACHE_PATH="$work/cache" "$ptxsim" run --threads 1 -- "$work/lazy" 2>"$work/cached.err")
 entries=$(find "$work/cache/ptxsim" -name '*.ptxir' 2>/dev/null | wc -l)
 check "cache: the first run keeps the module" [ "$entries" -eq 1 ]
+entry=$(find "$work/cache/ptxsim" -name '*.ptxir' | head -1)
+inode=$(stat -c %i "$entry")
 second=$(CUDA_CACHE_PATH="$work/cache" "$ptxsim" run --threads 1 -- "$work/lazy" 2>>"$work/cached.err")
+# A miss would write the entry anew (a new file renamed into place).
+check "cache: the second run reads the entry, not writes it" [ "$(stat -c %i "$entry")" = "$inode" ]
 check "cache: the second run reads it and behaves the same" [ "$second" = "$first" ]
 check "cache: lazily still" grep -qx "launch of reduceMulticast: cudaErrorInvalidPtx" <<<"$second"
 check "cache: the squares still right" grep -qx "synchronize: cudaSuccess, 0 wrong squares" <<<"$second"

@@ -4,9 +4,10 @@
 // (runtime/src/compute_cache.cpp): reading an image costs a fraction of
 // parsing and lowering the PTX again. An image holds every field of the
 // Module; an instruction's table row is kept as its index in the
-// instruction table, so an image is only good for the ptxsim build that
-// wrote it (its first bytes name the build's table; readModuleImage
-// refuses another's).
+// instruction table. An image is only good for the ptxsim build that wrote
+// it, which may lower PTX differently from another: its first bytes hold a
+// fingerprint of the binary's GNU build ID and the instruction table, and
+// readModuleImage refuses another build's.
 
 #include <memory>
 #include <string>
