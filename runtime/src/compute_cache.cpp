@@ -9,6 +9,7 @@
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <utility>
 #include <vector>
 
 #include "ptxsim/isa/module_image.h"
@@ -21,11 +22,15 @@ namespace {
 
 constexpr const char* kSuffix = ".ptxir";
 
-// 64-bit FNV-1a from a given start: two starts and std::hash make the key
-// 192 bits of the PTX, plus its length.
-uint64_t fnv(std::string_view s, uint64_t h) {
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  return h;
+// Two 64-bit FNV-1a hashes from different starts, in one pass: with
+// std::hash they make the key 192 bits of the PTX, plus its length.
+std::pair<uint64_t, uint64_t> fnvPair(std::string_view s) {
+  uint64_t a = 1469598103934665603ull, b = 0x84222325cbf29ce4ull;
+  for (unsigned char c : s) {
+    a = (a ^ c) * 1099511628211ull;
+    b = (b ^ c) * 1099511628211ull;
+  }
+  return {a, b};
 }
 
 std::string hex(uint64_t v) {
@@ -75,15 +80,15 @@ std::optional<ComputeCacheSettings> computeCacheFromEnvironment() {
   return settings;
 }
 
-fs::path ComputeCache::entryFor(std::string_view ptx) const {
-  std::string name = hex(fnv(ptx, 1469598103934665603ull)) + hex(fnv(ptx, 0x84222325cbf29ce4ull)) +
-                     hex(std::hash<std::string_view>{}(ptx)) + "-" + std::to_string(ptx.size()) + kSuffix;
-  return settings_.directory / name;
+ComputeCache::Entry ComputeCache::entryFor(std::string_view ptx) const {
+  auto [a, b] = fnvPair(ptx);
+  std::string name = hex(a) + hex(b) + hex(std::hash<std::string_view>{}(ptx)) + "-" + std::to_string(ptx.size()) +
+                     kSuffix;
+  return {settings_.directory / name};
 }
 
-std::shared_ptr<const isa::Module> ComputeCache::find(std::string_view ptx) {
-  fs::path entry = entryFor(ptx);
-  std::ifstream in(entry, std::ios::binary);
+std::shared_ptr<const isa::Module> ComputeCache::find(const Entry& entry) {
+  std::ifstream in(entry.path, std::ios::binary);
   if (!in) {
     ++misses_;
     return nullptr;
@@ -97,12 +102,12 @@ std::shared_ptr<const isa::Module> ComputeCache::find(std::string_view ptx) {
   }
   // Least recently used goes first: a hit renews the entry.
   std::error_code ignored;
-  fs::last_write_time(entry, fs::file_time_type::clock::now(), ignored);
+  fs::last_write_time(entry.path, fs::file_time_type::clock::now(), ignored);
   ++hits_;
   return module;
 }
 
-void ComputeCache::store(std::string_view ptx, const isa::Module& module) {
+void ComputeCache::store(const Entry& entry, const isa::Module& module) {
   std::string image = compress(isa::writeModuleImage(module));
   if (image.empty() || image.size() > settings_.maxBytes) return;
   std::error_code error;
@@ -110,8 +115,7 @@ void ComputeCache::store(std::string_view ptx, const isa::Module& module) {
   if (error) return;
   // Written beside, then renamed into place: a reader (another process
   // loading the same library) sees the whole entry or none.
-  fs::path entry = entryFor(ptx);
-  fs::path temporary = entry;
+  fs::path temporary = entry.path;
   temporary += ".";
   temporary += std::to_string(::getpid());
   temporary += ".tmp";
@@ -124,7 +128,7 @@ void ComputeCache::store(std::string_view ptx, const isa::Module& module) {
       return;
     }
   }
-  fs::rename(temporary, entry, error);
+  fs::rename(temporary, entry.path, error);
   if (error) {
     fs::remove(temporary, error);
     return;
@@ -133,12 +137,12 @@ void ComputeCache::store(std::string_view ptx, const isa::Module& module) {
 }
 
 void ComputeCache::trim() {
-  struct Entry {
+  struct Kept {
     fs::path path;
     fs::file_time_type used;
     uint64_t bytes;
   };
-  std::vector<Entry> entries;
+  std::vector<Kept> entries;
   uint64_t total = 0;
   std::error_code error;
   for (const fs::directory_entry& e : fs::directory_iterator(settings_.directory, error)) {
@@ -149,8 +153,8 @@ void ComputeCache::trim() {
     total += bytes;
   }
   if (total <= settings_.maxBytes) return;
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
-  for (const Entry& e : entries) {
+  std::sort(entries.begin(), entries.end(), [](const Kept& a, const Kept& b) { return a.used < b.used; });
+  for (const Kept& e : entries) {
     if (total <= settings_.maxBytes) break;
     std::error_code ignored;
     if (fs::remove(e.path, ignored)) total -= e.bytes;

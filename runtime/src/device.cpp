@@ -30,10 +30,15 @@ Device::~Device() { synchronize(); }
 std::shared_ptr<sim::LoadedModule> Device::loadModule(std::string_view ptx, std::string_view name,
                                                       const ManagedPlacement& hostMemoryFor) {
   isa::CompileResult compiled;
-  if (options_.computeCache != nullptr) compiled.module = options_.computeCache->find(ptx);
+  runtime::ComputeCache* cache = options_.computeCache.get();
+  runtime::ComputeCache::Entry entry;
+  if (cache != nullptr) {
+    entry = cache->entryFor(ptx);
+    compiled.module = cache->find(entry);
+  }
   if (compiled.module == nullptr) {
     compiled = isa::compilePtx(ptx);
-    if (compiled.ok() && options_.computeCache != nullptr) options_.computeCache->store(ptx, *compiled.module);
+    if (compiled.ok() && cache != nullptr) cache->store(entry, *compiled.module);
   }
   if (!compiled.ok()) {
     std::string text;

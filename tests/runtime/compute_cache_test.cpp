@@ -92,22 +92,22 @@ TEST(ComputeCache, KeepsToItsSizeDroppingTheLeastRecentlyUsed) {
   isa::CompileResult compiled = isa::compilePtx(ptx);
   ASSERT_TRUE(compiled.ok());
   runtime::ComputeCache probe(runtime::ComputeCacheSettings{folder});
-  probe.store(ptx, *compiled.module);
+  probe.store(probe.entryFor(ptx), *compiled.module);
   uint64_t entryBytes = fs::file_size(entries(folder)[0]);
   fs::remove_all(folder);
   runtime::ComputeCache cache(runtime::ComputeCacheSettings{folder, entryBytes * 2 + entryBytes / 2});
-  cache.store(ptx + "\n// a", *compiled.module);
-  cache.store(ptx + "\n// b", *compiled.module);
-  EXPECT_NE(cache.find(ptx + "\n// a"), nullptr);  // a is now the more recently used
-  cache.store(ptx + "\n// c", *compiled.module);
+  cache.store(cache.entryFor(ptx + "\n// a"), *compiled.module);
+  cache.store(cache.entryFor(ptx + "\n// b"), *compiled.module);
+  EXPECT_NE(cache.find(cache.entryFor(ptx + "\n// a")), nullptr);  // a is now the more recently used
+  cache.store(cache.entryFor(ptx + "\n// c"), *compiled.module);
   EXPECT_EQ(entries(folder).size(), 2u);
-  EXPECT_NE(cache.find(ptx + "\n// a"), nullptr);
-  EXPECT_EQ(cache.find(ptx + "\n// b"), nullptr);
-  EXPECT_NE(cache.find(ptx + "\n// c"), nullptr);
+  EXPECT_NE(cache.find(cache.entryFor(ptx + "\n// a")), nullptr);
+  EXPECT_EQ(cache.find(cache.entryFor(ptx + "\n// b")), nullptr);
+  EXPECT_NE(cache.find(cache.entryFor(ptx + "\n// c")), nullptr);
   // An entry larger than the whole cache is not kept.
   runtime::ComputeCache tiny(runtime::ComputeCacheSettings{folder, 100});
-  tiny.store(ptx + "\n// d", *compiled.module);
-  EXPECT_EQ(tiny.find(ptx + "\n// d"), nullptr);
+  tiny.store(tiny.entryFor(ptx + "\n// d"), *compiled.module);
+  EXPECT_EQ(tiny.find(tiny.entryFor(ptx + "\n// d")), nullptr);
   fs::remove_all(folder);
 }
 

@@ -35,16 +35,22 @@ class ComputeCache {
  public:
   explicit ComputeCache(ComputeCacheSettings settings) : settings_(std::move(settings)) {}
 
-  // The module lowered from `ptx`, if an entry for it can be read.
-  std::shared_ptr<const isa::Module> find(std::string_view ptx);
-  // Keeps `module`, lowered from `ptx`, then trims the cache to its size.
-  void store(std::string_view ptx, const isa::Module& module);
+  // Where the entry of the module lowered from `ptx` is: the PTX's hash,
+  // taken once for a lookup and the store after it.
+  struct Entry {
+    std::filesystem::path path;
+  };
+  Entry entryFor(std::string_view ptx) const;
+
+  // The module, if its entry can be read.
+  std::shared_ptr<const isa::Module> find(const Entry& entry);
+  // Keeps `module` in its entry, then trims the cache to its size.
+  void store(const Entry& entry, const isa::Module& module);
 
   uint64_t hits() const { return hits_; }
   uint64_t misses() const { return misses_; }
 
  private:
-  std::filesystem::path entryFor(std::string_view ptx) const;
   void trim();
 
   ComputeCacheSettings settings_;
