@@ -21,7 +21,7 @@ const Allocation& AllocationTable::allocate(uint64_t size, uint64_t alignment, A
   // small overrun lands outside every allocation and is reported.
   next_ = base + (granules + 1) * kGranularity;
   liveBytes_ += size;
-  auto [it, inserted] = live_.emplace(base, Allocation{base, size, kind, std::move(label)});
+  auto [it, inserted] = live_.emplace(base, Allocation{base, size, kind, std::move(label), nullptr, nextBufferId_++});
   return it->second;
 }
 
@@ -45,7 +45,7 @@ const Allocation& AllocationTable::allocateAt(uint64_t base, uint64_t size, Allo
   }
   freed_.erase(base);
   liveBytes_ += size;
-  return live_.emplace(base, Allocation{base, size, kind, {}}).first->second;
+  return live_.emplace(base, Allocation{base, size, kind, {}, nullptr, nextBufferId_++}).first->second;
 }
 
 bool AllocationTable::addHostRange(uint8_t* base, uint64_t size, AllocationKind kind) {
@@ -61,7 +61,7 @@ bool AllocationTable::addHostRange(uint8_t* base, uint64_t size, AllocationKind 
   if (after != live_.end() && after->first < address + extent) return false;
   if (after != live_.begin() && find(address) != nullptr) return false;
   liveBytes_ += size;
-  Allocation a{address, size, kind, {}, base};
+  Allocation a{address, size, kind, {}, base, nextBufferId_++};
   live_.emplace(address, a);
   return true;
 }

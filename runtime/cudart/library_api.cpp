@@ -4,6 +4,8 @@
 // calls accept, and its globals. The simulator runs PTX, so an image of
 // machine code only (a cubin, or a fat binary without PTX) is refused.
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -41,6 +43,26 @@ bool startsWith(const uint8_t* image, size_t bytes, const void* magic, size_t ma
   return true;
 }
 
+// The shared library whose memory holds `image` ("libcufft.so.12"), or
+// empty when it is the program's own or the caller's buffer.
+std::string libraryHolding(const void* image) {
+  Dl_info info{};
+  if (dladdr(image, &info) == 0 || info.dli_fname == nullptr) return {};
+  std::string path = info.dli_fname;
+  std::string name = path.substr(path.find_last_of('/') + 1);
+  return name.find(".so") != std::string::npos ? name : std::string{};
+}
+
+// What to do about a fat binary of machine code only: rebuild a program;
+// run a library, which picks its kernels by the GPU's compute capability,
+// on the preset that makes it pick PTX.
+std::string machineCodeOnlyAdvice(const void* image) {
+  std::string library = libraryHolding(image);
+  if (library.empty()) return "build it with PTX too (-gencode arch=compute_90,code=compute_90)";
+  return library + " chose it for the simulated GPU's compute capability; NVIDIA's libraries carry PTX only "
+                   "for GPUs newer than their machine code: run with --config h100_forward (docs/libraries.md)";
+}
+
 // Reads the image CUDA accepts: a fat binary (its container, or the wrapper
 // nvcc registers), an ELF cubin, or NUL-terminated PTX. `bytes` bounds what
 // may be read (SIZE_MAX for memory whose size the caller does not give).
@@ -71,11 +93,10 @@ cudaError_t readImage(const void* code, size_t bytes, FatbinRecord& record) {
       return cudaErrorInvalidKernelImage;
     }
     if (!record.fatbin->hasPtx() && !linkable) {
-      std::fprintf(
-          stderr,
-          "ptxsim: error: loading a module: the fat binary holds machine code only (%s); ptxsim runs PTX: "
-          "build it with PTX too (-gencode arch=compute_90,code=compute_90)\n",
-          record.fatbin->architectures().c_str());
+      std::fprintf(stderr,
+                   "ptxsim: error: loading a module: the fat binary holds machine code only (%s); ptxsim runs "
+                   "PTX: %s\n",
+                   record.fatbin->architectures().c_str(), machineCodeOnlyAdvice(code).c_str());
       return cudaErrorNoKernelImageForDevice;
     }
     return cudaSuccess;

@@ -91,57 +91,6 @@ CUresult toolsCurrentContext(CUcontext* context) {
   return *context != nullptr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
 }
 
-// The libraries' context and stream table (21318c60-9714-3248-8ca6-
-// 41ff7324c8f2), which NVIDIA's libraries (cuFFT, cuBLAS) ask for: a
-// context's key, and the driver's own handle of a stream and its identity.
-// Its other entries are not documented anywhere public: each reports itself
-// and fails, so a library that needs one says so.
-CUresult contextKey(CUcontext context, uint64_t* key) {
-  if (key == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  Context* c = context != nullptr ? contextOf(context) : driverState().current();
-  std::lock_guard lock(driverState().mutex());
-  if (c == nullptr || !driverState().valid(handle(c))) return CUDA_ERROR_INVALID_CONTEXT;
-  *key = c->id;
-  return CUDA_SUCCESS;
-}
-
-// A stream's driver handle: the stream itself, the null stream as the
-// legacy or per-thread stream it means.
-CUresult streamFromPublic(CUcontext, CUstream stream, void** privateStream, int perThread) {
-  if (privateStream == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  *privateStream = stream != nullptr ? static_cast<void*>(stream)
-                   : perThread != 0  ? static_cast<void*>(CU_STREAM_PER_THREAD)
-                                     : static_cast<void*>(CU_STREAM_LEGACY);
-  return CUDA_SUCCESS;
-}
-
-CUresult streamIdentity(CUcontext, const void* privateStream, uint64_t* identity) {
-  if (privateStream == nullptr || identity == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  *identity = reinterpret_cast<uintptr_t>(privateStream);
-  return CUDA_SUCCESS;
-}
-
-template <size_t Slot>
-CUresult unknownLibrarySlot() {
-  std::fprintf(stderr,
-               "ptxsim: error: entry %zu of the driver's private context table (21318c60-...) that NVIDIA's "
-               "libraries use is not supported yet\n",
-               Slot);
-  return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-constexpr size_t kLibraryTableEntries = 93;
-
-template <size_t... Slots>
-std::array<Entry, kLibraryTableEntries> libraryTable(std::index_sequence<Slots...>) {
-  std::array<Entry, kLibraryTableEntries> table = {entry(unknownLibrarySlot<Slots>)...};
-  table[0] = sizeEntry(kLibraryTableEntries);
-  table[4] = entry(contextKey);
-  table[39] = entry(streamIdentity);
-  table[51] = entry(streamFromPublic);
-  return table;
-}
-
 // Context-local storage (c693336e-1121-df11-a8c3-68f355d89593): the
 // runtime keeps its per-context state here. A null context is the current
 // one.
@@ -198,8 +147,6 @@ struct Tables {
   Entry toolsHooks[7] = {sizeEntry(7),          entry(toolsCallback), entry(toolsBuffer<1024>), entry(toolsNotify),
                          entry(toolsSpan),      entry(toolsNotify),   entry(toolsBuffer<14>)};
   Entry toolsThreadStorage[4] = {sizeEntry(4), nullptr, entry(toolsCurrentContext), nullptr};
-  std::array<Entry, kLibraryTableEntries> libraryContext =
-      libraryTable(std::make_index_sequence<kLibraryTableEntries>());
   Entry contextStorage[4] = {entry(storagePut), entry(storageDelete), entry(storageGet), nullptr};
   Entry contextChecks[4] = {sizeEntry(4), nullptr, entry(contextCheck), entry(contextCheckFlags)};
   Entry integrity[3] = {sizeEntry(3), entry(integrityCheck), nullptr};
@@ -259,7 +206,9 @@ const void* exportTable(const CUuuid& id) {
        t.contextChecks},
       {{0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2}, t.integrity},
       {{0x21, 0x31, 0x8c, 0x60, 0x97, 0x14, 0x32, 0x48, 0x8c, 0xa6, 0x41, 0xff, 0x73, 0x24, 0xc8, 0xf2},
-       t.libraryContext.data()},
+       libraryContextTable()},
+      {{0x6e, 0x16, 0x3f, 0xbe, 0xb9, 0x58, 0x44, 0x4d, 0x83, 0x5c, 0xe1, 0x82, 0xaf, 0xf1, 0x99, 0x1e},
+       libraryFunctionTable()},
   };
   for (const Row& row : rows) {
     if (std::memcmp(row.id, id.bytes, sizeof row.id) == 0) return row.table;
@@ -272,19 +221,6 @@ const void* exportTable(const CUuuid& id) {
 DRIVER_EXPORT CUresult cuGetExportTable(const void** ppExportTable, const CUuuid* pExportTableId) {
   if (ppExportTable == nullptr || pExportTableId == nullptr) return CUDA_ERROR_INVALID_VALUE;
   *ppExportTable = ptxsim::driver::exportTable(*pExportTableId);
-  if (*ppExportTable != nullptr) return CUDA_SUCCESS;
-  // Every static runtime asks for tables it can do without (f8cff951...);
-  // this one, a library cannot: say why it is about to fail.
-  const uint8_t functionIntrospection[16] = {0x6e, 0x16, 0x3f, 0xbe, 0xb9, 0x58, 0x44, 0x4d,
-                                             0x83, 0x5c, 0xe1, 0x82, 0xaf, 0xf1, 0x99, 0x1e};
-  if (std::memcmp(functionIntrospection, pExportTableId->bytes, 16) == 0) {
-    static std::once_flag once;
-    std::call_once(once, [] {
-      std::fprintf(stderr,
-                   "ptxsim: error: cuGetExportTable: the driver's private table of function introspection "
-                   "(6e163fbe-b958-444d-835c-e182aff1991e) is not implemented; NVIDIA's cuFFT asks for it and "
-                   "fails without it (docs/libraries.md)\n");
-    });
-  }
-  return CUDA_ERROR_NOT_FOUND;
+  // Every static runtime asks for tables it can do without (f8cff951...).
+  return *ppExportTable != nullptr ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
 }

@@ -11,4 +11,9 @@ namespace ptxsim::driver {
 // the runtime then takes its ordinary path).
 const void* exportTable(const CUuuid& id);
 
+// The tables of NVIDIA's libraries (library_tables.cpp): the context and
+// stream table (21318c60-...) and the function table (6e163fbe-...).
+const void* libraryContextTable();
+const void* libraryFunctionTable();
+
 }  // namespace ptxsim::driver

@@ -4,10 +4,20 @@
 #include "driver_api.h"
 #include "shim_state.h"
 
+#include <mutex>
+
 using ptxsim::driver::pointer;
 using ptxsim::driver::viaRuntime;
 
 namespace {
+
+// The number CUDA gives the allocation holding `ptr` for its lifetime.
+unsigned long long bufferIdOf(CUdeviceptr ptr) {
+  ptxsim::cudart::ShimState& s = ptxsim::cudart::shimState();
+  std::lock_guard lock(s.mutex());
+  const ptxsim::memory::Allocation* a = s.device().allocationAt(ptr);
+  return a != nullptr ? a->bufferId : 0;
+}
 
 // Writes one attribute of the memory `a` describes (from the runtime's
 // cudaPointerGetAttributes) to `data`. For memory CUDA does not know,
@@ -37,6 +47,9 @@ CUresult attributeValue(CUpointer_attribute attribute, const cudaPointerAttribut
       *static_cast<unsigned*>(data) = a.type == cudaMemoryTypeManaged ? 1 : 0;
       return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data) = known ? a.device : -2; return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+      *static_cast<unsigned long long*>(data) = known ? bufferIdOf(ptr) : 0;
+      return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: *static_cast<unsigned*>(data) = 0; return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_MAPPED: *static_cast<unsigned*>(data) = known ? 1 : 0; return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:

@@ -1,11 +1,6 @@
 // cuFFT as programs call it: 1D and 2D complex transforms forward and
 // back, and a real-to-complex transform with its inverse, in single
 // precision, checked against a host DFT in double precision.
-// ptxsim cannot run cuFFT yet (docs/libraries.md): CUDA 13's cuFFT carries
-// no PTX and builds its kernels at run time, and it needs a private driver
-// table ptxsim lacks. The output the GPU gave is recorded beside this file
-// all the same, for the day it runs.
-// ptxsim refuses: the driver's private table of function introspection
 // nvcc flags: -lcufft
 // ptxsim flags: --config h100_forward
 #include <cufft.h>

@@ -25,6 +25,9 @@ struct Allocation {
   // address is the host pointer, and the bytes live there, not in the
   // page store.
   uint8_t* host = nullptr;
+  // Numbers the allocations of a run from 1, never reused (the driver's
+  // CU_POINTER_ATTRIBUTE_BUFFER_ID, which libraries key caches by).
+  uint64_t bufferId = 0;
 };
 
 enum class AccessStatus : uint8_t { Ok, OutOfBounds, Freed, Misaligned };
@@ -79,6 +82,7 @@ class AllocationTable {
   std::map<uint64_t, Allocation> live_;
   std::map<uint64_t, Allocation> freed_;
   uint64_t next_ = kFirstAddress;
+  uint64_t nextBufferId_ = 1;
   uint64_t liveBytes_ = 0;
 };
 
