@@ -249,6 +249,23 @@ int main() {
   unsigned memoryType = 0;
   CU_CHECK(cuPointerGetAttribute(&memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, dOut));
   std::printf("memory type of device memory: %s\n", memoryType == CU_MEMORYTYPE_DEVICE ? "device" : "other");
+  // Buffer IDs (which cuFFT keys its plans' memory by): one per
+  // allocation, the same for an inner pointer, never given again.
+  unsigned long long idIn = 0, idOut = 0, idInner = 0, idNext = 0;
+  CU_CHECK(cuPointerGetAttribute(&idIn, CU_POINTER_ATTRIBUTE_BUFFER_ID, dIn));
+  CU_CHECK(cuPointerGetAttribute(&idOut, CU_POINTER_ATTRIBUTE_BUFFER_ID, dOut));
+  CU_CHECK(cuPointerGetAttribute(&idInner, CU_POINTER_ATTRIBUTE_BUFFER_ID, dOut + 123));
+  CUdeviceptr scratch = 0;
+  CU_CHECK(cuMemAlloc(&scratch, 64));
+  unsigned long long idScratch = 0;
+  CU_CHECK(cuPointerGetAttribute(&idScratch, CU_POINTER_ATTRIBUTE_BUFFER_ID, scratch));
+  CU_CHECK(cuMemFree(scratch));
+  CU_CHECK(cuMemAlloc(&scratch, 64));
+  CU_CHECK(cuPointerGetAttribute(&idNext, CU_POINTER_ATTRIBUTE_BUFFER_ID, scratch));
+  CU_CHECK(cuMemFree(scratch));
+  std::printf("buffer ids: nonzero %s, two allocations differ %s, inner pointer same %s, after a free new %s\n",
+              idIn != 0 && idOut != 0 ? "yes" : "no", idIn != idOut ? "yes" : "no", idInner == idOut ? "yes" : "no",
+              idNext != idScratch && idNext != idIn && idNext != idOut ? "yes" : "no");
   int onStack = 0;
   show("cuPointerGetAttribute of a stack address",
        cuPointerGetAttribute(&memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
