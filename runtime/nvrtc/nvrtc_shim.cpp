@@ -10,46 +10,28 @@
 #include <dlfcn.h>
 #include <nvrtc.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "nvidia_library.h"
+
 #define NVRTC_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace {
 
-// NVIDIA's library, bound to itself (RTLD_DEEPBIND) so that its own calls
-// between its functions do not come back here.
+constexpr char kNvrtc[] = "libnvrtc.so.13";
+
 void* nvidiaNvrtc() {
-  static void* handle = [] {
-    std::vector<std::string> candidates;
-    if (const char* home = std::getenv("CUDA_HOME"); home != nullptr && *home != '\0') {
-      candidates.push_back(std::string(home) + "/lib64/libnvrtc.so.13");
-    }
-    candidates.push_back("/usr/local/cuda/lib64/libnvrtc.so.13");
-    for (const std::string& path : candidates) {
-      if (void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND)) return h;
-    }
-    std::fprintf(stderr,
-                 "ptxsim: error: NVIDIA's libnvrtc.so.13 was not found (looked in $CUDA_HOME/lib64 and "
-                 "/usr/local/cuda/lib64); ptxsim's NVRTC forwards to it\n");
-    std::abort();
-  }();
+  static void* handle = ptxsim::forwarding::openNvidiaLibrary(kNvrtc);
   return handle;
 }
 
 template <typename Function>
 Function* nvidia(const char* name) {
-  void* symbol = dlsym(nvidiaNvrtc(), name);
-  if (symbol == nullptr) {
-    std::fprintf(stderr, "ptxsim: error: NVIDIA's libnvrtc.so.13 has no %s\n", name);
-    std::abort();
-  }
-  return reinterpret_cast<Function*>(symbol);
+  return ptxsim::forwarding::nvidiaFunction<Function>(nvidiaNvrtc(), kNvrtc, name);
 }
 
 #define NVIDIA(name) nvidia<decltype(name)>(#name)
@@ -131,16 +113,6 @@ std::optional<std::string> compileToPtx(const ProgramRecord& r, const std::vecto
   return ptx;
 }
 
-// Tells ptxsim's driver (libcuda.so.1) the PTX of a cubin.
-void registerCubin(const char* cubin, size_t bytes, const std::string& ptx) {
-  using Register = void(const void*, size_t, const char*);
-  static Register* registerPtx = [] {
-    void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
-    return driver != nullptr ? reinterpret_cast<Register*>(dlsym(driver, "ptxsimRegisterCubinPtx")) : nullptr;
-  }();
-  if (registerPtx != nullptr) registerPtx(cubin, bytes, ptx.c_str());
-}
-
 }  // namespace
 
 NVRTC_EXPORT nvrtcResult nvrtcCreateProgram(nvrtcProgram* prog, const char* src, const char* name, int numHeaders,
@@ -197,7 +169,7 @@ NVRTC_EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram prog, char* cubin) {
   if (r != NVRTC_SUCCESS || NVIDIA(nvrtcGetCUBINSize)(prog, &bytes) != NVRTC_SUCCESS) return r;
   std::lock_guard lock(programs().mutex);
   auto it = programs().records.find(prog);
-  if (it != programs().records.end() && it->second.ptx) registerCubin(cubin, bytes, *it->second.ptx);
+  if (it != programs().records.end() && it->second.ptx) ptxsim::forwarding::registerCubinPtx(cubin, bytes, *it->second.ptx);
   return r;
 }
 
