@@ -1,5 +1,6 @@
 #include "ptxsim/runtime/check.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -121,15 +122,25 @@ int checkProgram(const std::string& path, std::ostream& out, std::ostream& err, 
     err << path << ": error: " << error << '\n';
     return 1;
   }
+  auto hasPtx = [&](const Fatbin& f) { return f.bestPtx(sm) != nullptr; };
+  std::string where = "fat binary ";
+  if (std::none_of(units.begin(), units.end(), hasPtx)) {
+    // A library that loads its kernels itself keeps them in its data.
+    units.clear();
+    if (!readEmbeddedFatbins(path, units, error)) {
+      err << path << ": error: " << error << '\n';
+      return 1;
+    }
+    where = "fat binary in its data ";
+  }
   int status = 0;
   size_t checked = 0;
   for (size_t i = 0; i < units.size(); ++i) {
     const FatbinEntry* e = units[i].bestPtx(sm);
     if (e == nullptr) continue;
     ++checked;
-    status |= checkSource(
-        path + " (fat binary " + std::to_string(i + 1) + ", compute_" + std::to_string(e->arch) + ")", e->ptx,
-        out, err, options);
+    status |= checkSource(path + " (" + where + std::to_string(i + 1) + ", compute_" + std::to_string(e->arch) + ")",
+                          e->ptx, out, err, options);
   }
   if (checked == 0) {
     err << path << ": error: the program holds no PTX for sm_" << sm << '\n';

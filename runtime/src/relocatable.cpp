@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <optional>
 
 #include "ptxsim/runtime/cubin_info.h"
 
@@ -33,8 +34,13 @@ bool readRelocatableFatbins(const std::string& path, std::vector<Fatbin>& out, s
   return readElfFatbins(path, "__nv_relfatbin", out, error);
 }
 
-bool readElfFatbins(const std::string& path, const std::string& section, std::vector<Fatbin>& out,
-                    std::string& error) {
+namespace {
+
+// The contents of the sections of the ELF file at `path` that `wanted`
+// accepts by name; none when it is not a 64-bit ELF file.
+template <typename Wanted>
+bool readElfSections(const std::string& path, Wanted wanted, std::vector<std::vector<uint8_t>>& out,
+                     std::string& error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = path + ": cannot open the file";
@@ -48,7 +54,7 @@ bool readElfFatbins(const std::string& path, const std::string& section, std::ve
   Elf64_Ehdr header{};
   if (!readAt(0, &header, sizeof header) || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 ||
       header.e_ident[EI_CLASS] != ELFCLASS64) {
-    return true;  // not a 64-bit ELF file: no relocatable device code
+    return true;
   }
   std::vector<Elf64_Shdr> sections(header.e_shnum);
   for (size_t i = 0; i < sections.size(); ++i) {
@@ -65,15 +71,60 @@ bool readElfFatbins(const std::string& path, const std::string& section, std::ve
     return false;
   }
   for (const Elf64_Shdr& s : sections) {
-    if (s.sh_name >= nameTable.size() || section != nameTable.c_str() + s.sh_name) continue;
+    if (s.sh_name >= nameTable.size() || !wanted(std::string(nameTable.c_str() + s.sh_name))) continue;
     std::vector<uint8_t> bytes(s.sh_size);
     if (s.sh_type == SHT_NOBITS || !readAt(s.sh_offset, bytes.data(), s.sh_size)) {
-      error = path + ": cannot read the section " + section;
+      error = path + ": cannot read the section " + std::string(nameTable.c_str() + s.sh_name);
       return false;
     }
+    out.push_back(std::move(bytes));
+  }
+  return true;
+}
+
+}  // namespace
+
+bool readElfFatbins(const std::string& path, const std::string& section, std::vector<Fatbin>& out,
+                    std::string& error) {
+  std::vector<std::vector<uint8_t>> contents;
+  if (!readElfSections(path, [&](const std::string& name) { return name == section; }, contents, error)) return false;
+  for (const std::vector<uint8_t>& bytes : contents) {
     if (!readFatbinSequence(bytes.data(), bytes.size(), out, error)) {
       error = path + ": " + section + ": " + error;
       return false;
+    }
+  }
+  return true;
+}
+
+bool readEmbeddedFatbins(const std::string& path, std::vector<Fatbin>& out, std::string& error) {
+  auto isData = [](const std::string& name) {
+    return name == ".rodata" || name == ".lrodata" || name == ".data" || name == ".ldata" || name == ".data.rel.ro";
+  };
+  std::vector<std::vector<uint8_t>> contents;
+  if (!readElfSections(path, isData, contents, error)) return false;
+  for (const std::vector<uint8_t>& bytes : contents) {
+    // Containers are 8-byte aligned in memory, but a section need not start
+    // on such an address, so every 4 bytes are tried; data that merely
+    // looks like a container's header is passed over.
+    uint64_t offset = 0;
+    while (offset + 16 <= bytes.size()) {
+      uint32_t magic;
+      uint16_t version, headerSize;
+      std::memcpy(&magic, bytes.data() + offset, 4);
+      std::memcpy(&version, bytes.data() + offset + 4, 2);
+      std::memcpy(&headerSize, bytes.data() + offset + 6, 2);
+      std::string ignored;
+      std::optional<Fatbin> f;
+      if (magic == kFatbinMagic && version == 1 && headerSize == 16) {
+        f = readFatbin(bytes.data() + offset, bytes.size() - offset, ignored);
+      }
+      if (!f) {
+        offset += 4;
+        continue;
+      }
+      offset += (f->bytes + 3) / 4 * 4;
+      out.push_back(std::move(*f));
     }
   }
   return true;

@@ -7,7 +7,10 @@
 # the program must go on. And code with PTX for a newer GPU only (as
 # NVIDIA's libraries ship): refused on the h100 preset with a message naming
 # the h100_forward preset, on which it runs, and `ptxsim check --config`
-# alike. Usage: run_driver_refusal_tests.sh PTXSIM WORK_DIR
+# alike. And a library that keeps its kernels as fat binaries in its data
+# and loads them itself, as cuFFT does: `ptxsim check` finds them there, and
+# one of machine code only is refused naming the library and h100_forward.
+# Usage: run_driver_refusal_tests.sh PTXSIM WORK_DIR
 set -uo pipefail
 ptxsim=$1
 work=$2
@@ -92,4 +95,54 @@ check "newer PTX runs on h100_forward" grep -q "^cudaSuccess, p\[31\] = 62$" <<<
 check "check refuses it for sm_90" grep -q "holds no PTX for sm_90" "$work/check.out"
 "$ptxsim" check --config h100_forward "$work/newer_ptx" >"$work/check.out" 2>&1
 check "check --config accepts it" grep -q "compute_120): PTX .*, target sm_120, 1 kernel" "$work/check.out"
+
+# A library with its kernel in its data: as PTX, and as machine code only.
+"$nvcc" -fatbin -gencode arch=compute_90,code=compute_90 -o "$work/touch_ptx.fatbin" "$work/kernel.cu" || exit 1
+"$nvcc" -fatbin -gencode arch=compute_90,code=sm_90 -o "$work/touch_sass.fatbin" "$work/kernel.cu" || exit 1
+{
+  echo '#include <cuda.h>'
+  for image in touch_ptx touch_sass; do
+    echo "alignas(8) static const unsigned char ${image}[] = {"
+    od -An -v -tu1 "$work/$image.fatbin" | sed 's/^ *//; s/ \+/,/g; s/$/,/'
+    echo "};"
+  done
+  cat <<'CU'
+extern "C" int loadEmbedded(int machineCodeOnly, int* out) {
+  CUmodule module;
+  CUfunction touch;
+  if (cuModuleLoadData(&module, machineCodeOnly ? touch_sass : touch_ptx) != CUDA_SUCCESS) return 1;
+  CUdeviceptr p;
+  if (cuModuleGetFunction(&touch, module, "touch") || cuMemAlloc(&p, 32 * sizeof(int))) return 2;
+  void* params[] = {&p};
+  if (cuLaunchKernel(touch, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr) || cuMemcpyDtoH(out, p, 32 * sizeof(int))) return 3;
+  return 0;
+}
+CU
+} >"$work/embedded.cu"
+"$nvcc" -x c++ -shared -Xcompiler -fPIC -o "$work/libembedded.so" "$work/embedded.cu" -lcuda || exit 1
+cat >"$work/use_embedded.cu" <<'CU'
+#include <cuda.h>
+#include <cstdio>
+extern "C" int loadEmbedded(int machineCodeOnly, int* out);
+int main() {
+  CUdevice device;
+  CUcontext context;
+  if (cuInit(0) || cuDeviceGet(&device, 0) || cuDevicePrimaryCtxRetain(&context, device) || cuCtxSetCurrent(context)) return 1;
+  int out[32] = {};
+  int loaded = loadEmbedded(0, out);
+  std::printf("PTX in the library's data: %d, out[31] = %d\n", loaded, out[31]);
+  std::printf("machine code only: %d\n", loadEmbedded(1, out));
+  return 0;
+}
+CU
+"$nvcc" -o "$work/use_embedded" "$work/use_embedded.cu" -L"$work" -lembedded -lcuda || exit 1
+out=$(LD_LIBRARY_PATH="$work" "$ptxsim" run -- "$work/use_embedded" 2>"$work/stderr")
+check "a library's own fat binary of PTX runs" grep -q "^PTX in the library's data: 0, out\[31\] = 1$" <<<"$out"
+check "its fat binary of machine code is refused" grep -q "^machine code only: 1$" <<<"$out"
+check "the refusal names the library and h100_forward" \
+  grep -q "libembedded.so chose it .*run with --config h100_forward" "$work/stderr"
+"$ptxsim" check "$work/libembedded.so" >"$work/check.out" 2>&1
+check "check finds the PTX in the library's data" \
+  grep -q "libembedded.so (fat binary in its data 1, compute_90): PTX .*, 1 kernel" "$work/check.out"
+check "and only that" [ "$(grep -c "fat binary in its data" "$work/check.out")" -eq 1 ]
 exit $((failures > 0))

@@ -25,6 +25,9 @@ bool readRelocatableFatbins(const std::string& path, std::vector<Fatbin>& out, s
 // The same for any section (".nv_fatbin").
 bool readElfFatbins(const std::string& path, const std::string& section, std::vector<Fatbin>& out,
                     std::string& error);
+// The containers a library keeps in its data rather than in .nv_fatbin,
+// one per kernel, to load them itself (cuModuleLoadData), as cuFFT does.
+bool readEmbeddedFatbins(const std::string& path, std::vector<Fatbin>& out, std::string& error);
 
 // Whether the unit is CUDA's device runtime (libcudadevrt, which nvcc links
 // into every program built with -rdc=true): it defines the __cudaCDP2*
