@@ -26,13 +26,16 @@ cudaError_t entryOf(const void* func, const ptxsim::isa::Function*& entry) {
   return entry != nullptr && entry->isKernel ? cudaSuccess : cudaErrorInvalidDeviceFunction;
 }
 
-cudaError_t resourcesOf(const void* func, ptxsim::sim::Gpu::KernelResources& out) {
+// `ptxTarget`, when asked for: the architecture the kernel's PTX was
+// written for (.target sm_75 -> 75), cudaFuncAttributes::ptxVersion.
+cudaError_t resourcesOf(const void* func, ptxsim::sim::Gpu::KernelResources& out, uint32_t* ptxTarget = nullptr) {
   ptxsim::cudart::ShimState& s = shimState();
   const ptxsim::cudart::KernelRecord* k = s.kernel(func);
   if (k == nullptr) return cudaErrorInvalidDeviceFunction;
   cudaError_t error = cudaSuccess;
   ptxsim::sim::LoadedModule* module = s.moduleOf(*k->fatbin, error);
   if (module == nullptr) return error;
+  if (ptxTarget != nullptr) *ptxTarget = module->module().target.sm;
   ptxsim::sim::LaunchError failure = s.device().gpu().kernelResources(*module, k->name, out);
   if (!failure) return cudaSuccess;
   // Lazy loading: querying a kernel loads it, and a kernel that cannot be
@@ -48,7 +51,8 @@ CUDART_EXPORT cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const 
   std::lock_guard lock(shimState().mutex());
   if (attr == nullptr) return result(cudaErrorInvalidValue);
   ptxsim::sim::Gpu::KernelResources r;
-  cudaError_t e = resourcesOf(func, r);
+  uint32_t ptxTarget = 0;
+  cudaError_t e = resourcesOf(func, r, &ptxTarget);
   if (e != cudaSuccess) return result(e);
   const ptxsim::sim::GpuConfig& c = shimState().device().config();
   *attr = cudaFuncAttributes{};
@@ -56,7 +60,9 @@ CUDART_EXPORT cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const 
   attr->localSizeBytes = r.localBytesPerThread;
   attr->maxThreadsPerBlock = static_cast<int>(r.maxThreadsPerBlock);
   attr->numRegs = static_cast<int>(r.registersPerThread);
-  attr->ptxVersion = static_cast<int>(c.smVersion);
+  // The PTX's own architecture, and the GPU's, for which the driver would
+  // have compiled it.
+  attr->ptxVersion = static_cast<int>(ptxTarget);
   attr->binaryVersion = static_cast<int>(c.smVersion);
   auto it = shimState().maxDynamicShared.find(func);
   attr->maxDynamicSharedSizeBytes = it != shimState().maxDynamicShared.end()

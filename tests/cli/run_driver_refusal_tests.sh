@@ -82,6 +82,8 @@ int main() {
   cudaError_t e = cudaGetLastError();
   cudaDeviceSynchronize();
   std::printf("%s, p[31] = %d\n", cudaGetErrorName(e), p[31]);
+  cudaFuncAttributes a{};
+  if (cudaFuncGetAttributes(&a, twice) == cudaSuccess) std::printf("ptxVersion %d, binaryVersion %d\n", a.ptxVersion, a.binaryVersion);
   return 0;
 }
 CU
@@ -91,6 +93,9 @@ check "newer PTX refused on sm_90" grep -q "^cudaErrorNoKernelImageForDevice, p\
 check "refusal names the forward preset" grep -q "its PTX is for a newer GPU, as in NVIDIA's libraries: run with --config h100_forward" "$work/stderr"
 out=$("$ptxsim" run --config h100_forward -- "$work/newer_ptx" 2>"$work/stderr")
 check "newer PTX runs on h100_forward" grep -q "^cudaSuccess, p\[31\] = 62$" <<<"$out"
+# The CUDA runtime's cudaFuncAttributes: ptxVersion names the PTX's target,
+# binaryVersion the GPU the driver compiles it for.
+check "its attributes name compute_120 and the GPU" grep -q "^ptxVersion 120, binaryVersion 130$" <<<"$out"
 "$ptxsim" check "$work/newer_ptx" >"$work/check.out" 2>&1
 check "check refuses it for sm_90" grep -q "holds no PTX for sm_90" "$work/check.out"
 "$ptxsim" check --config h100_forward "$work/newer_ptx" >"$work/check.out" 2>&1
