@@ -28,7 +28,8 @@ cudaError_t entryOf(const void* func, const ptxsim::isa::Function*& entry) {
 
 // `ptxTarget`, when asked for: the architecture the kernel's PTX was
 // written for (.target sm_75 -> 75), cudaFuncAttributes::ptxVersion.
-cudaError_t resourcesOf(const void* func, ptxsim::sim::Gpu::KernelResources& out, uint32_t* ptxTarget = nullptr) {
+cudaError_t resourcesOf(const void* func, ptxsim::sim::Gpu::KernelResources& out,
+                        uint32_t* ptxTarget = nullptr) {
   ptxsim::cudart::ShimState& s = shimState();
   const ptxsim::cudart::KernelRecord* k = s.kernel(func);
   if (k == nullptr) return cudaErrorInvalidDeviceFunction;

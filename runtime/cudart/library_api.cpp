@@ -59,8 +59,9 @@ std::string libraryHolding(const void* image) {
 std::string machineCodeOnlyAdvice(const void* image) {
   std::string library = libraryHolding(image);
   if (library.empty()) return "build it with PTX too (-gencode arch=compute_90,code=compute_90)";
-  return library + " chose it for the simulated GPU's compute capability; NVIDIA's libraries carry PTX only "
-                   "for GPUs newer than their machine code: run with --config h100_forward (docs/libraries.md)";
+  return library +
+         " chose it for the simulated GPU's compute capability; NVIDIA's libraries carry PTX only "
+         "for GPUs newer than their machine code: run with --config h100_forward (docs/libraries.md)";
 }
 
 // Reads the image CUDA accepts: a fat binary (its container, or the wrapper
@@ -93,10 +94,11 @@ cudaError_t readImage(const void* code, size_t bytes, FatbinRecord& record) {
       return cudaErrorInvalidKernelImage;
     }
     if (!record.fatbin->hasPtx() && !linkable) {
-      std::fprintf(stderr,
-                   "ptxsim: error: loading a module: the fat binary holds machine code only (%s); ptxsim runs "
-                   "PTX: %s\n",
-                   record.fatbin->architectures().c_str(), machineCodeOnlyAdvice(code).c_str());
+      std::fprintf(
+          stderr,
+          "ptxsim: error: loading a module: the fat binary holds machine code only (%s); ptxsim runs "
+          "PTX: %s\n",
+          record.fatbin->architectures().c_str(), machineCodeOnlyAdvice(code).c_str());
       return cudaErrorNoKernelImageForDevice;
     }
     return cudaSuccess;
@@ -109,7 +111,8 @@ cudaError_t readImage(const void* code, size_t bytes, FatbinRecord& record) {
       std::fprintf(
           stderr,
           "ptxsim: error: loading a module: the image is a cubin (machine code), which ptxsim cannot run: "
-          "it simulates PTX; load the PTX (nvcc -ptx, or NVRTC for compute_90) or a fat binary that carries it "
+          "it simulates PTX; load the PTX (nvcc -ptx, or NVRTC for compute_90) or a fat binary that carries "
+          "it "
           "(nvcc -gencode arch=compute_90,code=compute_90); cubins from NVRTC run under `ptxsim run`\n");
       return cudaErrorNoKernelImageForDevice;
     }
@@ -144,8 +147,9 @@ bool optionsWellFormed(const void* options, void* const* values, unsigned count)
 bool libraryOptionsWellFormed(const cudaLibraryOption* options, unsigned count) {
   if (count == 0) return true;
   if (options == nullptr) return false;
-  return std::all_of(options, options + count,
-                     [](cudaLibraryOption o) { return o == cudaLibraryHostUniversalFunctionAndDataTable || o == cudaLibraryBinaryIsPreserved; });
+  return std::all_of(options, options + count, [](cudaLibraryOption o) {
+    return o == cudaLibraryHostUniversalFunctionAndDataTable || o == cudaLibraryBinaryIsPreserved;
+  });
 }
 
 cudaError_t loadLibrary(cudaLibrary_t* library, const void* code, size_t bytes) {
@@ -187,7 +191,8 @@ LibraryRecord* libraryOf(cudaLibrary_t library) {
 CUDART_EXPORT cudaError_t cudaLibraryLoadData(cudaLibrary_t* library, const void* code,
                                               cudaJitOption* jitOptions, void** jitOptionsValues,
                                               unsigned int numJitOptions, cudaLibraryOption* libraryOptions,
-                                              void** /*libraryOptionValues*/, unsigned int numLibraryOptions) {
+                                              void** /*libraryOptionValues*/,
+                                              unsigned int numLibraryOptions) {
   std::lock_guard lock(shimState().mutex());
   if (library == nullptr || code == nullptr ||
       !optionsWellFormed(jitOptions, jitOptionsValues, numJitOptions) ||
@@ -272,7 +277,8 @@ namespace {
 
 // A variable of the library: its address and size; `managed` asks for a
 // __managed__ one, which lives in host memory (ShimState::moduleOf).
-cudaError_t libraryVariable(void** dptr, size_t* bytes, cudaLibrary_t library, const char* name, bool managed) {
+cudaError_t libraryVariable(void** dptr, size_t* bytes, cudaLibrary_t library, const char* name,
+                            bool managed) {
   std::lock_guard lock(shimState().mutex());
   if ((dptr == nullptr && bytes == nullptr) || name == nullptr) return result(cudaErrorInvalidValue);
   LibraryRecord* lib = libraryOf(library);
@@ -297,6 +303,7 @@ CUDART_EXPORT cudaError_t cudaLibraryGetGlobal(void** dptr, size_t* bytes, cudaL
   return libraryVariable(dptr, bytes, library, name, false);
 }
 
-CUDART_EXPORT cudaError_t cudaLibraryGetManaged(void** dptr, size_t* bytes, cudaLibrary_t library, const char* name) {
+CUDART_EXPORT cudaError_t cudaLibraryGetManaged(void** dptr, size_t* bytes, cudaLibrary_t library,
+                                                const char* name) {
   return libraryVariable(dptr, bytes, library, name, true);
 }

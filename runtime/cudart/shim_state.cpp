@@ -2,19 +2,18 @@
 
 #include <elf.h>
 
-#include <atomic>
-
-#include "linked_module.h"
-#include "ptxsim/runtime/cubin_info.h"
-#include "ptxsim/sim/gpu_presets.h"
-#include "ptxsim/sim/trace_recorder.h"
-
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+
+#include "linked_module.h"
+#include "ptxsim/runtime/cubin_info.h"
+#include "ptxsim/sim/gpu_presets.h"
+#include "ptxsim/sim/trace_recorder.h"
 
 namespace ptxsim::cudart {
 
@@ -36,7 +35,8 @@ double issueRatePerNanosecond(const sim::GpuConfig& config) {
 // (a program started without it gets the defaults).
 void applySchedulingOptions(sim::LaunchOptions& options) {
   if (auto mode = sim::parseSimtMode(environment("PTXSIM_SIMT"))) options.simt = *mode;
-  if (auto schedule = sim::parseItsSchedule(environment("PTXSIM_ITS_SCHEDULE"))) options.itsSchedule = *schedule;
+  if (auto schedule = sim::parseItsSchedule(environment("PTXSIM_ITS_SCHEDULE")))
+    options.itsSchedule = *schedule;
   std::string seed = environment("PTXSIM_SEED");
   if (!seed.empty()) options.seed = std::strtoull(seed.c_str(), nullptr, 10);
   options.timing = environment("PTXSIM_TIMING") == "1";
@@ -51,7 +51,9 @@ void applySchedulingOptions(sim::LaunchOptions& options) {
   if (auto memcheck = sim::parseMemcheckMode(environment("PTXSIM_MEMCHECK"))) options.memcheck = *memcheck;
   // --progress / --no-progress; by default, lines for long launches only.
   std::string progress = environment("PTXSIM_PROGRESS");
-  options.progress = progress == "on" ? sim::Progress::On : progress == "off" ? sim::Progress::Off : sim::Progress::Auto;
+  options.progress = progress == "on"    ? sim::Progress::On
+                     : progress == "off" ? sim::Progress::Off
+                                         : sim::Progress::Auto;
 }
 
 }  // namespace
@@ -99,7 +101,8 @@ ShimState::~ShimState() {
                static_cast<unsigned long long>(profiled_.threadInstructions), profiled_.simulationSeconds);
   if (profiled_.timedLaunches != 0) {
     std::fprintf(stderr, "ptxsim: %llu launch%s timed: %llu cycles\n",
-                 static_cast<unsigned long long>(profiled_.timedLaunches), profiled_.timedLaunches == 1 ? "" : "es",
+                 static_cast<unsigned long long>(profiled_.timedLaunches),
+                 profiled_.timedLaunches == 1 ? "" : "es",
                  static_cast<unsigned long long>(profiled_.timedCycles));
   }
 }
@@ -115,7 +118,8 @@ Device& ShimState::device() {
     }
     DeviceOptions options;
     std::string threads = environment("PTXSIM_THREADS");
-    if (!threads.empty()) options.hostThreads = static_cast<unsigned>(std::strtoul(threads.c_str(), nullptr, 10));
+    if (!threads.empty())
+      options.hostThreads = static_cast<unsigned>(std::strtoul(threads.c_str(), nullptr, 10));
     // The program's own choice, as the CUDA driver reads it.
     if (auto loading = sim::parseModuleLoading(environment("CUDA_MODULE_LOADING")))
       options.moduleLoading = *loading;
@@ -187,7 +191,8 @@ void** ShimState::registerFatbin(const void* wrapper) {
     record->readError = "the registered fat binary has an unknown wrapper";
   } else {
     // The container's header says how long it is.
-    record->fatbin = runtime::readFatbin(reinterpret_cast<const uint8_t*>(w->data), UINT64_MAX, record->readError);
+    record->fatbin =
+        runtime::readFatbin(reinterpret_cast<const uint8_t*>(w->data), UINT64_MAX, record->readError);
   }
   fatbins_.push_back(std::move(record));
   return reinterpret_cast<void**>(fatbins_.back().get());
@@ -219,7 +224,8 @@ sim::LoadedModule* ShimState::moduleOf(FatbinRecord& record, cudaError_t& error)
   const runtime::FatbinEntry* entry = record.fatbin ? record.fatbin->bestPtx(config.smVersion) : nullptr;
   // -rdc=true: the units' PTX, linked (the fat binary has the linked cubin only).
   std::string linked, linkError;
-  if (record.fatbin && entry == nullptr && linkRelocatableCode(record.wrapper, config.smVersion, linked, linkError)) {
+  if (record.fatbin && entry == nullptr &&
+      linkRelocatableCode(record.wrapper, config.smVersion, linked, linkError)) {
     runtime::FatbinEntry& e = record.fatbin->entries.emplace_back();
     e.arch = config.smVersion;
     e.ptx = std::move(linked);
@@ -242,7 +248,8 @@ sim::LoadedModule* ShimState::moduleOf(FatbinRecord& record, cudaError_t& error)
         std::memset(memory, 0, bytes);
         hostAllocations_[memory] = variable.size;
         for (auto& [hostVariable, v] : variables_) {
-          if (v.fatbin == &record && v.managed && v.name == variable.name && v.managedHostPointer != nullptr) {
+          if (v.fatbin == &record && v.managed && v.name == variable.name &&
+              v.managedHostPointer != nullptr) {
             *v.managedHostPointer = memory;
           }
         }
@@ -252,8 +259,10 @@ sim::LoadedModule* ShimState::moduleOf(FatbinRecord& record, cudaError_t& error)
           device().loadModule(entry->ptx, "compute_" + std::to_string(entry->arch) + ".ptx", placeManaged);
       // Occupancy and kernel attributes use ptxas's register counts, and the
       // timing model its code sizes, when the program carries a cubin for
-      // the simulated GPU.
-      if (const runtime::FatbinEntry* cubin = record.fatbin->cubinFor(config.smVersion)) {
+      // the simulated GPU or an older one (as the driver's JIT would
+      // compile the PTX for a newer GPU: h100_forward runs an sm_90
+      // program's compute_90 PTX), rather than counting PTX registers.
+      if (const runtime::FatbinEntry* cubin = record.fatbin->bestCubin(config.smVersion)) {
         record.module->setMachineRegisters(runtime::cubinRegisterCounts(cubin->image));
         record.module->setMachineCodeBytes(runtime::cubinCodeBytes(cubin->image));
       }
@@ -265,14 +274,15 @@ sim::LoadedModule* ShimState::moduleOf(FatbinRecord& record, cudaError_t& error)
   } else {
     // PTX for a newer GPU only is how NVIDIA's libraries ship (cuBLAS:
     // compute_120): a GPU newer still runs it.
-    bool newerPtxOnly = std::any_of(record.fatbin->entries.begin(), record.fatbin->entries.end(), [&](const auto& e) {
-      return e.kind == runtime::FatbinEntryKind::Ptx && e.arch > config.smVersion;
-    });
-    record.loadError = "the program's fat binary holds no PTX the simulated sm_" + std::to_string(config.smVersion) +
-                       " can run (it has " + record.fatbin->architectures() + "); " +
-                       (newerPtxOnly ? "its PTX is for a newer GPU, as in NVIDIA's libraries: run with --config "
-                                       "h100_forward (docs/libraries.md)\n"
-                                     : "rebuild with -arch=sm_90, or add -gencode arch=compute_90,code=compute_90\n");
+    bool newerPtxOnly = std::any_of(
+        record.fatbin->entries.begin(), record.fatbin->entries.end(),
+        [&](const auto& e) { return e.kind == runtime::FatbinEntryKind::Ptx && e.arch > config.smVersion; });
+    record.loadError =
+        "the program's fat binary holds no PTX the simulated sm_" + std::to_string(config.smVersion) +
+        " can run (it has " + record.fatbin->architectures() + "); " +
+        (newerPtxOnly ? "its PTX is for a newer GPU, as in NVIDIA's libraries: run with --config "
+                        "h100_forward (docs/libraries.md)\n"
+                      : "rebuild with -arch=sm_90, or add -gencode arch=compute_90,code=compute_90\n");
     error = cudaErrorNoKernelImageForDevice;
   }
   std::fprintf(stderr, "ptxsim: error: %s", record.loadError.c_str());
@@ -358,10 +368,11 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
   auto optedIn = maxDynamicShared.find(hostFunction);
   if (optedIn != maxDynamicShared.end() ? sharedBytes > static_cast<size_t>(optedIn->second)
                                         : !fitsDefaultSharedLimit(*module, k->name, sharedBytes)) {
-    std::fprintf(stderr,
-                 "ptxsim: error: launch of %s asks for %zu bytes of dynamic shared memory, more than the "
-                 "kernel's limit (raise it with cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize))\n",
-                 k->name.c_str(), sharedBytes);
+    std::fprintf(
+        stderr,
+        "ptxsim: error: launch of %s asks for %zu bytes of dynamic shared memory, more than the "
+        "kernel's limit (raise it with cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize))\n",
+        k->name.c_str(), sharedBytes);
     return cudaErrorInvalidValue;
   }
   KernelArgs kernelArgs;
@@ -411,7 +422,8 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
     simulatedNanoseconds_ += r.stats.timing.durationNs + dev.config().timing.launchOverheadNs;
   } else {
     simulatedNanoseconds_ +=
-        static_cast<uint64_t>(static_cast<double>(warpInstructions) / issueRatePerNanosecond(dev.config())) + 1;
+        static_cast<uint64_t>(static_cast<double>(warpInstructions) / issueRatePerNanosecond(dev.config())) +
+        1;
   }
   if (!r.error) return cudaSuccess;
   std::fprintf(stderr, "ptxsim: error: %s\n", r.error.message.c_str());
@@ -422,11 +434,12 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
     case sim::LaunchErrorKind::OutOfResources:
     case sim::LaunchErrorKind::InvalidPtx:
     case sim::LaunchErrorKind::CooperativeTooLarge: return code;  // rejected before it ran: not sticky
-    default: pendingFault_ = code; return cudaSuccess;       // reported by the calls that follow
+    default: pendingFault_ = code; return cudaSuccess;            // reported by the calls that follow
   }
 }
 
-bool ShimState::fitsDefaultSharedLimit(sim::LoadedModule& module, const std::string& kernel, size_t dynamicBytes) {
+bool ShimState::fitsDefaultSharedLimit(sim::LoadedModule& module, const std::string& kernel,
+                                       size_t dynamicBytes) {
   sim::Gpu::KernelResources r;
   if (device().gpu().kernelResources(module, kernel, r)) return true;  // the launch reports it
   return r.staticSharedBytes + dynamicBytes <= device().config().sharedBytesPerBlock;
@@ -445,7 +458,8 @@ const std::string* ShimState::ptxOfCubin(const void* image) const {
   for (uint16_t i = 0; i < header.e_shnum; ++i) {
     Elf64_Shdr section{};
     std::memcpy(&section, bytes + header.e_shoff + i * sizeof section, sizeof section);
-    if (section.sh_type != SHT_NOBITS) extent = std::max<uint64_t>(extent, section.sh_offset + section.sh_size);
+    if (section.sh_type != SHT_NOBITS)
+      extent = std::max<uint64_t>(extent, section.sh_offset + section.sh_size);
   }
   for (const auto& [cubin, ptx] : cubinPtx_) {
     if (cubin.size() == extent && std::memcmp(cubin.data(), image, extent) == 0) return &ptx;
@@ -503,7 +517,9 @@ void ShimState::transferred(TransferKind kind, uint64_t bytes) {
 
 void ShimState::openTransfer(std::optional<TransferKind> forced) { transfers_.open(forced); }
 
-void ShimState::closeTransfer() { simulatedNanoseconds_ += transfers_.close(device().config().timing.transfer); }
+void ShimState::closeTransfer() {
+  simulatedNanoseconds_ += transfers_.close(device().config().timing.transfer);
+}
 
 TransferKind ShimState::transferKind(const void* dst, const void* src) {
   return transferKindOf(device().allocationAt(address(dst)), device().allocationAt(address(src)));

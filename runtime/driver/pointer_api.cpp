@@ -1,10 +1,10 @@
 // Pointer attributes (cuPointerGetAttribute/s) and managed memory: advice,
 // prefetches and range attributes, over the runtime's.
 
+#include <mutex>
+
 #include "driver_api.h"
 #include "shim_state.h"
-
-#include <mutex>
 
 using ptxsim::driver::pointer;
 using ptxsim::driver::viaRuntime;
@@ -29,14 +29,15 @@ CUresult attributeValue(CUpointer_attribute attribute, const cudaPointerAttribut
   switch (attribute) {
     case CU_POINTER_ATTRIBUTE_CONTEXT: {
       CUcontext context = nullptr;
-      if (known && cuDevicePrimaryCtxRetain(&context, a.device) == CUDA_SUCCESS) cuDevicePrimaryCtxRelease_v2(a.device);
+      if (known && cuDevicePrimaryCtxRetain(&context, a.device) == CUDA_SUCCESS)
+        cuDevicePrimaryCtxRelease_v2(a.device);
       *static_cast<CUcontext*>(data) = context;
       return CUDA_SUCCESS;
     }
     case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
-      *static_cast<unsigned*>(data) = !known                          ? 0
+      *static_cast<unsigned*>(data) = !known                         ? 0
                                       : a.type == cudaMemoryTypeHost ? CU_MEMORYTYPE_HOST
-                                                                      : CU_MEMORYTYPE_DEVICE;
+                                                                     : CU_MEMORYTYPE_DEVICE;
       return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
       *static_cast<CUdeviceptr*>(data) = known ? ptxsim::driver::devicePointer(a.devicePointer) : 0;
@@ -46,7 +47,9 @@ CUresult attributeValue(CUpointer_attribute attribute, const cudaPointerAttribut
     case CU_POINTER_ATTRIBUTE_IS_MANAGED:
       *static_cast<unsigned*>(data) = a.type == cudaMemoryTypeManaged ? 1 : 0;
       return CUDA_SUCCESS;
-    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: *static_cast<int*>(data) = known ? a.device : -2; return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+      *static_cast<int*>(data) = known ? a.device : -2;
+      return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_BUFFER_ID:
       *static_cast<unsigned long long*>(data) = known ? bufferIdOf(ptr) : 0;
       return CUDA_SUCCESS;
@@ -54,7 +57,9 @@ CUresult attributeValue(CUpointer_attribute attribute, const cudaPointerAttribut
     case CU_POINTER_ATTRIBUTE_MAPPED: *static_cast<unsigned*>(data) = known ? 1 : 0; return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE:
     case CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
-    case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE: *static_cast<unsigned*>(data) = 0; return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE:
+      *static_cast<unsigned*>(data) = 0;
+      return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_ACCESS_FLAGS:
       *static_cast<unsigned*>(data) = known ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE : 0;
       return CUDA_SUCCESS;
@@ -65,8 +70,8 @@ CUresult attributeValue(CUpointer_attribute attribute, const cudaPointerAttribut
       CUdeviceptr base = 0;
       size_t size = 0;
       if (known) cuMemGetAddressRange_v2(&base, &size, ptr);
-      bool wantsBase =
-          attribute == CU_POINTER_ATTRIBUTE_RANGE_START_ADDR || attribute == CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR;
+      bool wantsBase = attribute == CU_POINTER_ATTRIBUTE_RANGE_START_ADDR ||
+                       attribute == CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR;
       if (wantsBase) {
         *static_cast<CUdeviceptr*>(data) = base;
       } else {
@@ -74,7 +79,9 @@ CUresult attributeValue(CUpointer_attribute attribute, const cudaPointerAttribut
       }
       return CUDA_SUCCESS;
     }
-    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: *static_cast<CUmemoryPool*>(data) = nullptr; return CUDA_SUCCESS;
+    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+      *static_cast<CUmemoryPool*>(data) = nullptr;
+      return CUDA_SUCCESS;
     default: return CUDA_ERROR_INVALID_VALUE;
   }
 }
@@ -114,7 +121,8 @@ DRIVER_EXPORT CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpoin
   return CUDA_SUCCESS;
 }
 
-DRIVER_EXPORT CUresult cuPointerSetAttribute(const void* value, CUpointer_attribute attribute, CUdeviceptr ptr) {
+DRIVER_EXPORT CUresult cuPointerSetAttribute(const void* value, CUpointer_attribute attribute,
+                                             CUdeviceptr ptr) {
   // Only SYNC_MEMOPS is settable; every copy of the simulator already synchronises.
   if (value == nullptr || attribute != CU_POINTER_ATTRIBUTE_SYNC_MEMOPS) return CUDA_ERROR_INVALID_VALUE;
   cudaPointerAttributes a{};
@@ -125,7 +133,8 @@ DRIVER_EXPORT CUresult cuPointerSetAttribute(const void* value, CUpointer_attrib
 // Managed memory. CUmemLocation and cudaMemLocation, and the advice and
 // range attribute enums, are laid out and numbered alike.
 
-DRIVER_EXPORT CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location) {
+DRIVER_EXPORT CUresult cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice,
+                                      CUmemLocation location) {
   return viaRuntime([&] {
     return cudaMemAdvise(pointer(devPtr), count, static_cast<cudaMemoryAdvise>(advice),
                          cudaMemLocation{static_cast<cudaMemLocationType>(location.type), location.id});
@@ -140,8 +149,8 @@ DRIVER_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, C
                                              unsigned int flags, CUstream hStream) {
   return viaRuntime([&] {
     return cudaMemPrefetchAsync(pointer(devPtr), count,
-                                cudaMemLocation{static_cast<cudaMemLocationType>(location.type), location.id}, flags,
-                                hStream);
+                                cudaMemLocation{static_cast<cudaMemLocationType>(location.type), location.id},
+                                flags, hStream);
   });
 }
 
@@ -153,13 +162,14 @@ DRIVER_EXPORT CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t cou
 DRIVER_EXPORT CUresult cuMemRangeGetAttribute(void* data, size_t dataSize, CUmem_range_attribute attribute,
                                               CUdeviceptr devPtr, size_t count) {
   return viaRuntime([&] {
-    return cudaMemRangeGetAttribute(data, dataSize, static_cast<cudaMemRangeAttribute>(attribute), pointer(devPtr),
-                                    count);
+    return cudaMemRangeGetAttribute(data, dataSize, static_cast<cudaMemRangeAttribute>(attribute),
+                                    pointer(devPtr), count);
   });
 }
 
-DRIVER_EXPORT CUresult cuMemRangeGetAttributes(void** data, size_t* dataSizes, CUmem_range_attribute* attributes,
-                                               size_t numAttributes, CUdeviceptr devPtr, size_t count) {
+DRIVER_EXPORT CUresult cuMemRangeGetAttributes(void** data, size_t* dataSizes,
+                                               CUmem_range_attribute* attributes, size_t numAttributes,
+                                               CUdeviceptr devPtr, size_t count) {
   return viaRuntime([&] {
     return cudaMemRangeGetAttributes(data, dataSizes, reinterpret_cast<cudaMemRangeAttribute*>(attributes),
                                      numAttributes, pointer(devPtr), count);
@@ -167,7 +177,8 @@ DRIVER_EXPORT CUresult cuMemRangeGetAttributes(void** data, size_t* dataSizes, C
 }
 
 // The form before CUDA 12.2: a device ordinal (or CU_DEVICE_CPU) for the place.
-DRIVER_EXPORT CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream) {
+DRIVER_EXPORT CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice,
+                                          CUstream hStream) {
   return cuMemPrefetchAsync_v2(devPtr, count, locationOf(dstDevice), 0, hStream);
 }
 DRIVER_EXPORT CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count, CUdevice dstDevice,

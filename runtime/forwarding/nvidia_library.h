@@ -27,10 +27,11 @@ inline void* openNvidiaLibrary(const char* soname) {
   for (const std::string& path : candidates) {
     if (void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND)) return h;
   }
-  std::fprintf(stderr,
-               "ptxsim: error: NVIDIA's %s was not found (looked in $CUDA_HOME/lib64 and /usr/local/cuda/lib64); "
-               "ptxsim's forwards to it\n",
-               soname);
+  std::fprintf(
+      stderr,
+      "ptxsim: error: NVIDIA's %s was not found (looked in $CUDA_HOME/lib64 and /usr/local/cuda/lib64); "
+      "ptxsim's forwards to it\n",
+      soname);
   std::abort();
 }
 

@@ -103,7 +103,8 @@ std::optional<std::string> linkToPtx(const LinkRecord& r) {
 void recordInput(nvJitLinkHandle handle, nvJitLinkInputType type, std::string bytes, const char* name) {
   std::lock_guard lock(links().mutex);
   auto it = links().records.find(handle);
-  if (it != links().records.end()) it->second.inputs.push_back({type, std::move(bytes), name != nullptr ? name : ""});
+  if (it != links().records.end())
+    it->second.inputs.push_back({type, std::move(bytes), name != nullptr ? name : ""});
 }
 
 }  // namespace
@@ -160,12 +161,14 @@ NVJITLINK_EXPORT nvJitLinkResult __nvJitLinkComplete_13_0(nvJitLinkHandle handle
 NVJITLINK_EXPORT nvJitLinkResult __nvJitLinkGetLinkedCubin_13_0(nvJitLinkHandle handle, void* cubin) {
   nvJitLinkResult r = NVIDIA(__nvJitLinkGetLinkedCubin_13_0)(handle, cubin);
   size_t bytes = 0;
-  if (r != NVJITLINK_SUCCESS || NVIDIA(__nvJitLinkGetLinkedCubinSize_13_0)(handle, &bytes) != NVJITLINK_SUCCESS) {
+  if (r != NVJITLINK_SUCCESS ||
+      NVIDIA(__nvJitLinkGetLinkedCubinSize_13_0)(handle, &bytes) != NVJITLINK_SUCCESS) {
     return r;
   }
   std::lock_guard lock(links().mutex);
   auto it = links().records.find(handle);
-  if (it != links().records.end() && it->second.ptx) ptxsim::forwarding::registerCubinPtx(cubin, bytes, *it->second.ptx);
+  if (it != links().records.end() && it->second.ptx)
+    ptxsim::forwarding::registerCubinPtx(cubin, bytes, *it->second.ptx);
   return r;
 }
 
@@ -200,10 +203,13 @@ NVJITLINK_EXPORT nvJitLinkResult nvJitLinkVersion(unsigned int* major, unsigned 
 // makes them inline functions over the versioned ones, so only programs
 // built against other headers call these).
 
-NVJITLINK_EXPORT nvJitLinkResult nvJitLinkCreate(nvJitLinkHandle* handle, uint32_t numOptions, const char* const* options) {
+NVJITLINK_EXPORT nvJitLinkResult nvJitLinkCreate(nvJitLinkHandle* handle, uint32_t numOptions,
+                                                 const char* const* options) {
   return __nvJitLinkCreate_13_0(handle, numOptions, options);
 }
-NVJITLINK_EXPORT nvJitLinkResult nvJitLinkDestroy(nvJitLinkHandle* handle) { return __nvJitLinkDestroy_13_0(handle); }
+NVJITLINK_EXPORT nvJitLinkResult nvJitLinkDestroy(nvJitLinkHandle* handle) {
+  return __nvJitLinkDestroy_13_0(handle);
+}
 NVJITLINK_EXPORT nvJitLinkResult nvJitLinkAddData(nvJitLinkHandle handle, nvJitLinkInputType inputType,
                                                   const void* data, size_t size, const char* name) {
   return __nvJitLinkAddData_13_0(handle, inputType, data, size, name);
@@ -212,7 +218,9 @@ NVJITLINK_EXPORT nvJitLinkResult nvJitLinkAddFile(nvJitLinkHandle handle, nvJitL
                                                   const char* fileName) {
   return __nvJitLinkAddFile_13_0(handle, inputType, fileName);
 }
-NVJITLINK_EXPORT nvJitLinkResult nvJitLinkComplete(nvJitLinkHandle handle) { return __nvJitLinkComplete_13_0(handle); }
+NVJITLINK_EXPORT nvJitLinkResult nvJitLinkComplete(nvJitLinkHandle handle) {
+  return __nvJitLinkComplete_13_0(handle);
+}
 NVJITLINK_EXPORT nvJitLinkResult nvJitLinkGetLinkedCubinSize(nvJitLinkHandle handle, size_t* size) {
   return __nvJitLinkGetLinkedCubinSize_13_0(handle, size);
 }
@@ -244,7 +252,11 @@ NVJITLINK_EXPORT nvJitLinkResult nvJitLinkGetInfoLog(nvJitLinkHandle handle, cha
 // the one variable of this file, set when the library is loaded.
 namespace {
 void* nvidiaPrivateEntry = nullptr;
-__attribute__((constructor)) void findPrivateEntry() { nvidiaPrivateEntry = dlsym(nvidiaNvJitLink(), "__nvJitLinkAPI"); }
+__attribute__((constructor)) void findPrivateEntry() {
+  nvidiaPrivateEntry = dlsym(nvidiaNvJitLink(), "__nvJitLinkAPI");
+}
 }  // namespace
 
-NVJITLINK_EXPORT __attribute__((naked)) void __nvJitLinkAPI() { asm volatile("jmp *%0" : : "m"(nvidiaPrivateEntry)); }
+NVJITLINK_EXPORT __attribute__((naked)) void __nvJitLinkAPI() {
+  asm volatile("jmp *%0" : : "m"(nvidiaPrivateEntry));
+}

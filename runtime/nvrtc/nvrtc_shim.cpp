@@ -115,8 +115,9 @@ std::optional<std::string> compileToPtx(const ProgramRecord& r, const std::vecto
 
 }  // namespace
 
-NVRTC_EXPORT nvrtcResult nvrtcCreateProgram(nvrtcProgram* prog, const char* src, const char* name, int numHeaders,
-                                            const char* const* headers, const char* const* includeNames) {
+NVRTC_EXPORT nvrtcResult nvrtcCreateProgram(nvrtcProgram* prog, const char* src, const char* name,
+                                            int numHeaders, const char* const* headers,
+                                            const char* const* includeNames) {
   nvrtcResult r = NVIDIA(nvrtcCreateProgram)(prog, src, name, numHeaders, headers, includeNames);
   if (r != NVRTC_SUCCESS || prog == nullptr || src == nullptr) return r;
   ProgramRecord record;
@@ -169,13 +170,16 @@ NVRTC_EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram prog, char* cubin) {
   if (r != NVRTC_SUCCESS || NVIDIA(nvrtcGetCUBINSize)(prog, &bytes) != NVRTC_SUCCESS) return r;
   std::lock_guard lock(programs().mutex);
   auto it = programs().records.find(prog);
-  if (it != programs().records.end() && it->second.ptx) ptxsim::forwarding::registerCubinPtx(cubin, bytes, *it->second.ptx);
+  if (it != programs().records.end() && it->second.ptx)
+    ptxsim::forwarding::registerCubinPtx(cubin, bytes, *it->second.ptx);
   return r;
 }
 
 // The rest, NVIDIA's as they are.
 
-NVRTC_EXPORT const char* nvrtcGetErrorString(nvrtcResult result) { return NVIDIA(nvrtcGetErrorString)(result); }
+NVRTC_EXPORT const char* nvrtcGetErrorString(nvrtcResult result) {
+  return NVIDIA(nvrtcGetErrorString)(result);
+}
 NVRTC_EXPORT nvrtcResult nvrtcVersion(int* major, int* minor) { return NVIDIA(nvrtcVersion)(major, minor); }
 NVRTC_EXPORT nvrtcResult nvrtcGetNumSupportedArchs(int* numArchs) {
   return NVIDIA(nvrtcGetNumSupportedArchs)(numArchs);
@@ -193,7 +197,9 @@ NVRTC_EXPORT nvrtcResult nvrtcGetCUBINSize(nvrtcProgram prog, size_t* cubinSizeR
 NVRTC_EXPORT nvrtcResult nvrtcGetLTOIRSize(nvrtcProgram prog, size_t* LTOIRSizeRet) {
   return NVIDIA(nvrtcGetLTOIRSize)(prog, LTOIRSizeRet);
 }
-NVRTC_EXPORT nvrtcResult nvrtcGetLTOIR(nvrtcProgram prog, char* LTOIR) { return NVIDIA(nvrtcGetLTOIR)(prog, LTOIR); }
+NVRTC_EXPORT nvrtcResult nvrtcGetLTOIR(nvrtcProgram prog, char* LTOIR) {
+  return NVIDIA(nvrtcGetLTOIR)(prog, LTOIR);
+}
 NVRTC_EXPORT nvrtcResult nvrtcGetOptiXIRSize(nvrtcProgram prog, size_t* optixirSizeRet) {
   return NVIDIA(nvrtcGetOptiXIRSize)(prog, optixirSizeRet);
 }
@@ -212,11 +218,14 @@ NVRTC_EXPORT nvrtcResult nvrtcGetLoweredName(nvrtcProgram prog, const char* cons
 }
 NVRTC_EXPORT nvrtcResult nvrtcGetPCHHeapSize(size_t* ret) { return NVIDIA(nvrtcGetPCHHeapSize)(ret); }
 NVRTC_EXPORT nvrtcResult nvrtcSetPCHHeapSize(size_t size) { return NVIDIA(nvrtcSetPCHHeapSize)(size); }
-NVRTC_EXPORT nvrtcResult nvrtcGetPCHCreateStatus(nvrtcProgram prog) { return NVIDIA(nvrtcGetPCHCreateStatus)(prog); }
+NVRTC_EXPORT nvrtcResult nvrtcGetPCHCreateStatus(nvrtcProgram prog) {
+  return NVIDIA(nvrtcGetPCHCreateStatus)(prog);
+}
 NVRTC_EXPORT nvrtcResult nvrtcGetPCHHeapSizeRequired(nvrtcProgram prog, size_t* size) {
   return NVIDIA(nvrtcGetPCHHeapSizeRequired)(prog, size);
 }
-NVRTC_EXPORT nvrtcResult nvrtcSetFlowCallback(nvrtcProgram prog, int (*callback)(void*, void*), void* payload) {
+NVRTC_EXPORT nvrtcResult nvrtcSetFlowCallback(nvrtcProgram prog, int (*callback)(void*, void*),
+                                              void* payload) {
   return NVIDIA(nvrtcSetFlowCallback)(prog, callback, payload);
 }
 
@@ -227,7 +236,11 @@ NVRTC_EXPORT nvrtcResult nvrtcSetFlowCallback(nvrtcProgram prog, int (*callback)
 // loaded.
 namespace {
 void* nvidiaPrivateEntry = nullptr;
-__attribute__((constructor)) void findPrivateEntry() { nvidiaPrivateEntry = dlsym(nvidiaNvrtc(), "__nvrtcCPEx"); }
+__attribute__((constructor)) void findPrivateEntry() {
+  nvidiaPrivateEntry = dlsym(nvidiaNvrtc(), "__nvrtcCPEx");
+}
 }  // namespace
 
-NVRTC_EXPORT __attribute__((naked)) void __nvrtcCPEx() { asm volatile("jmp *%0" : : "m"(nvidiaPrivateEntry)); }
+NVRTC_EXPORT __attribute__((naked)) void __nvrtcCPEx() {
+  asm volatile("jmp *%0" : : "m"(nvidiaPrivateEntry));
+}

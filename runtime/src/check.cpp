@@ -139,8 +139,9 @@ int checkProgram(const std::string& path, std::ostream& out, std::ostream& err, 
     const FatbinEntry* e = units[i].bestPtx(sm);
     if (e == nullptr) continue;
     ++checked;
-    status |= checkSource(path + " (" + where + std::to_string(i + 1) + ", compute_" + std::to_string(e->arch) + ")",
-                          e->ptx, out, err, options);
+    status |= checkSource(
+        path + " (" + where + std::to_string(i + 1) + ", compute_" + std::to_string(e->arch) + ")", e->ptx,
+        out, err, options);
   }
   if (checked == 0) {
     err << path << ": error: the program holds no PTX for sm_" << sm << '\n';

@@ -11,12 +11,12 @@ namespace ptxsim::runtime {
 namespace {
 
 // Entry header fields (little endian), as nvcc 12/13 write them.
-constexpr uint32_t kEntryKindOffset = 0;         // u16
-constexpr uint32_t kEntryHeaderSizeOffset = 4;   // u32
-constexpr uint32_t kEntryPayloadSizeOffset = 8;  // u64, padded
-constexpr uint32_t kEntryCompressedOffset = 16;  // u32, bytes of compressed data (0: not compressed)
-constexpr uint32_t kEntryArchOffset = 28;        // u32
-constexpr uint32_t kEntryFlagsOffset = 40;       // u32
+constexpr uint32_t kEntryKindOffset = 0;           // u16
+constexpr uint32_t kEntryHeaderSizeOffset = 4;     // u32
+constexpr uint32_t kEntryPayloadSizeOffset = 8;    // u64, padded
+constexpr uint32_t kEntryCompressedOffset = 16;    // u32, bytes of compressed data (0: not compressed)
+constexpr uint32_t kEntryArchOffset = 28;          // u32
+constexpr uint32_t kEntryFlagsOffset = 40;         // u32
 constexpr uint32_t kEntryUncompressedOffset = 56;  // u64
 constexpr uint32_t kFlagZstd = 0x8000;
 constexpr uint32_t kFlagLegacyCompression = 0x2000;
@@ -51,8 +51,8 @@ bool decompressPayload(const uint8_t* entry, uint32_t entryHeader, uint64_t entr
     return true;
   }
   // CUDA 11/12 toolkits compressed with an LZ4 block (no frame).
-  int got = LZ4_decompress_safe(reinterpret_cast<const char*>(bytes), out.data(), static_cast<int>(compressed),
-                                static_cast<int>(size));
+  int got = LZ4_decompress_safe(reinterpret_cast<const char*>(bytes), out.data(),
+                                static_cast<int>(compressed), static_cast<int>(size));
   if (got < 0) {
     error = "LZ4-compressed, damaged";
     return false;
@@ -64,7 +64,8 @@ bool decompressPayload(const uint8_t* entry, uint32_t entryHeader, uint64_t entr
 }  // namespace
 
 bool Fatbin::hasPtx() const {
-  return std::any_of(entries.begin(), entries.end(), [](const FatbinEntry& e) { return e.kind == FatbinEntryKind::Ptx; });
+  return std::any_of(entries.begin(), entries.end(),
+                     [](const FatbinEntry& e) { return e.kind == FatbinEntryKind::Ptx; });
 }
 
 const FatbinEntry* Fatbin::bestPtx(uint32_t sm) const {
@@ -76,11 +77,13 @@ const FatbinEntry* Fatbin::bestPtx(uint32_t sm) const {
   return best;
 }
 
-const FatbinEntry* Fatbin::cubinFor(uint32_t sm) const {
+const FatbinEntry* Fatbin::bestCubin(uint32_t sm) const {
+  const FatbinEntry* best = nullptr;
   for (const FatbinEntry& e : entries) {
-    if (e.kind == FatbinEntryKind::Cubin && e.arch == sm) return &e;
+    if (e.kind == FatbinEntryKind::Cubin && e.arch <= sm && (best == nullptr || e.arch > best->arch))
+      best = &e;
   }
-  return nullptr;
+  return best;
 }
 
 std::string Fatbin::architectures() const {
@@ -88,7 +91,7 @@ std::string Fatbin::architectures() const {
   for (const FatbinEntry& e : entries) {
     if (!text.empty()) text += ", ";
     text += e.kind == FatbinEntryKind::Ptx ? "compute_" + std::to_string(e.arch) + " (PTX)"
-                                            : "sm_" + std::to_string(e.arch) + " (cubin)";
+                                           : "sm_" + std::to_string(e.arch) + " (cubin)";
   }
   return text.empty() ? "nothing" : text;
 }

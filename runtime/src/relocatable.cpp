@@ -87,7 +87,9 @@ bool readElfSections(const std::string& path, Wanted wanted, std::vector<std::ve
 bool readElfFatbins(const std::string& path, const std::string& section, std::vector<Fatbin>& out,
                     std::string& error) {
   std::vector<std::vector<uint8_t>> contents;
-  if (!readElfSections(path, [&](const std::string& name) { return name == section; }, contents, error)) return false;
+  if (!readElfSections(
+          path, [&](const std::string& name) { return name == section; }, contents, error))
+    return false;
   for (const std::vector<uint8_t>& bytes : contents) {
     if (!readFatbinSequence(bytes.data(), bytes.size(), out, error)) {
       error = path + ": " + section + ": " + error;
@@ -99,7 +101,8 @@ bool readElfFatbins(const std::string& path, const std::string& section, std::ve
 
 bool readEmbeddedFatbins(const std::string& path, std::vector<Fatbin>& out, std::string& error) {
   auto isData = [](const std::string& name) {
-    return name == ".rodata" || name == ".lrodata" || name == ".data" || name == ".ldata" || name == ".data.rel.ro";
+    return name == ".rodata" || name == ".lrodata" || name == ".data" || name == ".ldata" ||
+           name == ".data.rel.ro";
   };
   std::vector<std::vector<uint8_t>> contents;
   if (!readElfSections(path, isData, contents, error)) return false;

@@ -1,13 +1,13 @@
 // The fat binary reader on containers built here the way nvcc lays them out
 // (an ELF cubin entry, a zstd-compressed PTX entry, an uncompressed one).
 
+#include "ptxsim/runtime/fatbin.h"
+
 #include <gtest/gtest.h>
 #include <lz4.h>
 #include <zstd.h>
 
 #include <cstring>
-
-#include "ptxsim/runtime/fatbin.h"
 
 namespace ptxsim::runtime {
 namespace {
@@ -65,9 +65,13 @@ std::vector<uint8_t> container(const std::vector<std::vector<uint8_t>>& entries)
 TEST(Fatbin, ReadsCompressedAndPlainPtxAndPicksTheBestArchitecture) {
   std::string ptx80 = ".version 8.0\n.target sm_80\n// eighty";
   std::string ptx90 = ".version 9.0\n.target sm_90\n// ninety";
-  std::vector<uint8_t> bytes = container(
-      {entry(2, 90, std::string("\x7f" "ELF", 4), Packing::Plain), entry(1, 80, ptx80, Packing::Plain),
-       entry(1, 90, ptx90, Packing::Zstd)});
+  std::vector<uint8_t> bytes =
+      container({entry(2, 90,
+                       std::string("\x7f"
+                                   "ELF",
+                                   4),
+                       Packing::Plain),
+                 entry(1, 80, ptx80, Packing::Plain), entry(1, 90, ptx90, Packing::Zstd)});
   std::string error;
   auto fatbin = readFatbin(bytes.data(), bytes.size(), error);
   ASSERT_TRUE(fatbin) << error;
@@ -78,6 +82,30 @@ TEST(Fatbin, ReadsCompressedAndPlainPtxAndPicksTheBestArchitecture) {
   EXPECT_EQ(fatbin->bestPtx(90)->ptx, ptx90);
   EXPECT_EQ(fatbin->bestPtx(86)->ptx, ptx80);
   EXPECT_EQ(fatbin->bestPtx(75), nullptr);
+}
+
+TEST(Fatbin, PicksTheNewestCubinNotAboveTheGpu) {
+  // A GPU newer than all the machine code takes the newest cubin's register
+  // counts (h100_forward and an sm_90 program); an older one none.
+  std::vector<uint8_t> bytes = container({entry(2, 80,
+                                                std::string("\x7f"
+                                                            "ELF80",
+                                                            6),
+                                                Packing::Plain),
+                                          entry(2, 90,
+                                                std::string("\x7f"
+                                                            "ELF90",
+                                                            6),
+                                                Packing::Plain),
+                                          entry(1, 90, ".version 9.0", Packing::Plain)});
+  std::string error;
+  auto fatbin = readFatbin(bytes.data(), bytes.size(), error);
+  ASSERT_TRUE(fatbin) << error;
+  ASSERT_NE(fatbin->bestCubin(130), nullptr);
+  EXPECT_EQ(fatbin->bestCubin(130)->arch, 90u);
+  EXPECT_EQ(fatbin->bestCubin(90)->arch, 90u);
+  EXPECT_EQ(fatbin->bestCubin(89)->arch, 80u);
+  EXPECT_EQ(fatbin->bestCubin(75), nullptr);
 }
 
 TEST(Fatbin, ReadsTheLz4CompressionOfOlderToolkits) {

@@ -20,7 +20,6 @@ namespace {
 
 void show(const char* what, CUresult r) { printResult(what, r, 44); }
 
-
 // out[i] = in[i] * factor + bias for i < n, and a count of the threads
 // that ran in `launches`.
 const char* kModule = R"(
@@ -216,9 +215,11 @@ int main() {
   CU_CHECK(cuMemcpyDtoH(&ran, launches, sizeof ran));
   std::printf("threads counted in the global: %u\n", ran);
 
-  show("launch of 2048 threads a block", cuLaunchKernel(affine, 1, 1, 1, 2048, 1, 1, 0, nullptr, params, nullptr));
+  show("launch of 2048 threads a block",
+       cuLaunchKernel(affine, 1, 1, 1, 2048, 1, 1, 0, nullptr, params, nullptr));
   show("launch of a null function", cuLaunchKernel(nullptr, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr));
-  show("launch with both params and extra", cuLaunchKernel(affine, 1, 1, 1, 32, 1, 1, 0, nullptr, params, extra));
+  show("launch with both params and extra",
+       cuLaunchKernel(affine, 1, 1, 1, 32, 1, 1, 0, nullptr, params, extra));
   show("launch with 1 MiB of shared memory",
        cuLaunchKernel(affine, 1, 1, 1, 32, 1, 1, 1 << 20, nullptr, params, nullptr));
 
@@ -230,7 +231,8 @@ int main() {
   show("cuMemcpyHtoD to address 0", cuMemcpyHtoD(0, in.data(), 4));
   show("cuModuleGetFunction(null module)", cuModuleGetFunction(&missing, nullptr, "affine"));
   show("launch of a 0-block grid", cuLaunchKernel(affine, 0, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr));
-  show("launch of a 65536-block y grid", cuLaunchKernel(affine, 1, 65536, 1, 32, 1, 1, 0, nullptr, params, nullptr));
+  show("launch of a 65536-block y grid",
+       cuLaunchKernel(affine, 1, 65536, 1, 32, 1, 1, 0, nullptr, params, nullptr));
 
   // Fills, and a range's base and size.
   CU_CHECK(cuMemsetD32(dOut, 0x3f800000u, n));
@@ -245,7 +247,8 @@ int main() {
   CUdeviceptr base = 0;
   size_t size = 0;
   CU_CHECK(cuMemGetAddressRange(&base, &size, dOut + 123));
-  std::printf("address range of an inner pointer: base same %s, %zu bytes\n", base == dOut ? "yes" : "no", size);
+  std::printf("address range of an inner pointer: base same %s, %zu bytes\n", base == dOut ? "yes" : "no",
+              size);
   unsigned memoryType = 0;
   CU_CHECK(cuPointerGetAttribute(&memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, dOut));
   std::printf("memory type of device memory: %s\n", memoryType == CU_MEMORYTYPE_DEVICE ? "device" : "other");
@@ -263,9 +266,10 @@ int main() {
   CU_CHECK(cuMemAlloc(&scratch, 64));
   CU_CHECK(cuPointerGetAttribute(&idNext, CU_POINTER_ATTRIBUTE_BUFFER_ID, scratch));
   CU_CHECK(cuMemFree(scratch));
-  std::printf("buffer ids: nonzero %s, two allocations differ %s, inner pointer same %s, after a free new %s\n",
-              idIn != 0 && idOut != 0 ? "yes" : "no", idIn != idOut ? "yes" : "no", idInner == idOut ? "yes" : "no",
-              idNext != idScratch && idNext != idIn && idNext != idOut ? "yes" : "no");
+  std::printf(
+      "buffer ids: nonzero %s, two allocations differ %s, inner pointer same %s, after a free new %s\n",
+      idIn != 0 && idOut != 0 ? "yes" : "no", idIn != idOut ? "yes" : "no", idInner == idOut ? "yes" : "no",
+      idNext != idScratch && idNext != idIn && idNext != idOut ? "yes" : "no");
   int onStack = 0;
   show("cuPointerGetAttribute of a stack address",
        cuPointerGetAttribute(&memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
@@ -325,7 +329,8 @@ int main() {
   if (cudaMalloc(&runtimeBuffer, n * sizeof(float)) != cudaSuccess) return 1;
   CU_CHECK(cuMemsetD32(reinterpret_cast<CUdeviceptr>(runtimeBuffer), 0x40000000u, n));
   std::vector<float> back(n);
-  if (cudaMemcpy(back.data(), runtimeBuffer, n * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess) return 1;
+  if (cudaMemcpy(back.data(), runtimeBuffer, n * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess)
+    return 1;
   int twos = 0;
   for (float v : back) twos += v == 2.0f;
   std::printf("runtime buffer filled by the driver: %d of %d\n", twos, n);

@@ -74,7 +74,8 @@ std::vector<Complex> dftEachAxis(std::vector<Complex> data, const std::vector<in
       if ((base / inner) % n != 0) continue;  // each line once, from its first element
       for (int k = 0; k < n; ++k) {
         Complex sum = 0;
-        for (int j = 0; j < n; ++j) sum += data[base + j * inner] * std::polar(1.0, -2 * pi * double(k) * j / n);
+        for (int j = 0; j < n; ++j)
+          sum += data[base + j * inner] * std::polar(1.0, -2 * pi * double(k) * j / n);
         line[k] = sum;
       }
       for (int k = 0; k < n; ++k) data[base + k * inner] = line[k];
@@ -165,10 +166,10 @@ int main() {
     int batch;
   };
   const Plan plans[] = {
-      {"C2C 1000 (2^3 5^3)", CUFFT_C2C, {1000}, 1},   {"C2C 127 (prime) x3", CUFFT_C2C, {127}, 3},
-      {"C2C 4096", CUFFT_C2C, {4096}, 1},             {"C2C 8x12x10", CUFFT_C2C, {8, 12, 10}, 1},
-      {"Z2Z 360 x2", CUFFT_Z2Z, {360}, 2},            {"Z2Z 30x17", CUFFT_Z2Z, {30, 17}, 1},
-      {"R2C 32x48", CUFFT_R2C, {32, 48}, 1},          {"D2Z 210", CUFFT_D2Z, {210}, 1},
+      {"C2C 1000 (2^3 5^3)", CUFFT_C2C, {1000}, 1}, {"C2C 127 (prime) x3", CUFFT_C2C, {127}, 3},
+      {"C2C 4096", CUFFT_C2C, {4096}, 1},           {"C2C 8x12x10", CUFFT_C2C, {8, 12, 10}, 1},
+      {"Z2Z 360 x2", CUFFT_Z2Z, {360}, 2},          {"Z2Z 30x17", CUFFT_Z2Z, {30, 17}, 1},
+      {"R2C 32x48", CUFFT_R2C, {32, 48}, 1},        {"D2Z 210", CUFFT_D2Z, {210}, 1},
   };
   void* in = nullptr;
   void* out = nullptr;
@@ -211,19 +212,23 @@ int main() {
     }
     cufftHandle plan;
     std::vector<int> dims(p.dims);
-    FFT_CHECK(cufftPlanMany(&plan, static_cast<int>(dims.size()), dims.data(), nullptr, 1, 0, nullptr, 1, 0, p.type,
-                            p.batch));
+    FFT_CHECK(cufftPlanMany(&plan, static_cast<int>(dims.size()), dims.data(), nullptr, 1, 0, nullptr, 1, 0,
+                            p.type, p.batch));
     switch (p.type) {
       case CUFFT_C2C:
-        FFT_CHECK(cufftExecC2C(plan, static_cast<cufftComplex*>(in), static_cast<cufftComplex*>(out), CUFFT_FORWARD));
-        break;
-      case CUFFT_Z2Z:
-        FFT_CHECK(cufftExecZ2Z(plan, static_cast<cufftDoubleComplex*>(in), static_cast<cufftDoubleComplex*>(out),
+        FFT_CHECK(cufftExecC2C(plan, static_cast<cufftComplex*>(in), static_cast<cufftComplex*>(out),
                                CUFFT_FORWARD));
         break;
-      case CUFFT_R2C: FFT_CHECK(cufftExecR2C(plan, static_cast<cufftReal*>(in), static_cast<cufftComplex*>(out))); break;
+      case CUFFT_Z2Z:
+        FFT_CHECK(cufftExecZ2Z(plan, static_cast<cufftDoubleComplex*>(in),
+                               static_cast<cufftDoubleComplex*>(out), CUFFT_FORWARD));
+        break;
+      case CUFFT_R2C:
+        FFT_CHECK(cufftExecR2C(plan, static_cast<cufftReal*>(in), static_cast<cufftComplex*>(out)));
+        break;
       default:
-        FFT_CHECK(cufftExecD2Z(plan, static_cast<cufftDoubleReal*>(in), static_cast<cufftDoubleComplex*>(out)));
+        FFT_CHECK(
+            cufftExecD2Z(plan, static_cast<cufftDoubleReal*>(in), static_cast<cufftDoubleComplex*>(out)));
         break;
     }
     size_t values = 2 * wantKept.size();
@@ -246,8 +251,8 @@ int main() {
     }
     for (const Complex& c : wantKept) scale = std::max(scale, std::abs(c));
     double tolerance = isDouble ? 1e-12 : 1e-5;
-    std::printf("%s: error below %g: %s, bits %016llx\n", p.name, tolerance, worst / scale < tolerance ? "yes" : "no",
-                hash);
+    std::printf("%s: error below %g: %s, bits %016llx\n", p.name, tolerance,
+                worst / scale < tolerance ? "yes" : "no", hash);
     FFT_CHECK(cufftDestroy(plan));
   }
   CHECK(cudaDeviceSynchronize());

@@ -94,8 +94,8 @@ int main() {
   cufftHandle plan;
   FFT_CHECK(cufftCreate(&plan));
   void* callerInfo = dWeights;
-  FFT_CHECK(cufftXtSetJITCallback(plan, "weightInput", ir.data(), ir.size(), CUFFT_CB_LD_COMPLEX,
-                                  &callerInfo));
+  FFT_CHECK(
+      cufftXtSetJITCallback(plan, "weightInput", ir.data(), ir.size(), CUFFT_CB_LD_COMPLEX, &callerInfo));
   size_t workspace = 0;
   FFT_CHECK(cufftMakePlan1d(plan, n, CUFFT_C2C, 1, &workspace));
   FFT_CHECK(cufftExecC2C(plan, d, d, CUFFT_FORWARD));
@@ -116,8 +116,7 @@ int main() {
   CHECK(cudaMalloc(&dReal, m * sizeof(float)));
   CHECK(cudaMemcpy(dReal, real.data(), m * sizeof(float), cudaMemcpyHostToDevice));
   FFT_CHECK(cufftCreate(&plan));
-  FFT_CHECK(cufftXtSetJITCallback(plan, "keepRealPart", ir.data(), ir.size(), CUFFT_CB_ST_COMPLEX,
-                                  nullptr));
+  FFT_CHECK(cufftXtSetJITCallback(plan, "keepRealPart", ir.data(), ir.size(), CUFFT_CB_ST_COMPLEX, nullptr));
   FFT_CHECK(cufftMakePlan1d(plan, m, CUFFT_R2C, 1, &workspace));
   FFT_CHECK(cufftExecR2C(plan, dReal, d));
   std::vector<cufftComplex> half(m / 2 + 1);

@@ -62,8 +62,8 @@ bool ltoIr(const char* source, const char* name, std::vector<char>& ir) {
 
 // Links the units for `arch`; the cubin, or the first line of the error log
 // and nvJitLink's result.
-nvJitLinkResult link(const std::string& arch, const std::vector<std::vector<char>>& units, std::vector<char>& cubin,
-                     std::string& firstLogLine) {
+nvJitLinkResult link(const std::string& arch, const std::vector<std::vector<char>>& units,
+                     std::vector<char>& cubin, std::string& firstLogLine) {
   std::string archOption = "-arch=" + arch;
   const char* options[] = {archOption.c_str(), "-lto"};
   nvJitLinkHandle handle = nullptr;

@@ -30,8 +30,8 @@ struct Fatbin {
   bool hasPtx() const;
   // The PTX entry for the highest architecture not above `sm`; null if none.
   const FatbinEntry* bestPtx(uint32_t sm) const;
-  // The cubin compiled for exactly `sm`; null if none.
-  const FatbinEntry* cubinFor(uint32_t sm) const;
+  // The cubin for the highest architecture not above `sm`; null if none.
+  const FatbinEntry* bestCubin(uint32_t sm) const;
   std::string architectures() const;  // "sm_90 (cubin), compute_90 (PTX)"
 };
 
