@@ -1,8 +1,9 @@
 // mma.sync.aligned: one warp multiplies a matrix fragment held across its
 // 32 lanes. The forms nvcc emits for sm_80/sm_90 code: m16n8k16 and
 // m16n8k8 with f16/bf16 inputs (tf32 for m16n8k8 and m16n8k4), m16n8k32 and
-// m16n8k16 with s8/u8 inputs, and m8n8k4.f64. Other shapes and types are
-// refused when the module loads.
+// m16n8k16 with s8/u8 inputs, m16n8k32 with e4m3/e5m2 inputs and f32
+// accumulators (cuBLASLt's fp8 kernels), and m8n8k4.f64. Other shapes and
+// types are refused when the module loads.
 //
 // The handler gathers A, B and C from every lane's registers (where each
 // element lives: matrix_fragment.h), computes D and only then writes it,
@@ -14,6 +15,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "half_value.h"
 #include "matrix_fragment.h"
@@ -31,20 +33,23 @@ using isa::Mod;
 using isa::ModGroup;
 using isa::Opcode;
 
-enum class Elem : uint8_t { F16, BF16, TF32, F32, F64, S8, U8, S32 };
+enum class Elem : uint8_t { F16, BF16, TF32, F32, F64, S8, U8, S32, E4M3, E5M2 };
 
 unsigned bitsOf(Elem e) {
   switch (e) {
     case Elem::F16:
     case Elem::BF16: return 16;
     case Elem::S8:
-    case Elem::U8: return 8;
+    case Elem::U8:
+    case Elem::E4M3:
+    case Elem::E5M2: return 8;
     case Elem::F64: return 64;
     default: return 32;
   }
 }
 
 bool isInteger(Elem e) { return e == Elem::S8 || e == Elem::U8 || e == Elem::S32; }
+bool isFp8(Elem e) { return e == Elem::E4M3 || e == Elem::E5M2; }
 
 // The form of one mma, decided at prepare time and kept in pi.aux.
 struct Plan {
@@ -55,6 +60,18 @@ struct Plan {
 static_assert(sizeof(Plan) == 8);
 
 constexpr unsigned kMaxM = 16, kMaxN = 8, kMaxK = 32;
+
+double fp8Value(uint64_t bits, const sf::Format& format) {
+  sf::Unpacked u = sf::decode(bits, format);
+  switch (u.cls) {
+    case sf::Class::NaN: return std::numeric_limits<double>::quiet_NaN();
+    case sf::Class::Inf: return u.negative ? -INFINITY : INFINITY;
+    case sf::Class::Zero: return u.negative ? -0.0 : 0.0;
+    case sf::Class::Finite: break;
+  }
+  double magnitude = std::ldexp(static_cast<double>(u.sig >> 60), u.exp - 3);  // at most 4 significant bits
+  return u.negative ? -magnitude : magnitude;
+}
 
 // The exact value of one element (every input format fits a double).
 double valueOf(uint64_t bits, Elem e) {
@@ -69,6 +86,8 @@ double valueOf(uint64_t bits, Elem e) {
     case Elem::S8: return static_cast<int8_t>(bits);
     case Elem::U8: return static_cast<uint8_t>(bits);
     case Elem::S32: return static_cast<int32_t>(bits);
+    case Elem::E4M3: return fp8Value(bits, sf::kE4M3);
+    case Elem::E5M2: return fp8Value(bits, sf::kE5M2);
   }
   return 0;
 }
@@ -154,6 +173,9 @@ void compute(const Plan& p, Tiles& t) {
         t.d[row][col] = integerResult(p, t, row, col);
       } else if (p.a == Elem::F64) {
         t.d[row][col] = f64Result(p, t, row, col);
+      } else if (isFp8(p.a)) {
+        t.d[row][col] = mma::fp8DotF32(t.a[row], bColumn, p.a == Elem::E4M3 ? -6 : -14, p.b == Elem::E4M3 ? -6 : -14,
+                                       std::bit_cast<uint32_t>(static_cast<float>(t.c[row][col])));
       } else {
         uint32_t bits = mma::dotF32(model, t.a[row], bColumn, p.k, t.c[row][col]);
         // An f16 result is the f32 sum rounded to nearest (to be confirmed
@@ -199,6 +221,8 @@ bool elemOf(DataType type, Elem& e) {
     case DataType::S8: e = Elem::S8; return true;
     case DataType::U8: e = Elem::U8; return true;
     case DataType::S32: e = Elem::S32; return true;
+    case DataType::E4M3: e = Elem::E4M3; return true;
+    case DataType::E5M2: e = Elem::E5M2; return true;
     default: return false;
   }
 }
@@ -209,6 +233,8 @@ bool supportedForm(const Plan& p) {
   bool bf16In = p.a == Elem::BF16 && p.b == Elem::BF16;
   bool tf32In = p.a == Elem::TF32 && p.b == Elem::TF32;
   bool int8In = (p.a == Elem::S8 || p.a == Elem::U8) && (p.b == Elem::S8 || p.b == Elem::U8);
+  // fp8 with f16 accumulators is not measured on the H100 yet: refused.
+  bool fp8In = isFp8(p.a) && isFp8(p.b);
   bool halfAcc = (p.d == Elem::F16 || p.d == Elem::F32) && (p.c == Elem::F16 || p.c == Elem::F32);
   bool f32Acc = p.d == Elem::F32 && p.c == Elem::F32;
   bool intAcc = p.d == Elem::S32 && p.c == Elem::S32;
@@ -218,7 +244,7 @@ bool supportedForm(const Plan& p) {
       case 4: return tf32In && f32Acc;
       case 8: return (halfIn && halfAcc) || ((bf16In || tf32In) && f32Acc);
       case 16: return (halfIn && halfAcc) || (bf16In && f32Acc) || (int8In && intAcc);
-      case 32: return int8In && intAcc;
+      case 32: return (int8In && intAcc) || (fp8In && f32Acc);
       default: return false;
     }
   }
@@ -235,6 +261,10 @@ bool selectMma(const isa::Instruction& inst, PreparedInstruction& pi, SelectCont
   if (inst.typeCount != 4 || !elemOf(inst.types[0], p.d) || !elemOf(inst.types[1], p.a) ||
       !elemOf(inst.types[2], p.b) || !elemOf(inst.types[3], p.c) || !supportedForm(p)) {
     why = "this mma shape and type combination";
+    return false;
+  }
+  if (inst.modifiers.hasGroup(ModGroup::MatrixKind)) {
+    why = "mma with .kind (sm_120's block-scaled forms)";
     return false;
   }
   if (inst.modifiers.get(ModGroup::Layout) != Mod::RowA ||

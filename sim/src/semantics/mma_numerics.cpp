@@ -56,7 +56,67 @@ uint32_t fuse(const DotModel& model, const double* terms, unsigned count) {
       sf::encode(sf::fromDouble(value), sf::kF32, {model.normaliseRound, false, false}));
 }
 
+// One step of the fp8 path: the terms (exact values and their raw
+// exponents) aligned to the largest raw exponent, truncated toward zero 25
+// bits below it, summed exactly and rounded toward zero to f32. Every term
+// is below 2^(anchor + 2), so each aligned term is under 2^27 units and
+// the sum of 17 fits an int64 and, scaled back, a double.
+uint32_t fp8Step(const double* values, const int* exponents, unsigned count) {
+  int anchor = INT_MIN;
+  for (unsigned i = 0; i < count; ++i) {
+    if (values[i] != 0) anchor = std::max(anchor, exponents[i]);
+  }
+  if (anchor == INT_MIN) return 0;
+  int lsb = anchor - 25;
+  int64_t sum = 0;
+  for (unsigned i = 0; i < count; ++i) {
+    if (values[i] != 0) sum += static_cast<int64_t>(std::trunc(std::ldexp(values[i], -lsb)));
+  }
+  if (sum == 0) return 0;
+  return static_cast<uint32_t>(sf::encode(sf::fromDouble(std::ldexp(static_cast<double>(sum), lsb)), sf::kF32,
+                                          {sf::Round::Zero, false, false}));
+}
+
+// A value's exponent as the tensor core aligns it: a subnormal's is its
+// format's smallest normal exponent.
+int rawExponent(double v, int minExponent) { return std::max(std::ilogb(v), minExponent); }
+
 }  // namespace
+
+uint32_t fp8DotF32(const double* a, const double* b, int aMinExponent, int bMinExponent, uint32_t cBits) {
+  constexpr unsigned kK = 32, kStep = kK / 2;
+  bool nan = false, posInf = false, negInf = false;
+  double first[kStep], second[kStep + 1];
+  int firstExponents[kStep], secondExponents[kStep + 1];
+  unsigned firstCount = 0, secondCount = 0;
+  for (unsigned k = 0; k < kK; ++k) {
+    double p = a[k] * b[k];  // exact: at most 8 significant bits
+    if (std::isnan(p)) {  // a NaN operand, or infinity times zero
+      nan = true;
+    } else if (std::isinf(p)) {
+      (p > 0 ? posInf : negInf) = true;
+    } else if (k % 4 < 2) {
+      first[firstCount] = p;
+      firstExponents[firstCount++] = rawExponent(a[k], aMinExponent) + rawExponent(b[k], bMinExponent);
+    } else {
+      second[secondCount] = p;
+      secondExponents[secondCount++] = rawExponent(a[k], aMinExponent) + rawExponent(b[k], bMinExponent);
+    }
+  }
+  if (nan || (posInf && negInf)) return kF32NaN;
+  float products;
+  if (posInf || negInf) {
+    products = posInf ? INFINITY : -INFINITY;
+  } else {
+    float step = std::bit_cast<float>(fp8Step(first, firstExponents, firstCount));
+    second[secondCount] = step;
+    secondExponents[secondCount++] = rawExponent(step, -126);
+    products = std::bit_cast<float>(fp8Step(second, secondExponents, secondCount));
+  }
+  // The host's f32 addition is IEEE's, rounded to nearest even.
+  float d = products + std::bit_cast<float>(cBits);
+  return std::isnan(d) ? kF32NaN : std::bit_cast<uint32_t>(d);
+}
 
 DotModel h100DotModel(unsigned inputBits) {
   DotModel m;

@@ -36,6 +36,28 @@ struct DotModel {
 // 32: tf32), fitted to the H100 (tests/cuda/programs/mma_numerics).
 DotModel h100DotModel(unsigned inputBits);
 
+// mma.sync m16n8k32 with fp8 inputs (e4m3/e5m2) and an f32 accumulator,
+// as the H100 computes it: c + sum of a[k] * b[k] for k < 32. ptxas makes
+// the instruction two f16 tensor-core steps of 16 products each and an f32
+// addition, and the model follows that (fitted bit for bit to
+// tests/cuda/programs/mma_fp8.expected, 8192 of 8192 results; how it was
+// found: docs/lab-notes.md):
+// - the products with k mod 4 of 0 or 1 make the first step, those of 2 or
+//   3 the second, whose terms also include the first step's result;
+// - a step aligns its terms to the largest raw exponent among them (a
+//   product's is the sum of its operands' exponents, the smallest normal
+//   one's for a subnormal, so its significand lies in [1, 4); a step's
+//   result's is its f32 exponent), truncates each toward zero to a multiple
+//   of 2^(that exponent - 25), sums them exactly and rounds the sum toward
+//   zero to f32;
+// - c is added last by an f32 addition rounded to nearest even.
+// A NaN operand, infinity times zero, or infinite products of both signs
+// give the canonical NaN; other infinite products an infinity. a[k], b[k]
+// are the fp8 values held exactly in doubles; `aMinExponent` and
+// `bMinExponent` their format's smallest normal exponent (-6 for e4m3, -14
+// for e5m2).
+uint32_t fp8DotF32(const double* a, const double* b, int aMinExponent, int bMinExponent, uint32_t cBits);
+
 // c + sum of a[i] * b[i] for i < n as the model adds them; every a[i],
 // b[i] and c is a value of its format held exactly in a double. Returns
 // the f32 result's bits; NaN is the canonical 0x7fffffff.

@@ -2,11 +2,14 @@
 // heuristic, in single precision with alpha and beta, then with half
 // inputs, single-precision output and a bias-and-ReLU epilogue; each
 // checked against a host computation on small integers (exact in every
-// precision, so the results must equal the host's bit for bit).
+// precision, so the results must equal the host's bit for bit); and an fp8
+// (e4m3) matmul in the layout fp8 asks for (A transposed), single-precision
+// output, which runs on mma.sync's fp8 forms.
 // nvcc flags: -lcublasLt
 // ptxsim flags: --config h100_forward
 #include <cublasLt.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <cstdio>
 #include <vector>
@@ -122,6 +125,53 @@ int main() {
   }
   std::printf("half-input matmul with bias and ReLU: %d of %d elements differ from the host's (%d cut to 0)\n",
               wrong, m * n, cut);
+
+  // fp8: D = A^T B with A stored k x m, e4m3 inputs, f32 output.
+  const int k8 = 64;
+  std::vector<__nv_fp8_e4m3> a8(k8 * m), b8(k8 * n);
+  std::vector<float> a8Values(a8.size()), b8Values(b8.size());
+  for (size_t i = 0; i < a8.size(); ++i) a8[i] = __nv_fp8_e4m3(a8Values[i] = value(static_cast<int>(i), 4));
+  for (size_t i = 0; i < b8.size(); ++i) b8[i] = __nv_fp8_e4m3(b8Values[i] = value(static_cast<int>(i), 5));
+  void *dA8, *dB8;
+  CHECK(cudaMalloc(&dA8, a8.size()));
+  CHECK(cudaMalloc(&dB8, b8.size()));
+  CHECK(cudaMemcpy(dA8, a8.data(), a8.size(), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dB8, b8.data(), b8.size(), cudaMemcpyHostToDevice));
+  cublasLtMatmulDesc_t fp8;
+  LT_CHECK(cublasLtMatmulDescCreate(&fp8, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  cublasOperation_t transposed = CUBLAS_OP_T;
+  LT_CHECK(cublasLtMatmulDescSetAttribute(fp8, CUBLASLT_MATMUL_DESC_TRANSA, &transposed, sizeof transposed));
+  cublasLtMatrixLayout_t la8, lb8, lc8;
+  LT_CHECK(cublasLtMatrixLayoutCreate(&la8, CUDA_R_8F_E4M3, k8, m, k8));
+  LT_CHECK(cublasLtMatrixLayoutCreate(&lb8, CUDA_R_8F_E4M3, k8, n, k8));
+  LT_CHECK(cublasLtMatrixLayoutCreate(&lc8, CUDA_R_32F, m, n, m));
+  cublasLtMatmulPreference_t preference;
+  LT_CHECK(cublasLtMatmulPreferenceCreate(&preference));
+  LT_CHECK(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes,
+                                                sizeof workspaceBytes));
+  cublasLtMatmulHeuristicResult_t result = {};
+  algorithms = 0;
+  LT_CHECK(cublasLtMatmulAlgoGetHeuristic(lt, fp8, la8, lb8, lc8, lc8, preference, 1, &result, &algorithms));
+  std::printf("fp8 matmul: the heuristic offers an algorithm: %s\n", algorithms > 0 ? "yes" : "no");
+  if (algorithms > 0) {
+    LT_CHECK(cublasLtMatmul(lt, fp8, &one, dA8, la8, dB8, lb8, &zero, dC, lc8, dC, lc8, &result.algo, workspace,
+                            workspaceBytes, 0));
+    CHECK(cudaMemcpy(got.data(), dC, got.size() * 4, cudaMemcpyDeviceToHost));
+    wrong = 0;
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < m; ++i) {
+        float sum = 0;
+        for (int p = 0; p < k8; ++p) sum += a8Values[p + i * k8] * b8Values[p + j * k8];
+        wrong += got[i + j * m] != sum ? 1 : 0;
+      }
+    }
+    std::printf("fp8 matmul: %d of %d elements differ from the host's\n", wrong, m * n);
+  }
+  cublasLtMatmulPreferenceDestroy(preference);
+  cublasLtMatrixLayoutDestroy(la8);
+  cublasLtMatrixLayoutDestroy(lb8);
+  cublasLtMatrixLayoutDestroy(lc8);
+  cublasLtMatmulDescDestroy(fp8);
 
   cublasLtMatmulDescDestroy(single);
   cublasLtMatmulDescDestroy(mixed);

@@ -6,10 +6,6 @@
 // to. The families: values of one binade and of all binades, with and
 // without an accumulator, accumulators far larger and far smaller than the
 // products, near-cancelling sums, and subnormals, NaN and infinity mixed in.
-// ptxsim does not run these forms yet: no model of the adder tried so far
-// gives the H100's bits where the products span many binades (docs/lab-notes.md);
-// the recording waits here for issue 46.
-// ptxsim refuses: unsupported instruction mma.sync.aligned.row.col.m16n8k32.f32.e4m3.e4m3.f32
 #include <cuda_runtime.h>
 
 #include <cstdint>
