@@ -27,14 +27,7 @@ namespace ptxsim::driver {
 
 namespace {
 
-using Entry = const void*;
-
-template <typename F>
-Entry entry(F* f) {
-  return reinterpret_cast<Entry>(f);
-}
-
-Entry sizeEntry(size_t entries) { return reinterpret_cast<Entry>(entries * sizeof(Entry)); }
+ExportEntry sizeEntry(size_t entries) { return reinterpret_cast<ExportEntry>(entries * sizeof(ExportEntry)); }
 
 // nvcc's wrapper around an embedded fat binary (__fatbinwrap).
 struct FatbinWrapper {
@@ -133,25 +126,32 @@ CUresult integrityCheck(unsigned version, uint64_t unixSeconds, uint64_t* result
 
 // The tables, built once.
 struct Tables {
-  Entry runtimeInterface[13] = {sizeEntry(13),
-                                entry(moduleFromWrapper),
-                                entry(primaryContext),
-                                nullptr,
-                                nullptr,
-                                nullptr,
-                                entry(moduleFromWrapperExt1),
-                                entry(runtimeInterfaceSlot7),
-                                entry(moduleFromFatbinExt2),
-                                nullptr,
-                                nullptr,
-                                nullptr,
-                                entry(loadCompilers)};
-  Entry toolsHooks[7] = {sizeEntry(7),     entry(toolsCallback), entry(toolsBuffer<1024>), entry(toolsNotify),
-                         entry(toolsSpan), entry(toolsNotify),   entry(toolsBuffer<14>)};
-  Entry toolsThreadStorage[4] = {sizeEntry(4), nullptr, entry(toolsCurrentContext), nullptr};
-  Entry contextStorage[4] = {entry(storagePut), entry(storageDelete), entry(storageGet), nullptr};
-  Entry contextChecks[4] = {sizeEntry(4), nullptr, entry(contextCheck), entry(contextCheckFlags)};
-  Entry integrity[3] = {sizeEntry(3), entry(integrityCheck), nullptr};
+  ExportEntry runtimeInterface[13] = {sizeEntry(13),
+                                      exportEntry(moduleFromWrapper),
+                                      exportEntry(primaryContext),
+                                      nullptr,
+                                      nullptr,
+                                      nullptr,
+                                      exportEntry(moduleFromWrapperExt1),
+                                      exportEntry(runtimeInterfaceSlot7),
+                                      exportEntry(moduleFromFatbinExt2),
+                                      nullptr,
+                                      nullptr,
+                                      nullptr,
+                                      exportEntry(loadCompilers)};
+  ExportEntry toolsHooks[7] = {sizeEntry(7),
+                               exportEntry(toolsCallback),
+                               exportEntry(toolsBuffer<1024>),
+                               exportEntry(toolsNotify),
+                               exportEntry(toolsSpan),
+                               exportEntry(toolsNotify),
+                               exportEntry(toolsBuffer<14>)};
+  ExportEntry toolsThreadStorage[4] = {sizeEntry(4), nullptr, exportEntry(toolsCurrentContext), nullptr};
+  ExportEntry contextStorage[4] = {exportEntry(storagePut), exportEntry(storageDelete),
+                                   exportEntry(storageGet), nullptr};
+  ExportEntry contextChecks[4] = {sizeEntry(4), nullptr, exportEntry(contextCheck),
+                                  exportEntry(contextCheckFlags)};
+  ExportEntry integrity[3] = {sizeEntry(3), exportEntry(integrityCheck), nullptr};
 };
 
 Tables& tables() {

@@ -11,6 +11,14 @@ namespace ptxsim::driver {
 // the runtime then takes its ordinary path).
 const void* exportTable(const CUuuid& id);
 
+// A table's entries: pointers to functions of any signature, or the
+// table's size in bytes.
+using ExportEntry = const void*;
+template <typename F>
+ExportEntry exportEntry(F* f) {
+  return reinterpret_cast<ExportEntry>(f);
+}
+
 // The tables of NVIDIA's libraries (library_tables.cpp): the context and
 // stream table (21318c60-...) and the function table (6e163fbe-...).
 const void* libraryContextTable();

@@ -18,13 +18,6 @@ namespace ptxsim::driver {
 
 namespace {
 
-using Entry = const void*;
-
-template <typename F>
-Entry entry(F* f) {
-  return reinterpret_cast<Entry>(f);
-}
-
 constexpr char kContextTableName[] = "context and stream table (21318c60-...)";
 constexpr char kFunctionTableName[] = "function table (6e163fbe-...)";
 
@@ -40,9 +33,9 @@ CUresult unknownSlot() {
 // A table of `Entries` pointers whose first holds its size in bytes and the
 // rest report themselves, for the known entries to be set over.
 template <const char* Table, size_t Entries, size_t... Slots>
-std::array<Entry, Entries> tableOfUnknowns(std::index_sequence<Slots...>) {
-  std::array<Entry, Entries> table = {entry(unknownSlot<Table, Slots>)...};
-  table[0] = reinterpret_cast<Entry>(Entries * sizeof(Entry));
+std::array<ExportEntry, Entries> tableOfUnknowns(std::index_sequence<Slots...>) {
+  std::array<ExportEntry, Entries> table = {exportEntry(unknownSlot<Table, Slots>)...};
+  table[0] = reinterpret_cast<ExportEntry>(Entries * sizeof(ExportEntry));
   return table;
 }
 
@@ -76,12 +69,12 @@ CUresult streamIdentity(CUcontext, const void* privateStream, uint64_t* identity
 
 constexpr size_t kContextTableEntries = 93;
 
-std::array<Entry, kContextTableEntries> contextTable() {
+std::array<ExportEntry, kContextTableEntries> contextTable() {
   auto table = tableOfUnknowns<kContextTableName, kContextTableEntries>(
       std::make_index_sequence<kContextTableEntries>());
-  table[4] = entry(contextKey);
-  table[39] = entry(streamIdentity);
-  table[51] = entry(streamFromPublic);
+  table[4] = exportEntry(contextKey);
+  table[39] = exportEntry(streamIdentity);
+  table[51] = exportEntry(streamFromPublic);
   return table;
 }
 
@@ -107,22 +100,22 @@ int eachFunction(const void*, CUmodule module, FunctionVisitor visit, void* user
 // are known to use (a public list of its offsets) is 55.
 constexpr size_t kFunctionTableEntries = 56;
 
-std::array<Entry, kFunctionTableEntries> functionTable() {
+std::array<ExportEntry, kFunctionTableEntries> functionTable() {
   auto table = tableOfUnknowns<kFunctionTableName, kFunctionTableEntries>(
       std::make_index_sequence<kFunctionTableEntries>());
-  table[7] = entry(eachFunction);
+  table[7] = exportEntry(eachFunction);
   return table;
 }
 
 }  // namespace
 
 const void* libraryContextTable() {
-  static const std::array<Entry, kContextTableEntries> table = contextTable();
+  static const std::array<ExportEntry, kContextTableEntries> table = contextTable();
   return table.data();
 }
 
 const void* libraryFunctionTable() {
-  static const std::array<Entry, kFunctionTableEntries> table = functionTable();
+  static const std::array<ExportEntry, kFunctionTableEntries> table = functionTable();
   return table.data();
 }
 

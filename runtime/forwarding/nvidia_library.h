@@ -46,6 +46,19 @@ Function* nvidiaFunction(void* library, const char* soname, const char* name) {
   return reinterpret_cast<Function*>(symbol);
 }
 
+// NVIDIA's library `Soname`, opened once, and its functions.
+template <const char* Soname>
+struct NvidiaLibrary {
+  static void* handle() {
+    static void* library = openNvidiaLibrary(Soname);
+    return library;
+  }
+  template <typename Function>
+  static Function* function(const char* name) {
+    return nvidiaFunction<Function>(handle(), Soname, name);
+  }
+};
+
 // Tells ptxsim's driver (libcuda.so.1) the PTX a cubin was made from: the
 // driver runs that PTX when the cubin is loaded (cuModuleLoadData and the
 // like). Nothing happens outside ptxsim (no such driver function).

@@ -33,18 +33,9 @@
 namespace {
 
 constexpr char kNvJitLink[] = "libnvJitLink.so.13";
+using Nvidia = ptxsim::forwarding::NvidiaLibrary<kNvJitLink>;
 
-void* nvidiaNvJitLink() {
-  static void* handle = ptxsim::forwarding::openNvidiaLibrary(kNvJitLink);
-  return handle;
-}
-
-template <typename Function>
-Function* nvidia(const char* name) {
-  return ptxsim::forwarding::nvidiaFunction<Function>(nvidiaNvJitLink(), kNvJitLink, name);
-}
-
-#define NVIDIA(name) nvidia<decltype(name)>(#name)
+#define NVIDIA(name) Nvidia::function<decltype(name)>(#name)
 
 // What a link was given, to link it again for PTX.
 struct LinkRecord {
@@ -253,7 +244,7 @@ NVJITLINK_EXPORT nvJitLinkResult nvJitLinkGetInfoLog(nvJitLinkHandle handle, cha
 namespace {
 void* nvidiaPrivateEntry = nullptr;
 __attribute__((constructor)) void findPrivateEntry() {
-  nvidiaPrivateEntry = dlsym(nvidiaNvJitLink(), "__nvJitLinkAPI");
+  nvidiaPrivateEntry = dlsym(Nvidia::handle(), "__nvJitLinkAPI");
 }
 }  // namespace
 

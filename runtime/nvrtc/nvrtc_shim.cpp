@@ -23,18 +23,9 @@
 namespace {
 
 constexpr char kNvrtc[] = "libnvrtc.so.13";
+using Nvidia = ptxsim::forwarding::NvidiaLibrary<kNvrtc>;
 
-void* nvidiaNvrtc() {
-  static void* handle = ptxsim::forwarding::openNvidiaLibrary(kNvrtc);
-  return handle;
-}
-
-template <typename Function>
-Function* nvidia(const char* name) {
-  return ptxsim::forwarding::nvidiaFunction<Function>(nvidiaNvrtc(), kNvrtc, name);
-}
-
-#define NVIDIA(name) nvidia<decltype(name)>(#name)
+#define NVIDIA(name) Nvidia::function<decltype(name)>(#name)
 
 // What a program was created from, to compile it again for PTX.
 struct ProgramRecord {
@@ -237,7 +228,7 @@ NVRTC_EXPORT nvrtcResult nvrtcSetFlowCallback(nvrtcProgram prog, int (*callback)
 namespace {
 void* nvidiaPrivateEntry = nullptr;
 __attribute__((constructor)) void findPrivateEntry() {
-  nvidiaPrivateEntry = dlsym(nvidiaNvrtc(), "__nvrtcCPEx");
+  nvidiaPrivateEntry = dlsym(Nvidia::handle(), "__nvrtcCPEx");
 }
 }  // namespace
 

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "bits_hash.h"
 #include "check.h"
 
 #define FFT_CHECK(call) STATUS_CHECK(call, CUFFT_SUCCESS, statusNumber)
@@ -38,16 +39,6 @@ std::vector<Complex> dft(const std::vector<Complex>& in, int rows, int cols, int
     }
   }
   return out;
-}
-
-// FNV-1a over the bytes of `count` values: the output's bits, to compare
-// with the GPU's.
-template <typename T>
-unsigned long long bitsHash(const T* values, size_t count) {
-  unsigned long long h = 1469598103934665603ull;
-  const auto* bytes = reinterpret_cast<const unsigned char*>(values);
-  for (size_t i = 0; i < count * sizeof(T); ++i) h = (h ^ bytes[i]) * 1099511628211ull;
-  return h;
 }
 
 // The largest error over the largest magnitude.

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "bits_hash.h"
 #include "check.h"
 
 #define FFT_CHECK(call) STATUS_CHECK(call, CUFFT_SUCCESS, statusNumber)
@@ -34,14 +35,6 @@ __device__ void keepRealPart(void* dataOut, unsigned long long offset, float2 el
 )";
 
 using Complex = std::complex<double>;
-
-template <typename T>
-unsigned long long bitsHash(const T* values, size_t count) {
-  unsigned long long h = 1469598103934665603ull;
-  const auto* bytes = reinterpret_cast<const unsigned char*>(values);
-  for (size_t i = 0; i < count * sizeof(T); ++i) h = (h ^ bytes[i]) * 1099511628211ull;
-  return h;
-}
 
 std::vector<Complex> dft(const std::vector<Complex>& in) {
   const double pi = std::acos(-1.0);
