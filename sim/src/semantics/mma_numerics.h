@@ -40,7 +40,7 @@ DotModel h100DotModel(unsigned inputBits);
 // as the H100 computes it: c + sum of a[k] * b[k] for k < 32. ptxas makes
 // the instruction two f16 tensor-core steps of 16 products each and an f32
 // addition, and the model follows that (fitted bit for bit to
-// tests/cuda/programs/mma_fp8.expected, 8192 of 8192 results; how it was
+// tests/cuda/programs/mma_fp8.expected, 9216 of 9216 results; how it was
 // found: docs/lab-notes.md):
 // - the products with k mod 4 of 0 or 1 make the first step, those of 2 or
 //   3 the second, whose terms also include the first step's result;

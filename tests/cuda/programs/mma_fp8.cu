@@ -5,7 +5,9 @@
 // what sim/src/semantics/mma_numerics.cpp's fp8 model is fitted to and held
 // to. The families: values of one binade and of all binades, with and
 // without an accumulator, accumulators far larger and far smaller than the
-// products, near-cancelling sums, and subnormals, NaN and infinity mixed in.
+// products, near-cancelling sums, subnormals, NaN and infinity mixed in,
+// and zero sums and special accumulators (signed zeros, a subnormal, the
+// infinities, NaN).
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -109,6 +111,20 @@ void fill(Tile& tile, bool aE5m2, bool bE5m2, const Family& f, int special) {
     tile.a[3][7] = aE5m2 ? 0x7c : 0x7f;   // e5m2 +inf, e4m3 NaN
     tile.b[9][5] = bE5m2 ? 0xfc : 0xff;   // e5m2 -inf, e4m3 NaN
     tile.b[20][2] = bE5m2 ? 0x7d : 0x7f;  // NaN
+  } else if (special == 3) {
+    // Rows 0-7: A zero (signs mixed), so every product is zero; rows 8-15:
+    // products that cancel exactly. Each row's accumulators: -0, +0, a
+    // subnormal, +inf, -inf, NaN, a negative subnormal, -0.
+    const uint32_t accumulators[8] = {0x80000000u, 0x00000000u, 0x00012345u, 0x7f800000u,
+                                      0xff800000u, 0x7fc00000u, 0x80654321u, 0x80000000u};
+    for (int i = 0; i < 8; ++i)
+      for (int k = 0; k < 32; ++k) tile.a[i][k] = (k & 1) ? 0x80 : 0x00;
+    for (int i = 8; i < 16; ++i)
+      for (int k = 0; k < 16; ++k) tile.a[i][k + 16] = tile.a[i][k] ^ 0x80;
+    for (int k = 0; k < 16; ++k)
+      for (int n = 0; n < 8; ++n) tile.b[k + 16][n] = tile.b[k][n];
+    for (int i = 0; i < 16; ++i)
+      for (int n = 0; n < 8; ++n) tile.c[i][n] = accumulators[n];
   }
 }
 
@@ -119,6 +135,7 @@ int main() {
       {"one binade", 7, 7, kNoC},      {"a few binades", 5, 9, kNoC},   {"all binades", 1, 14, kNoC},
       {"accumulator", 5, 9, 2},        {"large accumulator", 5, 9, 14}, {"small accumulator", 5, 9, -12},
       {"near-cancelling", 4, 10, kNoC}, {"subnormals and specials", 3, 11, 0},
+      {"zero sums and special accumulators", 5, 9, 0},
   };
   const char* typeNames[] = {"e4m3.e4m3", "e4m3.e5m2", "e5m2.e4m3", "e5m2.e5m2"};
   Tile* tile = nullptr;
@@ -126,9 +143,9 @@ int main() {
   CHECK(cudaMallocManaged(&tile, sizeof(Tile)));
   CHECK(cudaMallocManaged(&d, 128 * sizeof(uint32_t)));
   for (int types = 0; types < 4; ++types) {
-    for (int f = 0; f < 8; ++f) {
+    for (int f = 0; f < 9; ++f) {
       for (int repeat = 0; repeat < 2; ++repeat) {
-        int special = f == 6 ? 1 : f == 7 ? 2 : 0;
+        int special = f == 6 ? 1 : f == 7 ? 2 : f == 8 ? 3 : 0;
         fill(*tile, types >= kE5M2E4M3, types == kE4M3E5M2 || types == kE5M2E5M2, families[f], special);
         switch (types) {
           case kE4M3E4M3: tileMma<kE4M3E4M3><<<1, 32>>>(tile, d); break;
