@@ -13,12 +13,12 @@
 #include "exec/cooperative_runner.h"
 #include "exec/cta_runner.h"
 #include "exec/device_launch.h"
-#include "exec/launch_turns.h"
 #include "exec/exec_context.h"
+#include "exec/launch_turns.h"
 #include "exec/preparer.h"
+#include "ptxsim/sim/occupancy.h"
 #include "timing/launch_selection.h"
 #include "timing/timing_driver.h"
-#include "ptxsim/sim/occupancy.h"
 
 namespace ptxsim::sim {
 
@@ -75,7 +75,8 @@ namespace {
 
 bool inDeviceMemory(const isa::Variable& v) {
   if (v.space != isa::StateSpace::Global && v.space != isa::StateSpace::Const) return false;
-  return v.type != isa::DataType::TexRef && v.type != isa::DataType::SamplerRef && v.type != isa::DataType::SurfRef;
+  return v.type != isa::DataType::TexRef && v.type != isa::DataType::SamplerRef &&
+         v.type != isa::DataType::SurfRef;
 }
 
 }  // namespace
@@ -91,7 +92,8 @@ std::shared_ptr<LoadedModule> Gpu::load(std::shared_ptr<const isa::Module> modul
     const isa::Variable& v = m.globals[i];
     if (!inDeviceMemory(v)) continue;
     if (v.isExtern) {
-      errors.push_back("unresolved extern variable '" + v.name + "' at PTX line " + std::to_string(v.where.line));
+      errors.push_back("unresolved extern variable '" + v.name + "' at PTX line " +
+                       std::to_string(v.where.line));
       continue;
     }
     if (auto host = hostBacked.find(v.name); host != hostBacked.end()) {
@@ -103,8 +105,9 @@ std::shared_ptr<LoadedModule> Gpu::load(std::shared_ptr<const isa::Module> modul
       continue;
     }
     memory::AllocationKind kind = v.space == isa::StateSpace::Const ? memory::AllocationKind::ModuleConstant
-                                                                     : memory::AllocationKind::ModuleVariable;
-    const memory::Allocation& a = allocations_.allocate(v.size, std::max<uint32_t>(v.alignment, 16), kind, v.name);
+                                                                    : memory::AllocationKind::ModuleVariable;
+    const memory::Allocation& a =
+        allocations_.allocate(v.size, std::max<uint32_t>(v.alignment, 16), kind, v.name);
     loaded->globalAddresses_[i] = a.base;
     if (kind == memory::AllocationKind::ModuleConstant && loaded->constantBankBase_ == 0) {
       loaded->constantBankBase_ = a.base;
@@ -180,7 +183,8 @@ namespace {
 
 int kernelIndexOf(const isa::Module& m, std::string_view name) {
   for (size_t i = 0; i < m.functions.size(); ++i) {
-    if (m.functions[i].isKernel && m.functions[i].isDefined && m.functions[i].name == name) return static_cast<int>(i);
+    if (m.functions[i].isKernel && m.functions[i].isDefined && m.functions[i].name == name)
+      return static_cast<int>(i);
   }
   return -1;
 }
@@ -200,7 +204,8 @@ bool readsGridWorkspace(const exec::PreparedKernel& kernel) {
   for (const auto& fn : kernel.functions) {
     if (fn == nullptr) continue;
     for (const isa::Operand& op : fn->function->operands) {
-      if (op.kind == isa::OperandKind::Special && static_cast<isa::SpecialRegister>(op.index) == isa::SpecialRegister::Envreg) {
+      if (op.kind == isa::OperandKind::Special &&
+          static_cast<isa::SpecialRegister>(op.index) == isa::SpecialRegister::Envreg) {
         return true;
       }
     }
@@ -222,8 +227,10 @@ LaunchError Gpu::kernelResources(LoadedModule& module, std::string_view kernel, 
   out.registersPerThread = module.registersOf(fn.name, prepared->registersPerThread);
   uint32_t maxThreads = config_.limits.maxThreadsPerBlock;
   const auto& d = fn.directives;
-  if (d.maxntid[0] != 0) maxThreads = std::min(maxThreads, d.maxntid[0] * std::max(1u, d.maxntid[1]) * std::max(1u, d.maxntid[2]));
-  if (d.reqntid[0] != 0) maxThreads = std::min(maxThreads, d.reqntid[0] * std::max(1u, d.reqntid[1]) * std::max(1u, d.reqntid[2]));
+  if (d.maxntid[0] != 0)
+    maxThreads = std::min(maxThreads, d.maxntid[0] * std::max(1u, d.maxntid[1]) * std::max(1u, d.maxntid[2]));
+  if (d.reqntid[0] != 0)
+    maxThreads = std::min(maxThreads, d.reqntid[0] * std::max(1u, d.reqntid[1]) * std::max(1u, d.reqntid[2]));
   out.maxThreadsPerBlock = maxThreads;
   out.parameterBytes = fn.paramBytes;
   return {};
@@ -233,7 +240,8 @@ LaunchError Gpu::kernelResources(LoadedModule& module, std::string_view kernel, 
 // next CTA when it finishes one.
 // Device-side launches wait for their turn (launch_turns.h) only in a
 // module that can launch from the device.
-void Gpu::runCtas(exec::GridContext& grid, unsigned threads, LaunchResult& result, LaunchesByCta& launchesByCta) {
+void Gpu::runCtas(exec::GridContext& grid, unsigned threads, LaunchResult& result,
+                  LaunchesByCta& launchesByCta) {
   const uint64_t ctaCount = grid.launch.grid.count();
   std::unique_ptr<exec::LaunchTurns> turns;
   if (grid.kernel.module->findFunction("__cudaCDP2GetParameterBufferV2") != nullptr) {
@@ -244,25 +252,29 @@ void Gpu::runCtas(exec::GridContext& grid, unsigned threads, LaunchResult& resul
   std::vector<KernelStats> perThread(threads);
   std::mutex outputMutex;
   std::map<uint64_t, std::string> printfByCta;
+  auto finished = [&](uint64_t id, exec::CtaState* cta) {
+    if (cta != nullptr && (!cta->printfOutput.empty() || !cta->deviceRuntime.launches.empty())) {
+      std::lock_guard lock(outputMutex);
+      if (!cta->printfOutput.empty()) printfByCta[id] = std::move(cta->printfOutput);
+      if (!cta->deviceRuntime.launches.empty()) launchesByCta[id] = std::move(cta->deviceRuntime.launches);
+      cta->printfOutput.clear();
+      cta->deviceRuntime.launches.clear();
+    }
+    if (turns != nullptr) turns->finish(id);
+  };
+  // As many CTAs may be resident as the GPU holds, shared among the host
+  // threads. Device-side launches take turns by CTA (launch_turns.h), which
+  // a CTA waiting for a later one would never give: one resident CTA then.
+  KernelResources resources;
+  resources.staticSharedBytes = grid.kernel.staticSharedBytes;
+  resources.registersPerThread = grid.kernel.registersPerThread;
+  uint64_t perSm = static_cast<uint64_t>(
+      std::max(1, maxActiveBlocksPerSm(config_, resources, static_cast<int>(grid.launch.block.count()),
+                                       grid.launch.dynamicSharedBytes)));
+  uint64_t residentLimit = turns != nullptr ? 1 : std::max<uint64_t>(1, perSm * config_.smCount / threads);
   auto worker = [&](unsigned t) {
     exec::ExecContext ctx(grid);
-    exec::CtaState cta;
-    while (true) {
-      uint64_t id = nextCta.fetch_add(1, std::memory_order_relaxed);
-      if (id >= ctaCount || id > grid.failedCta.load(std::memory_order_relaxed)) {
-        if (turns != nullptr && id < ctaCount) turns->finish(id);
-        break;
-      }
-      exec::runCta(ctx, cta, id);
-      if (!cta.printfOutput.empty() || !cta.deviceRuntime.launches.empty()) {
-        std::lock_guard lock(outputMutex);
-        if (!cta.printfOutput.empty()) printfByCta[id] = std::move(cta.printfOutput);
-        if (!cta.deviceRuntime.launches.empty()) launchesByCta[id] = std::move(cta.deviceRuntime.launches);
-        cta.printfOutput.clear();
-        cta.deviceRuntime.launches.clear();
-      }
-      if (turns != nullptr) turns->finish(id);
-    }
+    exec::runCtaQueue(ctx, nextCta, ctaCount, residentLimit, finished);
     perThread[t] = ctx.stats;
   };
   if (threads <= 1) {
@@ -323,10 +335,12 @@ LaunchResult Gpu::launch(LoadedModule& module, std::string_view kernelName, cons
   std::vector<exec::DeviceLaunch> launches;
   LaunchOptions effective = options;
   if (options.timing) {
-    timing::LaunchFilter filter{options.timingKernelName, options.timingLaunchSkip, options.timingLaunchCount};
+    timing::LaunchFilter filter{options.timingKernelName, options.timingLaunchSkip,
+                                options.timingLaunchCount};
     effective.timing = timing::selectsForTiming(kernelName, filter, timingMatched_);
   }
-  LaunchResult result = runGrid(module, static_cast<uint32_t>(index), config, effective, GridPlace{}, launches);
+  LaunchResult result =
+      runGrid(module, static_cast<uint32_t>(index), config, effective, GridPlace{}, launches);
   if (!result.error && !launches.empty()) {
     runDeviceLaunches(module, effective, GridPlace{}, result.stats.launchId, launches, result);
   }
@@ -355,10 +369,9 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
     return result;
   }
   if (config.parameters.size() < fn.paramBytes) {
-    result.error = {LaunchErrorKind::InvalidValue, "launch of " + fn.name + ": " +
-                                                       std::to_string(config.parameters.size()) +
-                                                       " bytes of parameters given, the kernel takes " +
-                                                       std::to_string(fn.paramBytes)};
+    result.error = {LaunchErrorKind::InvalidValue,
+                    "launch of " + fn.name + ": " + std::to_string(config.parameters.size()) +
+                        " bytes of parameters given, the kernel takes " + std::to_string(fn.paramBytes)};
     return result;
   }
   const exec::PreparedKernel* kernel = prepared(module, index, result.error);
@@ -389,12 +402,13 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
   const bool coResident =
       config.cooperative || (usesWorkspace && checkCoResidency(module, fn, config).empty());
   if (!heap_.ready()) {
-    const memory::Allocation& a =
-        allocations_.allocate(config_.mallocHeapBytes, 4096, memory::AllocationKind::Heap, "device malloc heap");
+    const memory::Allocation& a = allocations_.allocate(config_.mallocHeapBytes, 4096,
+                                                        memory::AllocationKind::Heap, "device malloc heap");
     heap_.reset(a.base, a.size);
   }
   LaunchOptions effective = options;
-  unsigned threads = options.hostThreads != 0 ? options.hostThreads : std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads =
+      options.hostThreads != 0 ? options.hostThreads : std::max(1u, std::thread::hardware_concurrency());
   uint64_t ctaCount = config.grid.count();
   // A cooperative grid's CTAs interleave on one host thread (cooperative_runner.h).
   threads = coResident ? 1u : static_cast<unsigned>(std::min<uint64_t>(threads, ctaCount));
@@ -405,9 +419,9 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
   std::unique_ptr<checks::TextureCoherenceChecker> coherence;
   std::unique_ptr<checks::ObserverChain> checksChain;
   if (options.checkWarpSync) {
-    warpSync =
-        std::make_unique<checks::WarpSyncChecker>(m, fn.name, config.grid, config.block, coResident);
-    coherence = std::make_unique<checks::TextureCoherenceChecker>(fn.name, config.block, textures_.boundRanges());
+    warpSync = std::make_unique<checks::WarpSyncChecker>(m, fn.name, config.grid, config.block, coResident);
+    coherence =
+        std::make_unique<checks::TextureCoherenceChecker>(fn.name, config.block, textures_.boundRanges());
     checksChain = std::make_unique<checks::ObserverChain>(warpSync.get(), coherence.get());
     effective.observer = checksChain.get();
     if (options.observer != nullptr) {
@@ -421,7 +435,8 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
   grid.textureCoherence = coherence.get();
   grid.constantBankBase = module.constantBankBase_;
   grid.machineCodeBytes = module.machineCodeBytesOf(*kernel);
-  grid.localBytesPerThread = kernel->kernelLocalBytes + (usesStack(*kernel) ? config_.stackBytesPerThread : 0);
+  grid.localBytesPerThread =
+      kernel->kernelLocalBytes + (usesStack(*kernel) ? config_.stackBytesPerThread : 0);
   grid.gridId = ++launches_;
   grid.launchTimeNs = grid.gridId * 1'000'000'000ull;
   result.stats.launchId = grid.gridId;
@@ -438,7 +453,8 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
     Gpu::KernelResources resources;
     resources.staticSharedBytes = kernel->staticSharedBytes;
     resources.registersPerThread = result.stats.registersPerThread;
-    int perSm = maxActiveBlocksPerSm(config_, resources, static_cast<int>(config.block.count()), config.dynamicSharedBytes);
+    int perSm = maxActiveBlocksPerSm(config_, resources, static_cast<int>(config.block.count()),
+                                     config.dynamicSharedBytes);
     if (!timingKept_) timingKept_ = std::make_unique<timing::KeptState>();
     const unsigned timingThreads =
         options.hostThreads != 0 ? options.hostThreads : std::max(1u, std::thread::hardware_concurrency());

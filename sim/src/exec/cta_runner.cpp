@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
+#include <optional>
+#include <vector>
 
 #include "barriers.h"
 #include "executor.h"
 #include "progress_monitor.h"
-#include "warp_control.h"
 #include "simt_policy.h"
+#include "warp_control.h"
 
 namespace ptxsim::sim::exec {
 
@@ -74,8 +77,8 @@ void failStalled(ExecContext& ctx, CtaState& cta, const std::string& why) {
   ctx.current = nullptr;
   ctx.grid.fail(cta.linearId, LaunchErrorKind::Deadlock,
                 "deadlock: " + why + " in kernel " + ctx.grid.kernel.kernel().function->name + ", " +
-                    blockName(cta) + " (simt " + std::string(nameOf(cta.warps.front().mode)) + "):" +
-                    stalledThreads(cta));
+                    blockName(cta) + " (simt " + std::string(nameOf(cta.warps.front().mode)) +
+                    "):" + stalledThreads(cta));
   ctx.aborted = true;
 }
 
@@ -142,32 +145,108 @@ RoundOutcome runRound(ExecContext& ctx, CtaState& cta, uint64_t& executedInRound
   return progress ? RoundOutcome::Running : RoundOutcome::Stalled;
 }
 
-void runCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
-  LivelockVote vote(ctx.grid);
-  initCta(ctx, cta, linearId);
-  ctx.aborted = false;
+namespace {
+
+// A CTA resident on this host thread and its livelock watch; kept after
+// its CTA ends, for the next one to reuse its buffers.
+struct ResidentCta {
+  CtaState state;
   ProgressMonitor monitor;
+  std::optional<LivelockVote> vote;  // while a CTA is resident
   uint64_t publishedWrites = 0;
-  while (true) {
-    uint64_t roundInstructions = 0;
-    RoundOutcome outcome = runRound(ctx, cta, roundInstructions);
-    if (outcome == RoundOutcome::Done || outcome == RoundOutcome::Stopped) return;
-    // A lower-numbered CTA failed: this one's results no longer matter.
-    if (ctx.grid.failedCta.load(std::memory_order_relaxed) < linearId) return;
-    if (outcome == RoundOutcome::Stalled) {
-      failStalled(ctx, cta, "no thread of the block can make progress");
-      return;
+  uint64_t quietInstructions = 0;  // run since it last wrote memory itself
+  bool repeating = false;
+};
+
+// A CTA that runs this many warp instructions without writing memory
+// waits for something (a spin on another CTA's flag), or computes at
+// length: either way another CTA may start beside it.
+constexpr uint64_t kWaitingInstructions = uint64_t{1} << 12;
+
+constexpr const char* kSpinReason =
+    "the threads of the block repeat the same states without writing memory (a spin loop waiting for a "
+    "thread "
+    "that cannot run, or for a wake-up that never comes)";
+
+}  // namespace
+
+void runCtaQueue(ExecContext& ctx, std::atomic<uint64_t>& next, uint64_t count, uint64_t residentLimit,
+                 const FinishedCta& finished) {
+  std::vector<std::unique_ptr<ResidentCta>> residents, spare;
+  bool exhausted = false;
+  // Starts the next CTA; false once none is left (or the launch failed
+  // before it).
+  auto admit = [&]() {
+    if (exhausted) return false;
+    uint64_t id = next.fetch_add(1, std::memory_order_relaxed);
+    if (id >= count || id > ctx.grid.failedCta.load(std::memory_order_relaxed)) {
+      if (id < count) finished(id, nullptr);
+      exhausted = true;
+      return false;
     }
-    uint64_t launchWrites =
-        ctx.grid.memoryWrites.fetch_add(cta.memoryWrites - publishedWrites, std::memory_order_relaxed) +
-        (cta.memoryWrites - publishedWrites);
-    publishedWrites = cta.memoryWrites;
-    vote.set(monitor.repeating(cta, roundInstructions, launchWrites));
-    if (vote.unanimous()) {
-      failStalled(ctx, cta,
-                  "the threads of the block repeat the same states without writing memory (a spin loop waiting "
-                  "for a thread that cannot run, or for a wake-up that never comes)");
-      return;
+    std::unique_ptr<ResidentCta> r =
+        spare.empty() ? std::make_unique<ResidentCta>() : std::move(spare.back());
+    if (!spare.empty()) spare.pop_back();
+    r->monitor = ProgressMonitor{};
+    r->vote.emplace(ctx.grid);
+    r->publishedWrites = 0;
+    r->quietInstructions = 0;
+    r->repeating = false;
+    initCta(ctx, r->state, id);
+    residents.push_back(std::move(r));
+    return true;
+  };
+  auto retire = [&](size_t i) {
+    residents[i]->vote.reset();
+    spare.push_back(std::move(residents[i]));
+    residents.erase(residents.begin() + static_cast<std::ptrdiff_t>(i));
+  };
+  while (!residents.empty() || admit()) {
+    ctx.aborted = false;
+    bool allRepeating = true, allWaiting = true;
+    for (size_t i = 0; i < residents.size();) {
+      ResidentCta& r = *residents[i];
+      CtaState& cta = r.state;
+      uint64_t roundInstructions = 0;
+      RoundOutcome outcome = runRound(ctx, cta, roundInstructions);
+      if (outcome == RoundOutcome::Stalled) failStalled(ctx, cta, "no thread of the block can make progress");
+      if (outcome == RoundOutcome::Stopped || outcome == RoundOutcome::Stalled) {
+        // The launch failed: the CTAs resident with this one stop too.
+        while (!residents.empty()) retire(residents.size() - 1);
+        break;
+      }
+      if (outcome == RoundOutcome::Done) finished(cta.linearId, &cta);
+      // A lower-numbered CTA failed: this one's results no longer matter.
+      if (outcome == RoundOutcome::Done ||
+          ctx.grid.failedCta.load(std::memory_order_relaxed) < cta.linearId) {
+        retire(i);
+        continue;
+      }
+      uint64_t unpublished = cta.memoryWrites - r.publishedWrites;
+      r.quietInstructions = unpublished == 0 ? r.quietInstructions + roundInstructions : 0;
+      allWaiting = allWaiting && r.quietInstructions >= kWaitingInstructions;
+      uint64_t launchWrites =
+          ctx.grid.memoryWrites.fetch_add(unpublished, std::memory_order_relaxed) + unpublished;
+      r.publishedWrites = cta.memoryWrites;
+      r.repeating = r.monitor.repeating(cta, roundInstructions, launchWrites);
+      r.vote->set(r.repeating);
+      allRepeating = allRepeating && r.repeating;
+      ++i;
+    }
+    if (residents.empty()) continue;
+    // Every resident CTA waits: as many again start beside them, up to what
+    // the GPU holds at once; once none is left to start, or the GPU is full,
+    // and no CTA of the launch moves, the lowest is reported.
+    if (allWaiting && residents.size() < residentLimit) {
+      size_t more = std::min<size_t>(residents.size(), residentLimit - residents.size());
+      for (size_t i = 0; i < more && admit(); ++i) {
+      }
+      continue;
+    }
+    if (!allRepeating) continue;
+    if (residents.front()->vote->unanimous() && (exhausted || residents.size() >= residentLimit)) {
+      failStalled(ctx, residents.front()->state, kSpinReason);
+      while (!residents.empty()) retire(residents.size() - 1);
     }
   }
 }

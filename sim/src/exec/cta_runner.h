@@ -1,19 +1,38 @@
 #pragma once
 
-// Runs one CTA to completion on the calling host thread: its warps take
-// turns (a quantum of instructions each, or until they block at a
-// barrier), which is deterministic and lets warps that spin on each other
-// make progress. A CTA in which no warp can move is a deadlock.
+// Runs CTAs on the calling host thread: a CTA's warps take turns (a
+// quantum of instructions each, or until they block at a barrier), which
+// is deterministic and lets warps that spin on each other make progress.
+// A CTA in which no warp can move is a deadlock.
 
+#include <atomic>
+#include <cstdint>
+#include <functional>
 #include <string>
 
 #include "exec_context.h"
 
 namespace ptxsim::sim::exec {
 
-// Runs the CTA with linear index `linearId`; `cta` is reused between CTAs
-// of a host thread to keep its buffers.
-void runCta(ExecContext& ctx, CtaState& cta, uint64_t linearId);
+// Runs CTAs of ctx.grid's launch, taking each next one's linear index from
+// `next`, until none of the launch's `count` are left: each to completion,
+// as long as it does not wait for other CTAs. When every resident CTA has
+// run a while without writing memory (a spin on a flag another CTA will
+// set, as cuSPARSE's triangular solves and decoupled look-back scans do),
+// as many CTAs again start beside them, up to `residentLimit` (what the
+// GPU holds at once), and the resident CTAs take turns, a scheduling round
+// each in CTA order, as a GPU's resident blocks progress together; with
+// one host thread the interleaving, and so the results and statistics,
+// are the same every run. Once no CTA is left to start, or the limit is
+// reached, and every running CTA of the launch repeats its state, the
+// lowest resident one is reported as a deadlock. A limit of 1 keeps one
+// CTA resident (device-side launches wait for the CTAs before theirs).
+// `finished` is called with each CTA that ends, and with a null state for
+// one left out because a lower CTA failed; states are reused between CTAs
+// to keep their buffers.
+using FinishedCta = std::function<void(uint64_t linearId, CtaState* state)>;
+void runCtaQueue(ExecContext& ctx, std::atomic<uint64_t>& next, uint64_t count, uint64_t residentLimit,
+                 const FinishedCta& finished);
 
 // The pieces runCta is made of, for drivers that interleave CTAs
 // (cooperative_runner.h).

@@ -17,10 +17,10 @@
 #include <cstring>
 #include <mutex>
 
+#include "../hex_text.h"
 #include "atomic_ops.h"
 #include "lane_ops.h"
 #include "semantics.h"
-#include "../hex_text.h"
 
 namespace ptxsim::sim::semantics {
 
@@ -56,7 +56,8 @@ uint8_t* atomicTarget(ExecContext& ctx, AddressSpace space, uint64_t address, un
   }
   if (vector && shared) {
     ctx.fail(LaunchErrorKind::IllegalAddress,
-             "vector atomic at generic address " + hex(address) + " in shared memory (only global memory has them)",
+             "vector atomic at generic address " + hex(address) +
+                 " in shared memory (only global memory has them)",
              lane);
     return nullptr;
   }
@@ -111,6 +112,7 @@ void atomicHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   unsigned bytes = o.count * static_cast<unsigned>(sizeof(Bits));
   const uint64_t* base = ctx.row(pi.ops[o.address].row);
   ctx.recordAccess(AccessKind::Atomic, pi.space, bytes);
+  bool changed = false;
   forLanes(ctx.mask, [&](unsigned l) {
     if (ctx.aborted) return;
     uint64_t address = pi.ops[o.address].effectiveAddress(base[l]);
@@ -122,11 +124,19 @@ void atomicHandler(const PreparedInstruction& pi, ExecContext& ctx) {
     Bits b[kMaxElements];
     for (unsigned e = 0; e < o.count; ++e) b[e] = static_cast<Bits>(o.b[e][l]);
     for (unsigned e = 0; e < o.count; ++e) {
-      Bits old = readModifyWrite<Bits>(p + e * sizeof(Bits), !shared,
-                                       [&](Bits current) { return Op::apply(current, b[e], !shared); });
+      bool stored = false;  // the last (successful) update's: whether it changed the element
+      Bits old = readModifyWrite<Bits>(p + e * sizeof(Bits), !shared, [&](Bits current) {
+        Bits next = Op::apply(current, b[e], !shared);
+        stored = next != current;
+        return next;
+      });
+      changed = changed || stored;
       if (isAtom) o.d[e][l] = old;
     }
   });
+  // A spin on atom.add 0 (or any atomic that leaves the value as it was)
+  // changes nothing: the progress monitor must not count it as progress.
+  ctx.memoryUnchanged = !changed;
   if (ctx.mask != 0) ++ctx.stats.atomicInstructions;
 }
 
@@ -239,9 +249,12 @@ Handler scalarHandler(Mod op, DataType type) {
       }
     case Mod::AtomInc: return type == U32 ? handler<Inc>() : nullptr;
     case Mod::AtomDec: return type == U32 ? handler<Dec>() : nullptr;
-    case Mod::AtomAnd: return type == B32 ? handler<And<uint32_t>>() : type == B64 ? handler<And<uint64_t>>() : nullptr;
-    case Mod::AtomOr: return type == B32 ? handler<Or<uint32_t>>() : type == B64 ? handler<Or<uint64_t>>() : nullptr;
-    case Mod::AtomXor: return type == B32 ? handler<Xor<uint32_t>>() : type == B64 ? handler<Xor<uint64_t>>() : nullptr;
+    case Mod::AtomAnd:
+      return type == B32 ? handler<And<uint32_t>>() : type == B64 ? handler<And<uint64_t>>() : nullptr;
+    case Mod::AtomOr:
+      return type == B32 ? handler<Or<uint32_t>>() : type == B64 ? handler<Or<uint64_t>>() : nullptr;
+    case Mod::AtomXor:
+      return type == B32 ? handler<Xor<uint32_t>>() : type == B64 ? handler<Xor<uint64_t>>() : nullptr;
     case Mod::AtomExch:
       return type == B32 ? handler<Exch<uint32_t>>() : type == B64 ? handler<Exch<uint64_t>>() : nullptr;
     case Mod::AtomCas:
@@ -281,7 +294,8 @@ Handler vectorHandler(Mod op, DataType type, unsigned count) {
 }
 
 bool isHalfType(DataType type) {
-  return type == DataType::F16 || type == DataType::BF16 || type == DataType::F16x2 || type == DataType::BF16x2;
+  return type == DataType::F16 || type == DataType::BF16 || type == DataType::F16x2 ||
+         type == DataType::BF16x2;
 }
 
 bool selectAtomic(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
@@ -291,7 +305,8 @@ bool selectAtomic(const isa::Instruction& inst, PreparedInstruction& pi, SelectC
   DataType type = inst.types[0];
   std::string form = std::string(isAtom ? "atom." : "red.") + std::string(isa::modifierText(op)) +
                      std::string(isa::typeName(type));
-  if (pi.space != AddressSpace::Global && pi.space != AddressSpace::Shared && pi.space != AddressSpace::Generic) {
+  if (pi.space != AddressSpace::Global && pi.space != AddressSpace::Shared &&
+      pi.space != AddressSpace::Generic) {
     why = "atomics exist only on global and shared memory";
     return false;
   }

@@ -174,8 +174,9 @@ void compute(const Plan& p, Tiles& t) {
       } else if (p.a == Elem::F64) {
         t.d[row][col] = f64Result(p, t, row, col);
       } else if (isFp8(p.a)) {
-        t.d[row][col] = mma::fp8DotF32(t.a[row], bColumn, p.a == Elem::E4M3 ? -6 : -14, p.b == Elem::E4M3 ? -6 : -14,
-                                       std::bit_cast<uint32_t>(static_cast<float>(t.c[row][col])));
+        t.d[row][col] =
+            mma::fp8DotF32(t.a[row], bColumn, p.a == Elem::E4M3 ? -6 : -14, p.b == Elem::E4M3 ? -6 : -14,
+                           std::bit_cast<uint32_t>(static_cast<float>(t.c[row][col])));
       } else {
         uint32_t bits = mma::dotF32(model, t.a[row], bColumn, p.k, t.c[row][col]);
         // An f16 result is the f32 sum rounded to nearest (to be confirmed

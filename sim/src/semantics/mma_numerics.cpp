@@ -91,7 +91,7 @@ uint32_t fp8DotF32(const double* a, const double* b, int aMinExponent, int bMinE
   unsigned firstCount = 0, secondCount = 0;
   for (unsigned k = 0; k < kK; ++k) {
     double p = a[k] * b[k];  // exact: at most 8 significant bits
-    if (std::isnan(p)) {  // a NaN operand, or infinity times zero
+    if (std::isnan(p)) {     // a NaN operand, or infinity times zero
       nan = true;
     } else if (std::isinf(p)) {
       (p > 0 ? posInf : negInf) = true;

@@ -27,8 +27,8 @@ float value(int i, int seed) { return static_cast<float>(static_cast<int>((i * 5
 // Runs D = alpha op(A) B + beta C (column-major, C and D the same buffer)
 // with the heuristic's first algorithm.
 cublasStatus_t matmul(cublasLtHandle_t lt, cublasLtMatmulDesc_t op, cudaDataType inType, cudaDataType outType,
-                      const void* alpha, const void* a, const void* b, const void* beta, void* c, void* workspace,
-                      size_t workspaceBytes, int* algorithms) {
+                      const void* alpha, const void* a, const void* b, const void* beta, void* c,
+                      void* workspace, size_t workspaceBytes, int* algorithms) {
   cublasLtMatrixLayout_t la, lb, lc;
   cublasLtMatrixLayoutCreate(&la, inType, m, k, m);
   cublasLtMatrixLayoutCreate(&lb, inType, k, n, k);
@@ -41,7 +41,8 @@ cublasStatus_t matmul(cublasLtHandle_t lt, cublasLtMatmulDesc_t op, cudaDataType
   cublasStatus_t s =
       cublasLtMatmulAlgoGetHeuristic(lt, op, la, lb, lc, lc, preference, 1, &result, algorithms);
   if (s == CUBLAS_STATUS_SUCCESS && *algorithms > 0) {
-    s = cublasLtMatmul(lt, op, alpha, a, la, b, lb, beta, c, lc, c, lc, &result.algo, workspace, workspaceBytes, 0);
+    s = cublasLtMatmul(lt, op, alpha, a, la, b, lb, beta, c, lc, c, lc, &result.algo, workspace,
+                       workspaceBytes, 0);
   }
   cublasLtMatmulPreferenceDestroy(preference);
   cublasLtMatrixLayoutDestroy(la);
@@ -88,7 +89,8 @@ int main() {
   int algorithms = 0;
   LT_CHECK(matmul(lt, single, CUDA_R_32F, CUDA_R_32F, &alpha, dA, dB, &beta, dC, workspace, workspaceBytes,
                   &algorithms));
-  std::printf("single-precision matmul: the heuristic offers an algorithm: %s\n", algorithms > 0 ? "yes" : "no");
+  std::printf("single-precision matmul: the heuristic offers an algorithm: %s\n",
+              algorithms > 0 ? "yes" : "no");
   std::vector<float> got(m * n);
   CHECK(cudaMemcpy(got.data(), dC, got.size() * 4, cudaMemcpyDeviceToHost));
   int wrong = 0;
@@ -108,7 +110,8 @@ int main() {
   LT_CHECK(cublasLtMatmulDescSetAttribute(mixed, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof epilogue));
   LT_CHECK(cublasLtMatmulDescSetAttribute(mixed, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &dBias, sizeof dBias));
   cudaDataType biasType = CUDA_R_32F;
-  LT_CHECK(cublasLtMatmulDescSetAttribute(mixed, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &biasType, sizeof biasType));
+  LT_CHECK(
+      cublasLtMatmulDescSetAttribute(mixed, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &biasType, sizeof biasType));
   float one = 1, zero = 0;
   LT_CHECK(matmul(lt, mixed, CUDA_R_16F, CUDA_R_32F, &one, dHA, dHB, &zero, dC, workspace, workspaceBytes,
                   &algorithms));
@@ -123,8 +126,9 @@ int main() {
       wrong += got[i + j * m] != (sum < 0 ? 0.0f : sum) ? 1 : 0;
     }
   }
-  std::printf("half-input matmul with bias and ReLU: %d of %d elements differ from the host's (%d cut to 0)\n",
-              wrong, m * n, cut);
+  std::printf(
+      "half-input matmul with bias and ReLU: %d of %d elements differ from the host's (%d cut to 0)\n", wrong,
+      m * n, cut);
 
   // fp8: D = A^T B with A stored k x m, e4m3 inputs, f32 output.
   const int k8 = 64;
@@ -147,15 +151,15 @@ int main() {
   LT_CHECK(cublasLtMatrixLayoutCreate(&lc8, CUDA_R_32F, m, n, m));
   cublasLtMatmulPreference_t preference;
   LT_CHECK(cublasLtMatmulPreferenceCreate(&preference));
-  LT_CHECK(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes,
-                                                sizeof workspaceBytes));
+  LT_CHECK(cublasLtMatmulPreferenceSetAttribute(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                                &workspaceBytes, sizeof workspaceBytes));
   cublasLtMatmulHeuristicResult_t result = {};
   algorithms = 0;
   LT_CHECK(cublasLtMatmulAlgoGetHeuristic(lt, fp8, la8, lb8, lc8, lc8, preference, 1, &result, &algorithms));
   std::printf("fp8 matmul: the heuristic offers an algorithm: %s\n", algorithms > 0 ? "yes" : "no");
   if (algorithms > 0) {
-    LT_CHECK(cublasLtMatmul(lt, fp8, &one, dA8, la8, dB8, lb8, &zero, dC, lc8, dC, lc8, &result.algo, workspace,
-                            workspaceBytes, 0));
+    LT_CHECK(cublasLtMatmul(lt, fp8, &one, dA8, la8, dB8, lb8, &zero, dC, lc8, dC, lc8, &result.algo,
+                            workspace, workspaceBytes, 0));
     CHECK(cudaMemcpy(got.data(), dC, got.size() * 4, cudaMemcpyDeviceToHost));
     wrong = 0;
     for (int j = 0; j < n; ++j) {

@@ -1,11 +1,14 @@
 // cuSPARSE's generic API as programs call it: a CSR matrix times a dense
 // vector (SpMV) and times a dense matrix (SpMM), with alpha and beta, and
-// a COO matrix times a vector; each checked against a host computation on
-// small integers (exact, so the results must equal the host's bit for bit).
+// a COO matrix times a vector, and a lower-triangular solve (SpSV, whose
+// blocks wait for each other's rows); each checked against a host
+// computation on small integers (exact, so the results must equal the
+// host's bit for bit).
 // nvcc flags: -lcusparse
 // ptxsim flags: --config h100_forward
 #include <cusparse.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -66,17 +69,18 @@ int main() {
   for (cusparseSpMatDescr_t matrix : {csr, coo}) {
     CHECK(cudaMemcpy(dY, y.data(), rows * 4, cudaMemcpyHostToDevice));
     size_t bytes = 0;
-    SPARSE_CHECK(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matrix, vx, &beta, vy,
-                                         CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+    SPARSE_CHECK(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matrix, vx, &beta,
+                                         vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
     void* buffer = nullptr;
     CHECK(cudaMalloc(&buffer, bytes + 1));
-    SPARSE_CHECK(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matrix, vx, &beta, vy, CUDA_R_32F,
-                              CUSPARSE_SPMV_ALG_DEFAULT, buffer));
+    SPARSE_CHECK(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matrix, vx, &beta, vy,
+                              CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, buffer));
     std::vector<float> got(rows);
     CHECK(cudaMemcpy(got.data(), dY, rows * 4, cudaMemcpyDeviceToHost));
     int wrong = 0;
     for (int r = 0; r < rows; ++r) wrong += got[r] != want[r] ? 1 : 0;
-    std::printf("SpMV %s: %d of %d elements differ from the host's\n", matrix == csr ? "CSR" : "COO", wrong, rows);
+    std::printf("SpMV %s: %d of %d elements differ from the host's\n", matrix == csr ? "CSR" : "COO", wrong,
+                rows);
     cudaFree(buffer);
   }
 
@@ -90,12 +94,13 @@ int main() {
   SPARSE_CHECK(cusparseCreateDnMat(&mc, rows, bcols, rows, dC, CUDA_R_32F, CUSPARSE_ORDER_COL));
   float one = 1, zero = 0;
   size_t bytes = 0;
-  SPARSE_CHECK(cusparseSpMM_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                       &one, csr, mb, &zero, mc, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
+  SPARSE_CHECK(cusparseSpMM_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                       CUSPARSE_OPERATION_NON_TRANSPOSE, &one, csr, mb, &zero, mc, CUDA_R_32F,
+                                       CUSPARSE_SPMM_ALG_DEFAULT, &bytes));
   void* buffer = nullptr;
   CHECK(cudaMalloc(&buffer, bytes + 1));
-  SPARSE_CHECK(cusparseSpMM(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, csr, mb,
-                            &zero, mc, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, buffer));
+  SPARSE_CHECK(cusparseSpMM(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                            csr, mb, &zero, mc, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, buffer));
   std::vector<float> got(rows * bcols);
   CHECK(cudaMemcpy(got.data(), dC, got.size() * 4, cudaMemcpyDeviceToHost));
   int wrong = 0;
@@ -106,7 +111,62 @@ int main() {
       wrong += got[r + j * rows] != sum ? 1 : 0;
     }
   }
-  std::printf("SpMM CSR times %d columns: %d of %d elements differ from the host's\n", bcols, wrong, rows * bcols);
+  std::printf("SpMM CSR times %d columns: %d of %d elements differ from the host's\n", bcols, wrong,
+              rows * bcols);
+
+  // SpSV: L x = b for a 512 x 512 lower-triangular L with a unit diagonal
+  // and entries of +-1 reaching back up to 40 rows, b made from an integer x.
+  const int n = 512;
+  std::vector<int> lOffsets{0}, lColumns;
+  std::vector<float> lValues, xTrue(n), rhs(n, 0);
+  for (int r = 0; r < n; ++r) {
+    xTrue[r] = static_cast<float>(r % 5 - 2);
+    for (int c = std::max(0, r - 40); c <= r; ++c) {
+      if (c != r && (r * 5 + c * 3) % 7 != 0) continue;
+      lColumns.push_back(c);
+      lValues.push_back(c == r ? 1.0f : ((r + c) % 2 == 0 ? 1.0f : -1.0f));
+      rhs[r] += lValues.back() * xTrue[c];
+    }
+    lOffsets.push_back(static_cast<int>(lColumns.size()));
+  }
+  int* dLOffsets = toDevice(lOffsets);
+  int* dLColumns = toDevice(lColumns);
+  float* dLValues = toDevice(lValues);
+  float* dRhs = toDevice(rhs);
+  float* dSolution = toDevice(std::vector<float>(n, 0));
+  cusparseSpMatDescr_t lower;
+  SPARSE_CHECK(cusparseCreateCsr(&lower, n, n, static_cast<int64_t>(lValues.size()), dLOffsets, dLColumns,
+                                 dLValues, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                 CUDA_R_32F));
+  cusparseFillMode_t fill = CUSPARSE_FILL_MODE_LOWER;
+  cusparseDiagType_t diagonal = CUSPARSE_DIAG_TYPE_NON_UNIT;
+  SPARSE_CHECK(cusparseSpMatSetAttribute(lower, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof fill));
+  SPARSE_CHECK(cusparseSpMatSetAttribute(lower, CUSPARSE_SPMAT_DIAG_TYPE, &diagonal, sizeof diagonal));
+  cusparseDnVecDescr_t vRhs, vSolution;
+  SPARSE_CHECK(cusparseCreateDnVec(&vRhs, n, dRhs, CUDA_R_32F));
+  SPARSE_CHECK(cusparseCreateDnVec(&vSolution, n, dSolution, CUDA_R_32F));
+  cusparseSpSVDescr_t spsv;
+  SPARSE_CHECK(cusparseSpSV_createDescr(&spsv));
+  float unit = 1;
+  size_t spsvBytes = 0;
+  SPARSE_CHECK(cusparseSpSV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &unit, lower, vRhs,
+                                       vSolution, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, spsv, &spsvBytes));
+  void* spsvBuffer = nullptr;
+  CHECK(cudaMalloc(&spsvBuffer, spsvBytes > 0 ? spsvBytes : 1));
+  SPARSE_CHECK(cusparseSpSV_analysis(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &unit, lower, vRhs, vSolution,
+                                     CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, spsv, spsvBuffer));
+  SPARSE_CHECK(cusparseSpSV_solve(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &unit, lower, vRhs, vSolution,
+                                  CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, spsv));
+  std::vector<float> solution(n);
+  CHECK(cudaMemcpy(solution.data(), dSolution, n * sizeof(float), cudaMemcpyDeviceToHost));
+  wrong = 0;
+  for (int r = 0; r < n; ++r) wrong += solution[r] != xTrue[r] ? 1 : 0;
+  std::printf("SpSV lower-triangular %d x %d with %zu nonzeros: %d of %d elements differ from the host's\n",
+              n, n, lValues.size(), wrong, n);
+  SPARSE_CHECK(cusparseSpSV_destroyDescr(spsv));
+  cusparseDestroySpMat(lower);
+  cusparseDestroyDnVec(vRhs);
+  cusparseDestroyDnVec(vSolution);
 
   cusparseDestroySpMat(csr);
   cusparseDestroySpMat(coo);
