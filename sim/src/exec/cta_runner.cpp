@@ -228,7 +228,11 @@ void runCtaQueue(ExecContext& ctx, std::atomic<uint64_t>& next, uint64_t count, 
       uint64_t launchWrites =
           ctx.grid.memoryWrites.fetch_add(unpublished, std::memory_order_relaxed) + unpublished;
       r.publishedWrites = cta.memoryWrites;
-      r.repeating = r.monitor.repeating(cta, roundInstructions, launchWrites);
+      // The monitor starts watching a CTA's state after a stretch without
+      // writes; with many CTAs resident the stretch is this host thread's,
+      // not the CTA's own, or a grid of spinning CTAs would run for the
+      // sum of their stretches before a deadlock is seen.
+      r.repeating = r.monitor.repeating(cta, roundInstructions * residents.size(), launchWrites);
       r.vote->set(r.repeating);
       allRepeating = allRepeating && r.repeating;
       ++i;
@@ -237,11 +241,12 @@ void runCtaQueue(ExecContext& ctx, std::atomic<uint64_t>& next, uint64_t count, 
     // Every resident CTA waits: as many again start beside them, up to what
     // the GPU holds at once; once none is left to start, or the GPU is full,
     // and no CTA of the launch moves, the lowest is reported.
-    if (allWaiting && residents.size() < residentLimit) {
-      size_t more = std::min<size_t>(residents.size(), residentLimit - residents.size());
+    if (allWaiting && residents.size() < residentLimit && !exhausted) {
+      size_t before = residents.size();
+      size_t more = std::min<size_t>(before, residentLimit - before);
       for (size_t i = 0; i < more && admit(); ++i) {
       }
-      continue;
+      if (residents.size() > before) continue;
     }
     if (!allRepeating) continue;
     if (residents.front()->vote->unanimous() && (exhausted || residents.size() >= residentLimit)) {
