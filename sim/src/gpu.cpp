@@ -240,7 +240,7 @@ LaunchError Gpu::kernelResources(LoadedModule& module, std::string_view kernel, 
 // next CTA when it finishes one.
 // Device-side launches wait for their turn (launch_turns.h) only in a
 // module that can launch from the device.
-void Gpu::runCtas(exec::GridContext& grid, unsigned threads, LaunchResult& result,
+void Gpu::runCtas(exec::GridContext& grid, unsigned threads, uint32_t ctasPerSm, LaunchResult& result,
                   LaunchesByCta& launchesByCta) {
   const uint64_t ctaCount = grid.launch.grid.count();
   std::unique_ptr<exec::LaunchTurns> turns;
@@ -265,13 +265,8 @@ void Gpu::runCtas(exec::GridContext& grid, unsigned threads, LaunchResult& resul
   // As many CTAs may be resident as the GPU holds, shared among the host
   // threads. Device-side launches take turns by CTA (launch_turns.h), which
   // a CTA waiting for a later one would never give: one resident CTA then.
-  KernelResources resources;
-  resources.staticSharedBytes = grid.kernel.staticSharedBytes;
-  resources.registersPerThread = grid.kernel.registersPerThread;
-  uint64_t perSm = static_cast<uint64_t>(
-      std::max(1, maxActiveBlocksPerSm(config_, resources, static_cast<int>(grid.launch.block.count()),
-                                       grid.launch.dynamicSharedBytes)));
-  uint64_t residentLimit = turns != nullptr ? 1 : std::max<uint64_t>(1, perSm * config_.smCount / threads);
+  uint64_t residentLimit =
+      turns != nullptr ? 1 : std::max<uint64_t>(1, uint64_t{ctasPerSm} * config_.smCount / threads);
   auto worker = [&](unsigned t) {
     exec::ExecContext ctx(grid);
     exec::runCtaQueue(ctx, nextCta, ctaCount, residentLimit, finished);
@@ -446,20 +441,22 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
   grid.pendingLaunchLimit = config_.pendingLaunchLimit;
   LaunchesByCta launchesByCta;
   if (usesWorkspace) grid.gridWorkspace = allocateGridWorkspace();
+  // The CTAs an SM holds at once: the timing model's CTA scheduler places
+  // that many, and the functional runner keeps up to that many resident.
+  Gpu::KernelResources resources;
+  resources.staticSharedBytes = kernel->staticSharedBytes;
+  resources.registersPerThread = result.stats.registersPerThread;
+  const uint32_t ctasPerSm = static_cast<uint32_t>(
+      std::max(1, maxActiveBlocksPerSm(config_, resources, static_cast<int>(config.block.count()),
+                                       config.dynamicSharedBytes)));
   if (options.timing) {
     // A cooperative grid's CTAs all fit at once (checkCoResidency), so the
     // CTA scheduler places them all. The grids its threads launch run after
     // it, each timed on its own (they do not overlap it in simulated time).
-    Gpu::KernelResources resources;
-    resources.staticSharedBytes = kernel->staticSharedBytes;
-    resources.registersPerThread = result.stats.registersPerThread;
-    int perSm = maxActiveBlocksPerSm(config_, resources, static_cast<int>(config.block.count()),
-                                     config.dynamicSharedBytes);
     if (!timingKept_) timingKept_ = std::make_unique<timing::KeptState>();
     const unsigned timingThreads =
         options.hostThreads != 0 ? options.hostThreads : std::max(1u, std::thread::hardware_concurrency());
-    timing::TimedGrid timed =
-        timing::runTimedGrid(grid, static_cast<uint32_t>(std::max(perSm, 1)), *timingKept_, timingThreads);
+    timing::TimedGrid timed = timing::runTimedGrid(grid, ctasPerSm, *timingKept_, timingThreads);
     result.stats.timed = true;
     result.stats.timing = timed.stats.timing;
     result.stats.timingParameters = timingParameters();
@@ -472,7 +469,7 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
     exec::runCooperativeGrid(ctx, result.printfOutput, launchesByCta);
     result.stats.add(ctx.stats);
   } else {
-    runCtas(grid, threads, result, launchesByCta);
+    runCtas(grid, threads, ctasPerSm, result, launchesByCta);
   }
   if (usesWorkspace) allocations_.release(grid.gridWorkspace);
   result.error = grid.error;

@@ -165,8 +165,8 @@ constexpr uint64_t kWaitingInstructions = uint64_t{1} << 12;
 
 constexpr const char* kSpinReason =
     "the threads of the block repeat the same states without writing memory (a spin loop waiting for a "
-    "thread "
-    "that cannot run, or for a wake-up that never comes)";
+    "thread that "
+    "cannot run, or for a wake-up that never comes)";
 
 }  // namespace
 
@@ -201,6 +201,9 @@ void runCtaQueue(ExecContext& ctx, std::atomic<uint64_t>& next, uint64_t count, 
     spare.push_back(std::move(residents[i]));
     residents.erase(residents.begin() + static_cast<std::ptrdiff_t>(i));
   };
+  auto retireAll = [&]() {
+    while (!residents.empty()) retire(residents.size() - 1);
+  };
   while (!residents.empty() || admit()) {
     ctx.aborted = false;
     bool allRepeating = true, allWaiting = true;
@@ -212,7 +215,7 @@ void runCtaQueue(ExecContext& ctx, std::atomic<uint64_t>& next, uint64_t count, 
       if (outcome == RoundOutcome::Stalled) failStalled(ctx, cta, "no thread of the block can make progress");
       if (outcome == RoundOutcome::Stopped || outcome == RoundOutcome::Stalled) {
         // The launch failed: the CTAs resident with this one stop too.
-        while (!residents.empty()) retire(residents.size() - 1);
+        retireAll();
         break;
       }
       if (outcome == RoundOutcome::Done) finished(cta.linearId, &cta);
@@ -251,7 +254,7 @@ void runCtaQueue(ExecContext& ctx, std::atomic<uint64_t>& next, uint64_t count, 
     if (!allRepeating) continue;
     if (residents.front()->vote->unanimous() && (exhausted || residents.size() >= residentLimit)) {
       failStalled(ctx, residents.front()->state, kSpinReason);
-      while (!residents.empty()) retire(residents.size() - 1);
+      retireAll();
     }
   }
 }

@@ -31,7 +31,7 @@ namespace exec {
 struct PreparedKernel;
 struct GridContext;
 struct DeviceLaunch;
-}
+}  // namespace exec
 
 // A module placed in device memory: its variables allocated and
 // initialised, each kernel prepared on its first use.
@@ -155,7 +155,9 @@ class Gpu {
                          uint64_t parentLaunchId, std::vector<exec::DeviceLaunch>& launches,
                          LaunchResult& total);
   // Runs the CTAs of a grid that need not be resident together.
-  void runCtas(exec::GridContext& grid, unsigned threads, LaunchResult& result, LaunchesByCta& launchesByCta);
+  // `ctasPerSm`: the CTAs an SM holds at once for this launch (occupancy).
+  void runCtas(exec::GridContext& grid, unsigned threads, uint32_t ctasPerSm, LaunchResult& result,
+               LaunchesByCta& launchesByCta);
   std::string checkCoResidency(LoadedModule& module, const isa::Function& kernel, const LaunchConfig& config);
   // A zeroed cooperative grid workspace in device memory, released after the launch.
   uint64_t allocateGridWorkspace();
