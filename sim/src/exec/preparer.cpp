@@ -342,7 +342,11 @@ class FunctionPreparer {
     pending_ = 0;
     size_t firstMaterialization = out_->materializations.size();
     std::string why;
-    bool ok = inst.operandCount <= pi.ops.size() || inst.opcode == isa::Opcode::Call;
+    // Operands past the eighth are resolved only for calls; an instruction
+    // whose extra operands are immediates (the sparse wgmma's flags) has its
+    // selector read them from the IR.
+    bool ok = inst.operandCount <= pi.ops.size() || inst.opcode == isa::Opcode::Call ||
+              trailingImmediates(inst, static_cast<unsigned>(pi.ops.size()));
     if (!ok) why = "more than 8 operands";
     for (unsigned i = 0; ok && i < inst.operandCount && i < pi.ops.size(); ++i) ok = resolve(inst, i, pi.ops[i], why);
     pi.materializeFirst = static_cast<uint32_t>(firstMaterialization);
@@ -363,6 +367,13 @@ class FunctionPreparer {
       errors_.push_back("unsupported instruction " + opcodeText(inst) + " at " + locationText(module_, inst) +
                         (why.empty() ? "" : ": " + why));
     }
+  }
+
+  bool trailingImmediates(const isa::Instruction& inst, unsigned from) const {
+    for (unsigned i = from; i < inst.operandCount; ++i) {
+      if (fn_.operands[inst.firstOperand + i].kind != OperandKind::Immediate) return false;
+    }
+    return true;
   }
 
   // The register rows `pi` writes and reads (prepared.h), each once.
@@ -421,6 +432,7 @@ SyncKind syncKindOf(const isa::Instruction& inst) {
     case Opcode::Elect:
     case Opcode::Redux: return SyncKind::Collective;
     case Opcode::Mma:
+    case Opcode::WgmmaMmaAsync:
     case Opcode::Ldmatrix:
     case Opcode::Stmatrix: return SyncKind::WarpAligned;
     case Opcode::Vote:

@@ -19,6 +19,7 @@
 
 #include "half_value.h"
 #include "matrix_fragment.h"
+#include "mma_elements.h"
 #include "mma_numerics.h"
 #include "ptxsim/isa/instruction_table.h"
 #include "semantics.h"
@@ -33,23 +34,12 @@ using isa::Mod;
 using isa::ModGroup;
 using isa::Opcode;
 
-enum class Elem : uint8_t { F16, BF16, TF32, F32, F64, S8, U8, S32, E4M3, E5M2 };
-
-unsigned bitsOf(Elem e) {
-  switch (e) {
-    case Elem::F16:
-    case Elem::BF16: return 16;
-    case Elem::S8:
-    case Elem::U8:
-    case Elem::E4M3:
-    case Elem::E5M2: return 8;
-    case Elem::F64: return 64;
-    default: return 32;
-  }
-}
-
-bool isInteger(Elem e) { return e == Elem::S8 || e == Elem::U8 || e == Elem::S32; }
-bool isFp8(Elem e) { return e == Elem::E4M3 || e == Elem::E5M2; }
+using mma::Elem;
+using mma::bitsOf;
+using mma::elemOf;
+using mma::isFp8;
+using mma::isInteger;
+using mma::valueOf;
 
 // The form of one mma, decided at prepare time and kept in pi.aux.
 struct Plan {
@@ -60,37 +50,6 @@ struct Plan {
 static_assert(sizeof(Plan) == 8);
 
 constexpr unsigned kMaxM = 16, kMaxN = 8, kMaxK = 32;
-
-double fp8Value(uint64_t bits, const sf::Format& format) {
-  sf::Unpacked u = sf::decode(bits, format);
-  switch (u.cls) {
-    case sf::Class::NaN: return std::numeric_limits<double>::quiet_NaN();
-    case sf::Class::Inf: return u.negative ? -INFINITY : INFINITY;
-    case sf::Class::Zero: return u.negative ? -0.0 : 0.0;
-    case sf::Class::Finite: break;
-  }
-  double magnitude = std::ldexp(static_cast<double>(u.sig >> 60), u.exp - 3);  // at most 4 significant bits
-  return u.negative ? -magnitude : magnitude;
-}
-
-// The exact value of one element (every input format fits a double).
-double valueOf(uint64_t bits, Elem e) {
-  switch (e) {
-    case Elem::F16: return half::toDouble(bits, half::Mode{});
-    case Elem::BF16: return half::toDouble(bits, half::Mode{.bf16 = true});
-    // A .tf32 operand is an f32 register whose 13 low mantissa bits the
-    // tensor core does not read.
-    case Elem::TF32: return std::bit_cast<float>(static_cast<uint32_t>(bits) & ~uint32_t{0x1fff});
-    case Elem::F32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
-    case Elem::F64: return std::bit_cast<double>(bits);
-    case Elem::S8: return static_cast<int8_t>(bits);
-    case Elem::U8: return static_cast<uint8_t>(bits);
-    case Elem::S32: return static_cast<int32_t>(bits);
-    case Elem::E4M3: return fp8Value(bits, sf::kE4M3);
-    case Elem::E5M2: return fp8Value(bits, sf::kE5M2);
-  }
-  return 0;
-}
 
 unsigned registersOf(const PreparedOperand& op) { return op.elementCount != 0 ? op.elementCount : 1; }
 
@@ -175,7 +134,7 @@ void compute(const Plan& p, Tiles& t) {
         t.d[row][col] = f64Result(p, t, row, col);
       } else if (isFp8(p.a)) {
         t.d[row][col] =
-            mma::fp8DotF32(t.a[row], bColumn, p.a == Elem::E4M3 ? -6 : -14, p.b == Elem::E4M3 ? -6 : -14,
+            mma::fp8DotF32(t.a[row], bColumn, mma::minNormalExponent(p.a), mma::minNormalExponent(p.b),
                            std::bit_cast<uint32_t>(static_cast<float>(t.c[row][col])));
       } else {
         uint32_t bits = mma::dotF32(model, t.a[row], bColumn, p.k, t.c[row][col]);
@@ -210,22 +169,6 @@ void mmaHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   gather(pi, ctx, p, t);
   compute(p, t);
   scatter(pi, ctx, p, t);
-}
-
-bool elemOf(DataType type, Elem& e) {
-  switch (type) {
-    case DataType::F16: e = Elem::F16; return true;
-    case DataType::BF16: e = Elem::BF16; return true;
-    case DataType::TF32: e = Elem::TF32; return true;
-    case DataType::F32: e = Elem::F32; return true;
-    case DataType::F64: e = Elem::F64; return true;
-    case DataType::S8: e = Elem::S8; return true;
-    case DataType::U8: e = Elem::U8; return true;
-    case DataType::S32: e = Elem::S32; return true;
-    case DataType::E4M3: e = Elem::E4M3; return true;
-    case DataType::E5M2: e = Elem::E5M2; return true;
-    default: return false;
-  }
 }
 
 // Whether the shape takes these input types, and the accumulator types.

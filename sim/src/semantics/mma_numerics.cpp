@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <climits>
+#include <bit>
 #include <cmath>
+#include <limits>
 
 namespace ptxsim::sim::semantics::mma {
 
@@ -77,11 +79,71 @@ uint32_t fp8Step(const double* values, const int* exponents, unsigned count) {
                                           {sf::Round::Zero, false, false}));
 }
 
-// A value's exponent as the tensor core aligns it: a subnormal's is its
-// format's smallest normal exponent.
+}  // namespace
+
 int rawExponent(double v, int minExponent) { return std::max(std::ilogb(v), minExponent); }
 
+WgmmaDotModel wgmmaDotModel(bool fp8Inputs, bool f16Result) {
+  if (!fp8Inputs) return {25, 24, f16Result};
+  return {13, f16Result ? 24u : 14u, f16Result};
+}
+
+namespace {
+
+// The wgmma sum (mma_numerics.h) before it takes the result's format: NaN,
+// an infinity, or the exact sum of the aligned terms.
+double wgmmaSum(const WgmmaDotModel& model, DotOperand a, DotOperand b, unsigned n, uint32_t cBits) {
+  constexpr unsigned kMaxTerms = 64;  // K is at most 32
+  bool nan = false, posInf = false, negInf = false;
+  double terms[kMaxTerms];
+  int exponents[kMaxTerms];
+  unsigned count = 0;
+  int anchor = INT_MIN;
+  auto add = [&](double value, int exponent) {
+    if (std::isnan(value)) {
+      nan = true;
+    } else if (std::isinf(value)) {
+      (value > 0 ? posInf : negInf) = true;
+    } else if (value != 0) {
+      terms[count] = value;
+      exponents[count++] = exponent;
+      anchor = std::max(anchor, exponent);
+    }
+  };
+  for (unsigned k = 0; k < n && k + 1 < kMaxTerms; ++k) {
+    add(a.values[k] * b.values[k], a.exponents[k] + b.exponents[k]);  // exact: at most 22 significant bits
+  }
+  double c = f32Value(cBits);
+  add(c, c == 0 || !std::isfinite(c) ? 0 : rawExponent(c, -126));
+  if (nan || (posInf && negInf)) return std::numeric_limits<double>::quiet_NaN();
+  if (posInf || negInf) return negInf ? -INFINITY : INFINITY;
+  if (count == 0) return 0;  // only zeros: +0, as mma_numerics.expected's "zero:" lines
+  // Every term is below 2^(anchor + 2), so each aligned term is under
+  // 2^(alignBits + 2) units and the sum of 33 fits an int64 and, scaled
+  // back, a double.
+  int lsb = anchor - model.alignBits;
+  int64_t sum = 0;
+  for (unsigned i = 0; i < count; ++i) sum += static_cast<int64_t>(std::trunc(std::ldexp(terms[i], -lsb)));
+  return std::ldexp(static_cast<double>(sum), lsb);  // +0 for a zero sum
+}
+
 }  // namespace
+
+uint32_t wgmmaDot(const WgmmaDotModel& model, DotOperand a, DotOperand b, unsigned n, uint32_t cBits) {
+  double value = wgmmaSum(model, a, b, n, cBits);
+  if (std::isnan(value)) {
+    return model.f16Result ? static_cast<uint32_t>(sf::encode(sf::decode(kF32NaN, sf::kF32), sf::kF16, {}))
+                           : kF32NaN;
+  }
+  if (model.f16Result) return static_cast<uint32_t>(sf::encode(sf::fromDouble(value), sf::kF16, {}));
+  if (std::fabs(value) >= 0x1p128) return kF32Inf | (value < 0 ? kF32Sign : 0);
+  if (value == 0) return 0;
+  if (model.resultBits < 24) {
+    int shift = std::ilogb(value) - static_cast<int>(model.resultBits) + 1;
+    value = std::ldexp(std::trunc(std::ldexp(value, -shift)), shift);
+  }
+  return static_cast<uint32_t>(sf::encode(sf::fromDouble(value), sf::kF32, {sf::Round::Zero, false, false}));
+}
 
 uint32_t fp8DotF32(const double* a, const double* b, int aMinExponent, int bMinExponent, uint32_t cBits) {
   constexpr unsigned kK = 32, kStep = kK / 2;

@@ -58,6 +58,42 @@ DotModel h100DotModel(unsigned inputBits);
 // for e5m2).
 uint32_t fp8DotF32(const double* a, const double* b, int aMinExponent, int bMinExponent, uint32_t cBits);
 
+// wgmma's floating-point dot products, fitted bit for bit to the H100
+// (tests/cuda/programs/wgmma_forms.expected, every "num" line: f16, bf16,
+// tf32 and each fp8 pairing, f32 and f16 accumulators). One fused step adds
+// the K products and the accumulator:
+// - the anchor is the largest raw exponent among the nonzero terms (a
+//   product's is the sum of its operands' exponents, a subnormal operand's
+//   being its format's smallest normal exponent, so the product's
+//   significand lies in [1, 4); the accumulator's is its f32 exponent);
+// - each term is truncated toward zero to a multiple of 2^(anchor -
+//   alignBits) and the terms are summed exactly;
+// - the sum is truncated toward zero to `resultBits` significant bits and
+//   to f32, or rounded to nearest f16 for an f16 result.
+// fp8 inputs keep far fewer bits (13 below the anchor, and 14 significant
+// bits of an f32 result) than the 16- and 32-bit formats (25 and 24).
+struct WgmmaDotModel {
+  int alignBits = 25;
+  unsigned resultBits = 24;
+  bool f16Result = false;
+};
+WgmmaDotModel wgmmaDotModel(bool fp8Inputs, bool f16Result);
+
+// One operand of a dot product: its elements' exact values and raw
+// exponents (rawExponent()).
+struct DotOperand {
+  const double* values;
+  const int* exponents;
+};
+// A value's exponent as the tensor core aligns it: a subnormal's is its
+// format's smallest normal exponent (`minExponent`).
+int rawExponent(double v, int minExponent);
+
+// c + sum of a[i] * b[i] for i < n under the wgmma model; `cBits` is the
+// accumulator as f32. The result's bits are f32's or, with f16Result,
+// f16's; an f32 NaN is the canonical 0x7fffffff.
+uint32_t wgmmaDot(const WgmmaDotModel& model, DotOperand a, DotOperand b, unsigned n, uint32_t cBits);
+
 // c + sum of a[i] * b[i] for i < n as the model adds them; every a[i],
 // b[i] and c is a value of its format held exactly in a double. Returns
 // the f32 result's bits; NaN is the canonical 0x7fffffff.

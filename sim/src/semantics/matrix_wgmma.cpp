@@ -1,0 +1,334 @@
+// wgmma (sm_90a): a warpgroup of four warps multiplies a 64 x N x K tile.
+// wgmma.mma_async.sync.aligned.m64nNkK.dtype.atype.btype d, a, b-desc,
+// scale-d{, imm-scale-a, imm-scale-b{, imm-trans-a}, imm-trans-b}: A comes
+// from registers (a vector of four, laid out per warp as mma.sync's A
+// fragment of the same element width) or from shared memory through a
+// matrix descriptor (wgmma_layout.h), B always through a descriptor; D is
+// A x B plus D when scale-d is true. Each warp computes its own 16 rows
+// (rows 16 w .. 16 w + 15 for warp w of the group), so the handler runs per
+// warp as the executor schedules it.
+//
+// The instruction is asynchronous: its results are defined only after
+// wgmma.commit_group and wgmma.wait_group, and PTX leaves reading or
+// writing its registers or its shared memory in between undefined. The
+// functional model computes D when the instruction issues, which every
+// program that follows those rules cannot tell apart; wgmma.fence,
+// commit_group and wait_group then have nothing left to do.
+//
+// Products are added as the tensor core adds them (mma_numerics.h);
+// integer forms are exact (wrapping, or clamped with .satfinite); .b1 is
+// the population count of A AND B.
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "../hex_text.h"
+#include "matrix_fragment.h"
+#include "mma_elements.h"
+#include "mma_numerics.h"
+#include "ptxsim/isa/instruction_table.h"
+#include "semantics.h"
+#include "small_float.h"
+#include "warp_aligned.h"
+#include "wgmma_layout.h"
+
+namespace ptxsim::sim::semantics {
+
+namespace {
+
+using isa::Mod;
+using isa::ModGroup;
+using isa::Opcode;
+using mma::Elem;
+
+constexpr unsigned kRowsPerWarp = 16;
+constexpr unsigned kMaxN = 256;
+constexpr unsigned kMaxK = 32;  // of the non-.b1 forms; .b1 has 256 one-bit elements
+
+enum Flag : uint8_t {
+  kAFromRegisters = 1,
+  kTransposeA = 2,
+  kTransposeB = 4,
+  kNegateA = 8,
+  kNegateB = 16,
+  kSatfinite = 32,
+};
+
+// The form of one wgmma, decided at prepare time and kept in pi.aux.
+struct Plan {
+  uint16_t n, k;
+  Elem d, a, b;
+  uint8_t flags;
+};
+static_assert(sizeof(Plan) == 8);
+
+unsigned dRegisters(const Plan& p) { return p.d == Elem::F16 ? p.n / 4 : p.n / 2; }
+
+uint64_t elementBits(const uint8_t* bytes, unsigned bits, unsigned bitInByte) {
+  switch (bits) {
+    case 1: return (bytes[0] >> bitInByte) & 1;
+    case 8: return bytes[0];
+    case 16: return bytes[0] | (uint64_t{bytes[1]} << 8);
+    default: {
+      uint32_t v;
+      std::memcpy(&v, bytes, 4);
+      return v;
+    }
+  }
+}
+
+// A's rows of this warp and B's columns: exact values and raw exponents
+// (mma_numerics.h), or the bits of a .b1 row.
+struct Operands {
+  double a[kRowsPerWarp][kMaxK];
+  int aExponents[kRowsPerWarp][kMaxK];
+  double b[kMaxN][kMaxK];  // b[n][k]: a column of B is contiguous
+  int bExponents[kMaxN][kMaxK];
+  uint64_t aBits[kRowsPerWarp][4];  // .b1: 256 bits of a row
+  uint64_t bBits[kMaxN][4];
+};
+
+// Reads `rows` x K elements of a descriptor-described operand in shared
+// memory: rows firstRow.. of the M or N dimension. False after a fault.
+bool readShared(ExecContext& ctx, const Plan& p, uint64_t descriptorBits, bool transpose, Elem type,
+                unsigned firstRow, unsigned rows, double (*values)[kMaxK], int (*exponents)[kMaxK],
+                uint64_t (*bits)[4]) {
+  wgmma::Descriptor d = wgmma::decodeDescriptor(descriptorBits);
+  unsigned elementBitsWide = mma::bitsOf(type);
+  unsigned bytes = elementBitsWide >= 8 ? elementBitsWide / 8 : 1;
+  const std::vector<uint8_t>& shared = ctx.cta->shared;
+  for (unsigned r = 0; r < rows; ++r) {
+    if (type == Elem::B1) std::fill(bits[r], bits[r] + 4, 0);
+    for (unsigned k = 0; k < p.k; ++k) {
+      uint32_t address = wgmma::elementAddress(d, transpose, firstRow + r, k, elementBitsWide);
+      if (address >= shared.size() || shared.size() - address < bytes) {
+        ctx.fail(LaunchErrorKind::IllegalAddress,
+                 "wgmma.mma_async reads shared memory at " + hex32(address) +
+                     " through its matrix descriptor, outside the block's " + std::to_string(shared.size()) +
+                     " bytes",
+                 0);
+        return false;
+      }
+      uint64_t v = elementBits(shared.data() + address, elementBitsWide, k % 8);
+      if (type == Elem::B1) {
+        bits[r][k / 64] |= v << (k % 64);
+      } else {
+        values[r][k] = mma::valueOf(v, type);
+        exponents[r][k] = mma::rawExponent(values[r][k], mma::minNormalExponent(type));
+      }
+    }
+  }
+  return true;
+}
+
+// A from registers: register r of lane l holds, per element e, row
+// groupID + 8 (r & 1) and column (r / 2) 4E + t E + e (E elements a register).
+void readRegisters(ExecContext& ctx, const PreparedInstruction& pi, const Plan& p, Operands& o) {
+  const PreparedOperand& a = pi.ops[1];
+  unsigned bits = mma::bitsOf(p.a), per = 32 / bits;
+  for (unsigned r = 0; r < 4; ++r) {
+    const uint64_t* row = ctx.row(ctx.vectorRows(a)[r]);
+    for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
+      for (unsigned e = 0; e < per; ++e) {
+        mma::Cell cell = mma::aCell(16, per, lane, r, e);
+        uint64_t v = bits == 32 ? row[lane] & 0xffffffffu : (row[lane] >> (e * bits)) & ((1u << bits) - 1);
+        o.a[cell.row][cell.col] = mma::valueOf(v, p.a);
+        o.aExponents[cell.row][cell.col] = mma::rawExponent(o.a[cell.row][cell.col], mma::minNormalExponent(p.a));
+      }
+    }
+  }
+}
+
+// Element i of a lane's accumulators: row groupID + 8 ((i / 2) % 2), column
+// 8 (i / 4) + 2t + i % 2, as mma.sync's m16n8 accumulator repeated along N.
+mma::Cell dCell(unsigned lane, unsigned i) {
+  unsigned group = lane / 4, t = lane % 4;
+  return {group + 8 * ((i / 2) % 2), 8 * (i / 4) + 2 * t + i % 2};
+}
+
+uint64_t floatResult(const Plan& p, mma::DotOperand a, mma::DotOperand b, uint32_t cBits) {
+  mma::WgmmaDotModel model = mma::wgmmaDotModel(mma::isFp8(p.a), p.d == Elem::F16);
+  return mma::wgmmaDot(model, a, b, p.k, cBits);
+}
+
+uint64_t integerResult(const Plan& p, const double* a, const double* b, int64_t c) {
+  int64_t sum = c;
+  for (unsigned k = 0; k < p.k; ++k) sum += static_cast<int64_t>(a[k]) * static_cast<int64_t>(b[k]);
+  if ((p.flags & kSatfinite) != 0) sum = std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX);
+  return static_cast<uint32_t>(static_cast<uint64_t>(sum));
+}
+
+void wgmmaHandler(const PreparedInstruction& pi, ExecContext& ctx) {
+  if (!wholeWarpExecutes(ctx, "wgmma.mma_async")) return;
+  Plan p = std::bit_cast<Plan>(pi.aux);
+  unsigned warpInGroup = ctx.warp->index % 4;
+  auto o = std::make_unique<Operands>();
+  if ((p.flags & kAFromRegisters) != 0) {
+    readRegisters(ctx, pi, p, *o);
+  } else if (!readShared(ctx, p, ctx.row(pi.ops[1].row)[0], (p.flags & kTransposeA) != 0, p.a,
+                         kRowsPerWarp * warpInGroup, kRowsPerWarp, o->a, o->aExponents, o->aBits)) {
+    return;
+  }
+  if (!readShared(ctx, p, ctx.row(pi.ops[2].row)[0], (p.flags & kTransposeB) != 0, p.b, 0, p.n, o->b, o->bExponents,
+                  o->bBits))
+    return;
+  if ((p.flags & kNegateA) != 0)
+    for (auto& row : o->a)
+      for (double& v : row) v = -v;
+  if ((p.flags & kNegateB) != 0)
+    for (auto& row : o->b)
+      for (double& v : row) v = -v;
+  bool scaleD = (ctx.row(pi.ops[3].row)[0] & 1) != 0;  // a predicate, the same in every lane
+  const PreparedOperand& d = pi.ops[0];
+  unsigned registers = dRegisters(p);
+  unsigned perRegister = p.d == Elem::F16 ? 2 : 1;
+  for (unsigned r = 0; r < registers; ++r) {
+    uint64_t* row = ctx.row(ctx.vectorRows(d)[r]);
+    for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
+      uint64_t out = 0;
+      for (unsigned e = 0; e < perRegister; ++e) {
+        mma::Cell cell = dCell(lane, r * perRegister + e);
+        unsigned elementBitsWide = p.d == Elem::F16 ? 16 : 32;
+        uint64_t cBits = scaleD ? (row[lane] >> (e * elementBitsWide)) & ((uint64_t{1} << elementBitsWide) - 1) : 0;
+        uint64_t result;
+        if (p.a == Elem::B1) {
+          int64_t sum = static_cast<int32_t>(cBits);
+          for (unsigned w = 0; w < 4; ++w) sum += std::popcount(o->aBits[cell.row][w] & o->bBits[cell.col][w]);
+          result = static_cast<uint32_t>(sum);
+        } else if (mma::isInteger(p.a)) {
+          result = integerResult(p, o->a[cell.row], o->b[cell.col], static_cast<int32_t>(cBits));
+        } else {
+          auto cF32 = static_cast<uint32_t>(p.d == Elem::F16 ? sf::encode(sf::decode(cBits, sf::kF16), sf::kF32, {})
+                                                             : cBits);
+          result = floatResult(p, {o->a[cell.row], o->aExponents[cell.row]},
+                               {o->b[cell.col], o->bExponents[cell.col]}, cF32);
+        }
+        out |= result << (e * elementBitsWide);
+      }
+      row[lane] = out;
+    }
+  }
+}
+
+// An immediate operand's value (imm-scale-a/b, imm-trans-a/b).
+bool immediate(const isa::Instruction& inst, SelectContext& context, unsigned index, int64_t& value) {
+  if (index >= inst.operandCount) return false;
+  const isa::Operand& op = context.function.operands[inst.firstOperand + index];
+  if (op.kind != isa::OperandKind::Immediate) return false;
+  value = op.value;
+  return true;
+}
+
+// The N values a type takes: multiples of 8 to 256 for the floating-point
+// forms; 8, 16, 24 and multiples of 16 from 32 for the integer and .b1 forms.
+bool validN(unsigned n, Elem a) {
+  if (n < 8 || n > 256 || n % 8 != 0) return false;
+  if (mma::isInteger(a) || a == Elem::B1) return n <= 24 || n % 16 == 0;
+  return true;
+}
+
+bool validTypes(const Plan& p) {
+  bool halfIn = p.a == Elem::F16 && p.b == Elem::F16;
+  bool bf16In = p.a == Elem::BF16 && p.b == Elem::BF16;
+  bool tf32In = p.a == Elem::TF32 && p.b == Elem::TF32;
+  bool fp8In = mma::isFp8(p.a) && mma::isFp8(p.b);
+  bool int8In = (p.a == Elem::S8 || p.a == Elem::U8) && (p.b == Elem::S8 || p.b == Elem::U8);
+  bool b1In = p.a == Elem::B1 && p.b == Elem::B1;
+  if (halfIn || fp8In) return p.d == Elem::F16 || p.d == Elem::F32;
+  if (bf16In || tf32In) return p.d == Elem::F32;
+  if (int8In || b1In) return p.d == Elem::S32;
+  return false;
+}
+
+bool selectWgmma(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext& context, std::string& why) {
+  Plan p{};
+  if (inst.typeCount != 3 || !mma::elemOf(inst.types[0], p.d) || !mma::elemOf(inst.types[1], p.a) ||
+      !mma::elemOf(inst.types[2], p.b) || !validTypes(p)) {
+    why = "this wgmma type combination";
+    return false;
+  }
+  unsigned elementBitsWide = mma::bitsOf(p.a);
+  unsigned expectedK = p.a == Elem::B1 ? 256 : 256 / elementBitsWide;
+  if (inst.shape.m != 64 || inst.shape.k != expectedK || !validN(inst.shape.n, p.a)) {
+    why = "this wgmma shape for its types (m64nNk" + std::to_string(expectedK) + ")";
+    return false;
+  }
+  p.n = static_cast<uint16_t>(inst.shape.n);
+  p.k = static_cast<uint16_t>(p.a == Elem::B1 ? 256 : expectedK);
+  if (p.a == Elem::B1 &&
+      (inst.modifiers.get(ModGroup::BoolOp) != Mod::BoolAnd || inst.modifiers.get(ModGroup::ReduceOp) != Mod::RedPopc)) {
+    why = "wgmma .b1 without .and.popc";
+    return false;
+  }
+  if (inst.modifiers.has(Mod::Satfinite)) p.flags |= kSatfinite;
+  const PreparedOperand& d = pi.ops[0];
+  if (d.elementCount != dRegisters(p)) {
+    why = "wgmma's D with " + std::to_string(d.elementCount) + " registers where the shape has " +
+          std::to_string(dRegisters(p));
+    return false;
+  }
+  const PreparedOperand& a = pi.ops[1];
+  if (a.elementCount != 0) {
+    if (a.elementCount != 4 || p.a == Elem::B1) {
+      why = "wgmma's A from registers other than four .b32 registers";
+      return false;
+    }
+    p.flags |= kAFromRegisters;
+  }
+  // The immediates after scale-d: floating-point forms take the two
+  // scales; .f16/.bf16 the transposes too (B's only when A is in registers).
+  bool isFloat = !mma::isInteger(p.a) && p.a != Elem::B1;
+  bool hasTranspose = p.a == Elem::F16 || p.a == Elem::BF16;
+  unsigned expected = 4 + (isFloat ? 2 : 0) + (hasTranspose ? ((p.flags & kAFromRegisters) != 0 ? 1 : 2) : 0);
+  if (inst.operandCount != expected) {
+    why = "wgmma with " + std::to_string(inst.operandCount) + " operands where this form has " +
+          std::to_string(expected);
+    return false;
+  }
+  unsigned next = 4;
+  int64_t value = 0;
+  if (isFloat) {
+    for (uint8_t flag : {kNegateA, kNegateB}) {
+      if (!immediate(inst, context, next++, value) || (value != 1 && value != -1)) {
+        why = "wgmma's imm-scale operands must be the immediates 1 or -1";
+        return false;
+      }
+      if (value == -1) p.flags |= flag;
+    }
+  }
+  if (hasTranspose) {
+    for (uint8_t flag : {kTransposeA, kTransposeB}) {
+      if (flag == kTransposeA && (p.flags & kAFromRegisters) != 0) continue;
+      if (!immediate(inst, context, next++, value) || (value != 0 && value != 1)) {
+        why = "wgmma's imm-trans operands must be the immediates 0 or 1";
+        return false;
+      }
+      if (value == 1) p.flags |= flag;
+    }
+  }
+  pi.aux = std::bit_cast<uint64_t>(p);
+  pi.handler = &wgmmaHandler;
+  return true;
+}
+
+// fence, commit_group and wait_group: the results are already in place.
+void nothingLeft(const PreparedInstruction&, ExecContext&) {}
+
+bool selectWgmmaOrdering(const isa::Instruction&, PreparedInstruction& pi, SelectContext&, std::string&) {
+  pi.handler = &nothingLeft;
+  return true;
+}
+
+}  // namespace
+
+void registerMatrixWgmmaSemantics(SemanticsTable& table) {
+  table.add(Opcode::WgmmaMmaAsync, &selectWgmma);
+  table.add(Opcode::WgmmaFence, &selectWgmmaOrdering);
+  table.add(Opcode::WgmmaCommitGroup, &selectWgmmaOrdering);
+  table.add(Opcode::WgmmaWaitGroup, &selectWgmmaOrdering);
+}
+
+}  // namespace ptxsim::sim::semantics
