@@ -16,7 +16,6 @@
 #include "../hex_text.h"
 #include "lane_ops.h"
 #include "mbarrier_access.h"
-#include "mbarrier_state.h"
 #include "semantics.h"
 
 namespace ptxsim::sim::semantics {
@@ -73,22 +72,7 @@ void bulkCopyHandler(const PreparedInstruction& pi, ExecContext& ctx) {
       if (q == nullptr) return;
       std::memcpy(q, chunk, kBulkGranule);
     }
-    if (!onMbarrier) return;
-    MbarrierSlot slot = mbarrierSlot(ctx, pi, pi.ops[3], AddressSpace::Shared, l, false);
-    if (slot.bytes == nullptr) return;
-    uint64_t bits;
-    std::memcpy(&bits, slot.bytes, 8);
-    mbarrier::Object object = mbarrier::decode(bits);
-    mbarrier::Fault fault = mbarrier::completeTx(object, size);
-    if (fault != mbarrier::Fault::None) {
-      ctx.fail(LaunchErrorKind::IllegalInstruction,
-               name + ": complete-tx on the mbarrier at shared address " + hex(slot.address) + ": " +
-                   mbarrier::describe(fault),
-               l);
-      return;
-    }
-    bits = mbarrier::encode(object);
-    std::memcpy(slot.bytes, &bits, 8);
+    if (onMbarrier) completeTransaction(ctx, pi, pi.ops[3], l, size);
   });
   // The shared memory written is a write the livelock watch must see
   // (step() counts only a recorded store).

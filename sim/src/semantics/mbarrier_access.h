@@ -3,9 +3,11 @@
 // Finding an mbarrier object in memory for the mbarrier instructions and
 // the bulk copies that complete on one (mbarrier.cpp, bulk_copy.cpp).
 
+#include <cstring>
 #include <string>
 
 #include "../hex_text.h"
+#include "mbarrier_state.h"
 #include "ptxsim/memory/generic_address.h"
 #include "semantics.h"
 
@@ -46,6 +48,29 @@ inline MbarrierSlot mbarrierSlot(ExecContext& ctx, const PreparedInstruction& pi
   slot.bytes = ctx.access(exec::AddressSpace::Shared, address, 8, lane,
                           read ? exec::AccessKind::Load : exec::AccessKind::Atomic);
   return slot;
+}
+
+// The complete-tx of `bytes` that a copy ending on the mbarrier at operand
+// `op` performs for `lane` (the bulk and tensor copies); false after the
+// launch has failed.
+inline bool completeTransaction(ExecContext& ctx, const PreparedInstruction& pi, const PreparedOperand& op,
+                                unsigned lane, uint32_t bytes) {
+  MbarrierSlot slot = mbarrierSlot(ctx, pi, op, exec::AddressSpace::Shared, lane, false);
+  if (slot.bytes == nullptr) return false;
+  uint64_t bits;
+  std::memcpy(&bits, slot.bytes, 8);
+  mbarrier::Object object = mbarrier::decode(bits);
+  mbarrier::Fault fault = mbarrier::completeTx(object, bytes);
+  if (fault != mbarrier::Fault::None) {
+    ctx.fail(LaunchErrorKind::IllegalInstruction,
+             std::string(isa::mnemonicOf(pi.source->opcode)) + ": complete-tx on the mbarrier at shared address " +
+                 hex(slot.address) + ": " + mbarrier::describe(fault),
+             lane);
+    return false;
+  }
+  bits = mbarrier::encode(object);
+  std::memcpy(slot.bytes, &bits, 8);
+  return true;
 }
 
 }  // namespace ptxsim::sim::semantics

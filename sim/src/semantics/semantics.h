@@ -78,6 +78,7 @@ void registerMiscSemantics(SemanticsTable& table);
 void registerAsyncCopySemantics(SemanticsTable& table);
 void registerMbarrierSemantics(SemanticsTable& table);
 void registerBulkCopySemantics(SemanticsTable& table);
+void registerTensorCopySemantics(SemanticsTable& table);
 void registerVideoSemantics(SemanticsTable& table);
 void registerSurfaceSemantics(SemanticsTable& table);
 void registerTextureSemantics(SemanticsTable& table);

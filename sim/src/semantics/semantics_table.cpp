@@ -44,6 +44,7 @@ const SemanticsTable& semanticsTable() {
     registerAsyncCopySemantics(t);
     registerMbarrierSemantics(t);
     registerBulkCopySemantics(t);
+    registerTensorCopySemantics(t);
     registerVideoSemantics(t);
     registerSurfaceSemantics(t);
     registerTextureSemantics(t);

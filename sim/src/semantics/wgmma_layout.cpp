@@ -1,5 +1,7 @@
 #include "wgmma_layout.h"
 
+#include "shared_swizzle.h"
+
 namespace ptxsim::sim::semantics::wgmma {
 
 Descriptor decodeDescriptor(uint64_t bits) {
@@ -17,22 +19,6 @@ Descriptor decodeDescriptor(uint64_t bits) {
   return d;
 }
 
-namespace {
-
-// The swizzle: address bits 4.. (the 16-byte chunk within a row) XORed
-// with bits 7.. (the row within the atom), as many bits as the row has
-// chunks beyond the first. The descriptor's base offset is subtracted from
-// the row first: it names the row of the pattern the start address is at
-// when that is not at a pattern boundary (measured: "map sw128 start+512
-// base1" reads row 0 with the chunks of row 3).
-uint32_t swizzled(uint32_t address, uint32_t swizzleBytes, uint32_t baseOffset) {
-  uint32_t chunkMask = swizzleBytes / 16 - 1;
-  uint32_t row = (address >> 7) - baseOffset;
-  return address ^ ((row & chunkMask) << 4);
-}
-
-}  // namespace
-
 uint32_t elementAddress(const Descriptor& d, bool mnMajor, unsigned mn, unsigned k, unsigned elementBits) {
   // The position along each dimension in the units the layout counts.
   unsigned along = mnMajor ? mn : k;   // the contiguous dimension, in elements
@@ -48,8 +34,10 @@ uint32_t elementAddress(const Descriptor& d, bool mnMajor, unsigned mn, unsigned
   uint32_t atomAlong = alongByte / rowBytes, atomAcross = across / 8;
   uint32_t offset = mnMajor ? atomAlong * d.leadingOffset + atomAcross * d.strideOffset
                             : atomAcross * d.strideOffset + atomAlong * d.leadingOffset;
-  return swizzled(d.start + offset + (across % 8) * rowBytes + alongByte % rowBytes, d.swizzleBytes,
-                  d.baseOffset);
+  // The descriptor's base offset (measured: "map sw128 start+512 base1"
+  // reads row 0 with the chunks of row 3) is the swizzle's.
+  return swizzleSharedAddress(d.start + offset + (across % 8) * rowBytes + alongByte % rowBytes, d.swizzleBytes,
+                              d.baseOffset);
 }
 
 }  // namespace ptxsim::sim::semantics::wgmma
