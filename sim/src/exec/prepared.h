@@ -68,7 +68,7 @@ enum class SyncKind : uint8_t {
   None,
   Collective,  // shfl/vote/match/redux/elect .sync: member mask in the last operand
   WarpSync,    // bar.warp.sync: member mask in the last operand
-  WarpAligned,  // mma/ldmatrix/stmatrix .sync.aligned: every live lane of the warp
+  WarpAligned,  // (w)mma/ldmatrix/stmatrix .sync.aligned: every live lane of the warp
   CtaBarrier,  // bar/barrier (sync, arrive, red), barrier.cluster
 };
 

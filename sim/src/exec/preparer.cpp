@@ -434,7 +434,10 @@ SyncKind syncKindOf(const isa::Instruction& inst) {
     case Opcode::Mma:
     case Opcode::WgmmaMmaAsync:
     case Opcode::Ldmatrix:
-    case Opcode::Stmatrix: return SyncKind::WarpAligned;
+    case Opcode::Stmatrix:
+    case Opcode::WmmaLoad:
+    case Opcode::WmmaMma:
+    case Opcode::WmmaStore: return SyncKind::WarpAligned;
     case Opcode::Vote:
     case Opcode::Shfl: return inst.modifiers.has(isa::Mod::SyncMod) ? SyncKind::Collective : SyncKind::None;
     default: return SyncKind::None;

@@ -34,6 +34,8 @@ unsigned bitsOf(Elem e) {
     case Elem::E4M3:
     case Elem::E5M2: return 8;
     case Elem::B1: return 1;
+    case Elem::S4:
+    case Elem::U4: return 4;
     case Elem::F64: return 64;
     default: return 32;
   }
@@ -62,6 +64,8 @@ double valueOf(uint64_t bits, Elem e) {
     case Elem::E4M3: return fp8Value(bits, sf::kE4M3);
     case Elem::E5M2: return fp8Value(bits, sf::kE5M2);
     case Elem::B1: return static_cast<double>(bits & 1);
+    case Elem::S4: return static_cast<double>(static_cast<int8_t>(static_cast<uint8_t>(bits << 4)) >> 4);
+    case Elem::U4: return static_cast<double>(bits & 0xf);
   }
   return 0;
 }
@@ -80,6 +84,8 @@ bool elemOf(isa::DataType type, Elem& e) {
     case DataType::E4M3: e = Elem::E4M3; return true;
     case DataType::E5M2: e = Elem::E5M2; return true;
     case DataType::B1: e = Elem::B1; return true;
+    case DataType::S4: e = Elem::S4; return true;
+    case DataType::U4: e = Elem::U4; return true;
     default: return false;
   }
 }

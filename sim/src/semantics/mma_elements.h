@@ -1,6 +1,6 @@
 #pragma once
 
-// The element types of the tensor-core instructions (mma, wgmma) and the
+// The element types of the tensor-core instructions (mma, wgmma, wmma) and the
 // exact value of one element: every input format fits a double.
 
 #include <cstdint>
@@ -9,10 +9,12 @@
 
 namespace ptxsim::sim::semantics::mma {
 
-enum class Elem : uint8_t { F16, BF16, TF32, F32, F64, S8, U8, S32, E4M3, E5M2, B1 };
+enum class Elem : uint8_t { F16, BF16, TF32, F32, F64, S8, U8, S32, E4M3, E5M2, B1, S4, U4 };
 
 unsigned bitsOf(Elem e);
-inline bool isInteger(Elem e) { return e == Elem::S8 || e == Elem::U8 || e == Elem::S32; }
+inline bool isInteger(Elem e) {
+  return e == Elem::S8 || e == Elem::U8 || e == Elem::S32 || e == Elem::S4 || e == Elem::U4;
+}
 inline bool isFp8(Elem e) { return e == Elem::E4M3 || e == Elem::E5M2; }
 // The smallest normal exponent of a floating-point element type (what a
 // subnormal's exponent counts as when the tensor core aligns products).

@@ -50,6 +50,7 @@ const SemanticsTable& semanticsTable() {
     registerTextureSemantics(t);
     registerMatrixMmaSemantics(t);
     registerMatrixWmmaSemantics(t);
+    registerMatrixWmmaMmaSemantics(t);
     registerMatrixWgmmaSemantics(t);
     registerMatrixLoadSemantics(t);
     return t;

@@ -1,6 +1,6 @@
 #pragma once
 
-// The warp-wide .sync.aligned matrix instructions (mma, ldmatrix,
+// The warp-wide .sync.aligned matrix instructions (mma, wmma, ldmatrix,
 // stmatrix) need every thread of the warp to execute the same instruction:
 // each lane's result depends on the others' registers. Under independent
 // thread scheduling the executor first gathers the warp's live lanes
