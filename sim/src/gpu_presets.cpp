@@ -48,6 +48,7 @@ const std::map<std::string, Setter>& setters() {
       {"name", [](GpuConfig& c, const std::string& v) { return !(c.name = v).empty(); }},
       {"sm_version", number(&GpuConfig::smVersion)},
       {"sm_count", number(&GpuConfig::smCount)},
+      {"gpc_count", number(&GpuConfig::gpcCount)},
       {"max_threads_per_sm", number(&GpuConfig::maxThreadsPerSm)},
       {"max_blocks_per_sm", number(&GpuConfig::maxBlocksPerSm)},
       {"registers_per_sm", number(&GpuConfig::registersPerSm)},

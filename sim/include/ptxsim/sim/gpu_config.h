@@ -40,6 +40,9 @@ struct GpuConfig {
   std::string name = "NVIDIA H100 80GB HBM3";  // what the simulated device reports as its name
   uint32_t smVersion = 90;           // the PTX target the device runs natively
   uint32_t smCount = 132;
+  // Graphics processing clusters: a thread block cluster's CTAs run in one
+  // (cluster_shape.h spreads the SMs over them).
+  uint32_t gpcCount = 8;
   uint32_t maxThreadsPerSm = 2048;
   uint32_t maxBlocksPerSm = 32;
   uint32_t registersPerSm = 65536;
