@@ -33,6 +33,17 @@ void completePhase(ClusterBarrier& b) {
   b.waiters.clear();
 }
 
+// Groups of the warp waiting at another (non-.aligned) barrier.cluster
+// instruction arrive, or wait, with the running group: sync_points.cpp
+// made the whole warp gather first, as for barrier.sync.
+void moveOtherWaitingGroups(Warp& warp) {
+  for (uint32_t i = 0; i < warp.groups.size(); ++i) {
+    if (i != warp.current && warp.groups[i].mask != 0 && warp.groups[i].wait == GroupWait::Barrier) {
+      advanceGroup(warp, i);
+    }
+  }
+}
+
 unsigned firstActiveLane(const ExecContext& ctx) {
   return static_cast<unsigned>(std::countr_zero(ctx.active | 1u));
 }
@@ -50,6 +61,7 @@ void clusterArrive(ExecContext& ctx) {
     return;
   }
   warp.clusterArrival = b.phase + 1;
+  moveOtherWaitingGroups(warp);
   advance(ctx);
   if (++b.arrived >= b.liveWarps) completePhase(b);
 }
@@ -66,6 +78,7 @@ void clusterWait(ExecContext& ctx) {
   }
   if (warp.clusterArrival - 1 < b.phase) {  // that phase has completed
     warp.clusterArrival = 0;
+    moveOtherWaitingGroups(warp);
     advance(ctx);
     return;
   }
