@@ -331,6 +331,37 @@ TEST(Cluster, OutOfRangeRanksAndOffsetsFaultWithClearMessages) {
   EXPECT_NE(exited.find("which has exited"), std::string::npos) << exited;
 }
 
+// An mbarrier in rank 0's shared memory completes with an arrival from
+// rank 1 through a .shared::cluster address (mbarrier.arrive.shared::cluster).
+TEST(Cluster, RemoteMbarrierArriveCompletesThePhase) {
+  ClusterLaunch l;
+  l.grid = {2, 1, 1};
+  l.cluster = {2, 1, 1};
+  ClusterRun run =
+      runCluster(clusterKernel(".shared .align 8 .b64 bar;",
+                               "mov.u32 %r, %cluster_ctarank;\n"
+                               "setp.eq.u32 %p, %r, 0;\n"
+                               "mov.u32 %a, bar;\n"
+                               "@%p mbarrier.init.shared::cta.b64 [%a], 1;\n"
+                               "barrier.cluster.arrive;\n"
+                               "barrier.cluster.wait;\n"
+                               "@%p bra WAIT;\n"
+                               "mapa.shared::cluster.u32 %a, %a, 0;\n"
+                               "setp.eq.u32 %q, %tx, 0;\n"
+                               "@%q mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%a];\n"
+                               "bra DONE;\n"
+                               "WAIT:\n"
+                               "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %q, [%a], 0;\n"
+                               "@!%q bra WAIT;\n"
+                               "st.global.u32 [%out], 1;\n"
+                               "DONE:\n"
+                               "barrier.cluster.arrive;\n"
+                               "barrier.cluster.wait;"),
+                 l, 1);
+  ASSERT_FALSE(run.result.error) << run.result.error.message;
+  EXPECT_EQ(run.out[0], 1u);
+}
+
 TEST(Cluster, TimingModelRefusesClustersOfMoreThanOneCta) {
   ClusterLaunch l;
   l.grid = {2, 1, 1};
