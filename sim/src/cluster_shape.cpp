@@ -52,21 +52,10 @@ std::string resolveClusterShape(const isa::Function& kernel, Dim3 grid, Dim3 req
   return "";
 }
 
-uint32_t smsInGpc(const GpuConfig& config, uint32_t gpc) {
-  const uint32_t gpcs = std::max(1u, config.gpcCount);
-  if (gpc >= gpcs) return 0;
-  const uint32_t tpcs = config.smCount / 2;
-  uint32_t sms = 2 * (tpcs / gpcs + (gpc < tpcs % gpcs ? 1 : 0));
-  // An odd SM left over goes to the last GPC.
-  if (gpc == gpcs - 1) sms += config.smCount % 2;
-  return sms;
-}
-
 uint64_t maxActiveClusters(const GpuConfig& config, uint32_t blocksPerSm, uint32_t clusterSize) {
   if (clusterSize == 0) return 0;
   uint64_t clusters = 0;
-  for (uint32_t gpc = 0; gpc < std::max(1u, config.gpcCount); ++gpc)
-    clusters += uint64_t{smsInGpc(config, gpc)} * blocksPerSm / clusterSize;
+  for (uint32_t sms : config.gpcSms) clusters += uint64_t{sms} * blocksPerSm / clusterSize;
   return clusters;
 }
 

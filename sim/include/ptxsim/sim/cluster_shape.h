@@ -31,14 +31,11 @@ struct ClusterShape {
 std::string resolveClusterShape(const isa::Function& kernel, Dim3 grid, Dim3 requested,
                                 bool nonPortableAllowed, ClusterShape& out);
 
-// The SMs of each GPC: a cluster's CTAs all run in one GPC. The SMs come in
-// TPCs of two, spread over config.gpcCount GPCs as evenly as whole TPCs
-// allow (an H100 SXM's 132 SMs: two GPCs of 18 and six of 16).
-uint32_t smsInGpc(const GpuConfig& config, uint32_t gpc);
-
 // Clusters of `clusterSize` CTAs the device holds at once when an SM holds
-// `blocksPerSm` of their CTAs: each GPC holds as many as its SMs' block
-// slots fit whole.
+// `blocksPerSm` of their CTAs: each GPC (GpuConfig::gpcSms) holds as many
+// as its SMs' block slots fit whole. This matches the H100 with one block
+// per SM; with more, the H100 answers less (about half as many clusters of
+// 2 with 16 blocks per SM), which this does not model yet.
 uint64_t maxActiveClusters(const GpuConfig& config, uint32_t blocksPerSm, uint32_t clusterSize);
 
 }  // namespace ptxsim::sim
