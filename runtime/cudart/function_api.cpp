@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "export.h"
+#include "ptxsim/sim/cluster_shape.h"
 #include "ptxsim/sim/occupancy.h"
 #include "shim_state.h"
 
@@ -70,6 +71,18 @@ CUDART_EXPORT cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const 
                                         ? it->second
                                         : static_cast<int>(c.sharedBytesPerBlock - r.staticSharedBytes);
   attr->preferredShmemCarveout = -1;
+  // Thread block clusters: the kernel's __cluster_dims__ (.reqnctapercluster).
+  const ptxsim::isa::Function* entry = nullptr;
+  if (entryOf(func, entry) == cudaSuccess) {
+    const auto& d = entry->directives;
+    attr->requiredClusterWidth = static_cast<int>(d.reqnctapercluster[0]);
+    attr->requiredClusterHeight = d.reqnctapercluster[0] != 0 ? static_cast<int>(d.reqnctapercluster[1]) : 0;
+    attr->requiredClusterDepth = d.reqnctapercluster[0] != 0 ? static_cast<int>(d.reqnctapercluster[2]) : 0;
+    attr->clusterDimMustBeSet = d.explicitCluster && d.reqnctapercluster[0] == 0 ? 1 : 0;
+  }
+  auto nonPortable = shimState().nonPortableClusterSize.find(func);
+  attr->nonPortableClusterSizeAllowed =
+      nonPortable != shimState().nonPortableClusterSize.end() ? nonPortable->second : 0;
   return cudaSuccess;
 }
 
@@ -88,6 +101,17 @@ cudaError_t setAttribute(const void* func, cudaFuncAttribute attr, int value) {
     return cudaSuccess;
   }
   if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) return cudaSuccess;  // a hint
+  if (attr == cudaFuncAttributeNonPortableClusterSizeAllowed) {
+    if (value != 0 && value != 1) return result(cudaErrorInvalidValue);
+    shimState().nonPortableClusterSize[func] = value;
+    return cudaSuccess;
+  }
+  if (attr == cudaFuncAttributeClusterSchedulingPolicyPreference) {
+    // A hint to the GPU's cluster scheduler; checked, without effect here.
+    if (value < cudaClusterSchedulingPolicyDefault || value > cudaClusterSchedulingPolicyLoadBalancing)
+      return result(cudaErrorInvalidValue);
+    return cudaSuccess;
+  }
   return result(cudaErrorInvalidValue);
 }
 
@@ -204,18 +228,29 @@ CUDART_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dyna
 
 namespace {
 
-// The cluster shape a launch configuration asks for (cudaLaunchAttributeClusterDimension),
-// one CTA when it asks for none.
-cudaError_t clusterCtasOf(const cudaLaunchConfig_t& config, unsigned& ctas) {
+// The cluster shape of a launch configuration (cudaLaunchAttributeClusterDimension, or the
+// kernel's __cluster_dims__), checked as a launch checks it.
+cudaError_t clusterShapeOf(const void* func, const cudaLaunchConfig_t& config,
+                           ptxsim::sim::ClusterShape& shape) {
   if (config.numAttrs > 0 && config.attrs == nullptr) return cudaErrorInvalidValue;
-  ctas = 1;
+  ptxsim::sim::Dim3 requested{0, 0, 0};
   for (unsigned i = 0; i < config.numAttrs; ++i) {
     if (config.attrs[i].id != cudaLaunchAttributeClusterDimension) continue;
     const auto& c = config.attrs[i].val.clusterDim;
-    if (c.x == 0 || c.y == 0 || c.z == 0) return cudaErrorInvalidClusterSize;
-    ctas = c.x * c.y * c.z;
+    requested = {c.x, c.y, c.z};
   }
-  return cudaSuccess;
+  const ptxsim::isa::Function* entry = nullptr;
+  if (cudaError_t e = entryOf(func, entry); e != cudaSuccess) return e;
+  auto nonPortable = shimState().nonPortableClusterSize.find(func);
+  bool allowed = nonPortable != shimState().nonPortableClusterSize.end() && nonPortable->second != 0;
+  // The grid does not matter here: any one of whole clusters.
+  ptxsim::sim::Dim3 grid{std::max(1u, requested.x), std::max(1u, requested.y), std::max(1u, requested.z)};
+  if (requested.x == 0 && entry->directives.reqnctapercluster[0] != 0) {
+    const auto& r = entry->directives.reqnctapercluster;
+    grid = {r[0], std::max(1u, r[1]), std::max(1u, r[2])};
+  }
+  std::string why = ptxsim::sim::resolveClusterShape(*entry, grid, requested, allowed, shape);
+  return why.empty() ? cudaSuccess : cudaErrorInvalidClusterSize;
 }
 
 int blocksPerSm(const void* func, const cudaLaunchConfig_t& config, cudaError_t& error) {
@@ -229,42 +264,48 @@ int blocksPerSm(const void* func, const cudaLaunchConfig_t& config, cudaError_t&
 
 }  // namespace
 
-// Clusters of one CTA are what the simulator runs: each SM holds as many as
-// it holds blocks. Larger clusters are refused as at launch.
+// A cluster's CTAs run in one GPC, so each GPC holds as many clusters as
+// its SMs' block slots fit whole (sim/cluster_shape.h).
 CUDART_EXPORT cudaError_t cudaOccupancyMaxActiveClusters(int* numClusters, const void* func,
                                                          const cudaLaunchConfig_t* launchConfig) {
   std::lock_guard lock(shimState().mutex());
   if (numClusters == nullptr || launchConfig == nullptr) return result(cudaErrorInvalidValue);
-  unsigned ctas = 1;
-  if (cudaError_t e = clusterCtasOf(*launchConfig, ctas); e != cudaSuccess) return result(e);
-  if (ctas > 1) {
-    ptxsim::cudart::reportError(
-        "error: cudaOccupancyMaxActiveClusters: thread block clusters of %u CTAs are not supported: the "
-        "simulator runs clusters of one CTA only",
-        ctas);
-    return result(cudaErrorNotSupported);
-  }
+  ptxsim::sim::ClusterShape shape;
+  if (cudaError_t e = clusterShapeOf(func, *launchConfig, shape); e != cudaSuccess) return result(e);
   cudaError_t error = cudaSuccess;
   int perSm = blocksPerSm(func, *launchConfig, error);
   if (error != cudaSuccess) return result(error);
-  *numClusters = perSm * static_cast<int>(shimState().device().config().smCount);
+  *numClusters = static_cast<int>(ptxsim::sim::maxActiveClusters(
+      shimState().device().config(), static_cast<uint32_t>(perSm), static_cast<uint32_t>(shape.size())));
   return cudaSuccess;
 }
 
-// The largest cluster the simulator can launch is one CTA (0 when even one
-// block of this configuration does not fit on an SM). An H100 answers up to
-// 8, so the answer differs from a GPU's, and says so once per call.
+// The largest cluster that fits in a GPC: 8 CTAs, or 16 where the kernel
+// allows non-portable sizes; the kernel's own __cluster_dims__ when it has
+// them; 0 when not even one block fits on an SM.
 CUDART_EXPORT cudaError_t cudaOccupancyMaxPotentialClusterSize(int* clusterSize, const void* func,
                                                                const cudaLaunchConfig_t* launchConfig) {
   std::lock_guard lock(shimState().mutex());
   if (clusterSize == nullptr || launchConfig == nullptr) return result(cudaErrorInvalidValue);
+  const ptxsim::isa::Function* entry = nullptr;
+  if (cudaError_t e = entryOf(func, entry); e != cudaSuccess) return result(e);
   cudaError_t error = cudaSuccess;
   int perSm = blocksPerSm(func, *launchConfig, error);
   if (error != cudaSuccess) return result(error);
-  *clusterSize = perSm > 0 ? 1 : 0;
-  ptxsim::cudart::reportWarning(
-      "cudaOccupancyMaxPotentialClusterSize answers %d: the simulator runs clusters of one CTA only",
-      *clusterSize);
+  const ptxsim::sim::GpuConfig& c = shimState().device().config();
+  const auto& fixed = entry->directives.reqnctapercluster;
+  auto nonPortable = shimState().nonPortableClusterSize.find(func);
+  bool allowed = nonPortable != shimState().nonPortableClusterSize.end() && nonPortable->second != 0;
+  uint32_t largest = allowed ? ptxsim::sim::kMaxClusterSize : ptxsim::sim::kMaxPortableClusterSize;
+  if (fixed[0] != 0) largest = fixed[0] * std::max(1u, fixed[1]) * std::max(1u, fixed[2]);
+  *clusterSize = 0;
+  for (uint32_t size = largest; size > 0; --size) {
+    if (ptxsim::sim::maxActiveClusters(c, static_cast<uint32_t>(perSm), size) > 0) {
+      *clusterSize = static_cast<int>(size);
+      break;
+    }
+    if (fixed[0] != 0) break;  // the kernel runs with that shape or not at all
+  }
   return cudaSuccess;
 }
 

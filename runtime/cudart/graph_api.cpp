@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "export.h"
-#include "graph_nodes.h"
 #include "graph_handles.h"
+#include "graph_nodes.h"
 #include "shim_state.h"
 
 using namespace ptxsim::cudart;
@@ -278,6 +278,7 @@ CUDART_EXPORT cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, con
   if (cudaError_t e = kernelOperation(params, replacement); e != cudaSuccess) return result(e);
   replacement.attributes = std::move(k->attributes);  // the attributes stay
   replacement.cooperative = k->cooperative;
+  replacement.cluster = k->cluster;
   *k = std::move(replacement);
   return cudaSuccess;
 }

@@ -244,6 +244,7 @@ CUDART_EXPORT cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec,
   if (e != cudaSuccess) return result(e);
   replacement.attributes = std::move(k->attributes);  // the attributes stay
   replacement.cooperative = k->cooperative;
+  replacement.cluster = k->cluster;
   *k = std::move(replacement);
   return cudaSuccess;
 }

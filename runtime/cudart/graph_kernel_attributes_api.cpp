@@ -1,10 +1,8 @@
 // Kernel node attributes (cudaGraphKernelNodeSetAttribute and relatives):
 // the launch attributes a kernel node carries. Cooperative changes how
-// the kernel runs; a cluster of more than one CTA is refused as for
-// cudaLaunchKernelEx; the others tune scheduling and caching and are kept
-// so that they read back.
-
-#include <cstdio>
+// the kernel runs, and so does the cluster shape (checked when the node
+// launches, as cudaLaunchKernelEx's); the others tune scheduling and
+// caching and are kept so that they read back.
 
 #include "export.h"
 #include "graph_nodes.h"
@@ -14,20 +12,9 @@ using namespace ptxsim::cudart;
 
 namespace {
 
-cudaError_t checkAttribute(cudaLaunchAttributeID attr, const cudaLaunchAttributeValue& value) {
+cudaError_t checkAttribute(cudaLaunchAttributeID attr, const cudaLaunchAttributeValue&) {
   switch (attr) {
-    case cudaLaunchAttributeClusterDimension: {
-      const auto& c = value.clusterDim;
-      if (c.x * c.y * c.z > 1) {
-        std::fprintf(
-            stderr,
-            "ptxsim: error: cudaGraphKernelNodeSetAttribute: thread block clusters of %ux%ux%u CTAs are not "
-            "supported: the simulator runs clusters of one CTA only\n",
-            c.x, c.y, c.z);
-        return cudaErrorNotSupported;
-      }
-      return cudaSuccess;
-    }
+    case cudaLaunchAttributeClusterDimension:
     case cudaLaunchAttributeAccessPolicyWindow:
     case cudaLaunchAttributeCooperative:
     case cudaLaunchAttributePriority:
@@ -51,6 +38,8 @@ CUDART_EXPORT cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t node, 
   if (cudaError_t e = checkAttribute(attr, *value); e != cudaSuccess) return result(e);
   k->attributes[attr] = *value;
   if (attr == cudaLaunchAttributeCooperative) k->cooperative = value->cooperative != 0;
+  if (attr == cudaLaunchAttributeClusterDimension)
+    k->cluster = dim3(value->clusterDim.x, value->clusterDim.y, value->clusterDim.z);
   return cudaSuccess;
 }
 
@@ -74,5 +63,6 @@ CUDART_EXPORT cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t dst,
   if (to == nullptr || from == nullptr) return result(cudaErrorInvalidValue);
   to->attributes = from->attributes;
   to->cooperative = from->cooperative;
+  to->cluster = from->cluster;
   return cudaSuccess;
 }

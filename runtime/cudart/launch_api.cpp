@@ -33,14 +33,15 @@ CUDART_EXPORT cudaError_t __cudaPopCallConfiguration(dim3* gridDim, dim3* blockD
 namespace {
 
 // Every launch is a stream operation: run now, or recorded while the stream captures.
-cudaError_t launch(const void* func, dim3 grid, dim3 block, void** args, size_t sharedMem, cudaStream_t stream,
-                   bool cooperative = false) {
+cudaError_t launch(const void* func, dim3 grid, dim3 block, void** args, size_t sharedMem,
+                   cudaStream_t stream, bool cooperative = false, dim3 cluster = dim3(0, 0, 0)) {
   std::unique_lock lock(shimState().mutex());
   if (shimState().sticky() != cudaSuccess) return shimState().sticky();
   ptxsim::cudart::KernelOperation kernel;
   cudaError_t e = ptxsim::cudart::makeKernelOperation(func, grid, block, sharedMem, args, kernel);
   if (e != cudaSuccess) return result(e);
   kernel.cooperative = cooperative;
+  kernel.cluster = cluster;
   return result(ptxsim::cudart::issue(stream, std::move(kernel), lock));
 }
 
@@ -88,6 +89,7 @@ namespace {
 // functional effect: every launch runs to completion when issued.
 struct LaunchRequest {
   bool cooperative = false;
+  dim3 cluster{0, 0, 0};                  // cudaLaunchAttributeClusterDimension; zeros for none
   cudaEvent_t completionEvent = nullptr;  // programmatic or launch-completion event
 };
 
@@ -106,18 +108,12 @@ cudaError_t readLaunchAttributes(const cudaLaunchConfig_t& config, LaunchRequest
       case cudaLaunchAttributeClusterDimension: {
         const auto& c = a.val.clusterDim;
         if (!clusterFitsGrid(config, c.x, c.y, c.z)) return cudaErrorInvalidClusterSize;
-        if (c.x * c.y * c.z > 1) {
-          ptxsim::cudart::reportError(
-              "error: cudaLaunchKernelEx: thread block clusters of %ux%ux%u CTAs are not supported: "
-              "the simulator runs clusters of one CTA only (no distributed shared memory, cross-CTA "
-              "cluster barriers or %%cluster_ctarank above 0)",
-              c.x, c.y, c.z);
-          return cudaErrorNotSupported;
-        }
+        // The launch checks the size against the kernel (sim/cluster_shape.h).
+        request.cluster = dim3(c.x, c.y, c.z);
         break;
       }
       case cudaLaunchAttributePreferredClusterDimension:
-        // Best effort on a GPU too: the regular clusters (of one CTA) are used.
+        // Best effort on a GPU too: the regular clusters are used.
         if (!clusterFitsGrid(config, a.val.preferredClusterDim.x, a.val.preferredClusterDim.y,
                              a.val.preferredClusterDim.z)) {
           return cudaErrorInvalidClusterSize;
@@ -154,11 +150,8 @@ cudaError_t launchWithConfig(const cudaLaunchConfig_t* config, const void* func,
   LaunchRequest request;
   cudaError_t error = readLaunchAttributes(*config, request);
   if (error != cudaSuccess) return result(error);
-  // The cooperative path is cudaLaunchCooperativeKernel's, whatever it checks.
-  error = request.cooperative ? cudaLaunchCooperativeKernel(func, config->gridDim, config->blockDim, args,
-                                                            config->dynamicSmemBytes, config->stream)
-                              : launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                                       config->stream);
+  error = launch(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream,
+                 request.cooperative, request.cluster);
   // The launch has completed when issued, so its events fire now.
   if (error == cudaSuccess && request.completionEvent != nullptr) {
     error = cudaEventRecord(request.completionEvent, config->stream);

@@ -164,6 +164,7 @@ void ShimState::reset() {
   deviceFlags = 0;
   deviceCacheConfig = cudaFuncCachePreferNone;
   maxDynamicShared.clear();
+  nonPortableClusterSize.clear();
   streamOrder_->pools().reset();
   streamOrder_->graphMemory().reset();
   device_.reset();
@@ -298,6 +299,7 @@ void ShimState::dropImage(FatbinRecord* image) {
   for (auto it = kernels_.begin(); it != kernels_.end();) {
     if (it->second.fatbin == image) {
       maxDynamicShared.erase(it->first);
+      nonPortableClusterSize.erase(it->first);
       it = kernels_.erase(it);
     } else {
       ++it;
@@ -357,7 +359,7 @@ cudaError_t ShimState::kernelParameterSizes(const void* hostFunction, std::vecto
 }
 
 cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, void** args,
-                              size_t sharedBytes, cudaStream_t stream, bool cooperative) {
+                              size_t sharedBytes, cudaStream_t stream, bool cooperative, dim3 cluster) {
   (void)stream;
   if (sticky() != cudaSuccess) return sticky_;
   const KernelRecord* k = nullptr;
@@ -391,8 +393,10 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
   dev.synchronize();
   sim::LaunchResult r;
   try {
-    r = dev.launch(*module, k->name, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z},
-                   static_cast<uint32_t>(sharedBytes), kernelArgs, cooperative);
+    r = dev.launch(
+        *module, k->name, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z},
+        static_cast<uint32_t>(sharedBytes), kernelArgs, cooperative, {cluster.x, cluster.y, cluster.z},
+        nonPortableClusterSize.count(hostFunction) != 0 && nonPortableClusterSize[hostFunction] != 0);
   } catch (const Error& e) {
     std::fprintf(stderr, "ptxsim: error: %s\n", e.what());
     return cudaErrorInvalidValue;
@@ -433,8 +437,9 @@ cudaError_t ShimState::launch(const void* hostFunction, dim3 grid, dim3 block, v
     case sim::LaunchErrorKind::InvalidValue:
     case sim::LaunchErrorKind::OutOfResources:
     case sim::LaunchErrorKind::InvalidPtx:
-    case sim::LaunchErrorKind::CooperativeTooLarge: return code;  // rejected before it ran: not sticky
-    default: pendingFault_ = code; return cudaSuccess;            // reported by the calls that follow
+    case sim::LaunchErrorKind::CooperativeTooLarge:
+    case sim::LaunchErrorKind::InvalidClusterSize: return code;  // rejected before it ran: not sticky
+    default: pendingFault_ = code; return cudaSuccess;           // reported by the calls that follow
   }
 }
 
@@ -507,6 +512,7 @@ cudaError_t toCudaError(sim::LaunchErrorKind kind) {
     case K::Timeout: return cudaErrorLaunchTimeout;
     case K::StackOverflow: return cudaErrorIllegalAddress;
     case K::CooperativeTooLarge: return cudaErrorCooperativeLaunchTooLarge;
+    case K::InvalidClusterSize: return cudaErrorInvalidClusterSize;
   }
   return cudaErrorUnknown;
 }

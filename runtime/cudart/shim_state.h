@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
+#include "error_log.h"
+#include "managed_advice.h"
 #include "ptxsim/runtime/device.h"
 #include "ptxsim/runtime/fatbin.h"
 #include "ptxsim/runtime/stats_file.h"
-#include "error_log.h"
-#include "managed_advice.h"
 #include "stream_order.h"
 #include "transfer_time.h"
 
@@ -136,9 +136,10 @@ class ShimState {
 
   // Runs a kernel to completion. Configuration errors are returned; faults
   // during the run are reported on stderr and become the sticky error.
-  // `cooperative`: cudaLaunchCooperativeKernel's launch (sim::LaunchConfig).
+  // `cooperative`: cudaLaunchCooperativeKernel's launch; `cluster`:
+  // cudaLaunchAttributeClusterDimension, zeros for none (sim::LaunchConfig).
   cudaError_t launch(const void* hostFunction, dim3 grid, dim3 block, void** args, size_t sharedBytes,
-                     cudaStream_t stream, bool cooperative = false);
+                     cudaStream_t stream, bool cooperative = false, dim3 cluster = dim3(0, 0, 0));
 
   // cudaProfilerStart/Stop: whether launches count in --stats and
   // --summary now. Always on unless `ptxsim run --profile-from-start off`.
@@ -214,6 +215,8 @@ class ShimState {
   int currentDevice = 0;
   // cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize).
   std::map<const void*, int> maxDynamicShared;
+  // cudaFuncSetAttribute(cudaFuncAttributeNonPortableClusterSizeAllowed).
+  std::map<const void*, int> nonPortableClusterSize;
 
  private:
   // `ptxsim run --trace FILE`'s recorder (PTXSIM_TRACE), opened with the

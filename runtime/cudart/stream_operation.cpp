@@ -24,7 +24,8 @@ cudaError_t runKernel(const KernelOperation& k, cudaStream_t stream) {
   std::vector<void*> pointers;
   pointers.reserve(k.arguments.size());
   for (const auto& a : k.arguments) pointers.push_back(const_cast<uint8_t*>(a.data()));
-  return shimState().launch(k.function, k.grid, k.block, pointers.data(), k.sharedBytes, stream, k.cooperative);
+  return shimState().launch(k.function, k.grid, k.block, pointers.data(), k.sharedBytes, stream,
+                            k.cooperative, k.cluster);
 }
 
 cudaError_t runCopy(const CopyOperation& c) {

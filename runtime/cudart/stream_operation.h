@@ -30,6 +30,8 @@ struct KernelOperation {
   // rebuilt when asked for (a copy of the operation moves the arguments).
   std::vector<void*> argumentPointers;
   bool cooperative = false;  // cudaLaunchCooperativeKernel: every CTA resident at once
+  // cudaLaunchAttributeClusterDimension; zeros when the launch names none.
+  dim3 cluster{0, 0, 0};
   // cudaGraphKernelNodeSetAttribute's values; an attribute not set reads as zero.
   std::map<cudaLaunchAttributeID, cudaLaunchAttributeValue> attributes;
 };

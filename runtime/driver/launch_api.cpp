@@ -37,7 +37,22 @@ CUresult launch(CUfunction f, dim3 grid, dim3 block, unsigned sharedMemBytes, CU
   });
 }
 
-CUresult launchEx(const CUlaunchConfig* config, CUfunction f, void** kernelParams, void** extra, bool perThread) {
+// The runtime's form of a launch configuration.
+cudaLaunchConfig_t runtimeConfigOf(const CUlaunchConfig& config) {
+  cudaLaunchConfig_t runtimeConfig{};
+  runtimeConfig.gridDim = dim3(config.gridDimX, config.gridDimY, config.gridDimZ);
+  runtimeConfig.blockDim = dim3(config.blockDimX, config.blockDimY, config.blockDimZ);
+  runtimeConfig.dynamicSmemBytes = config.sharedMemBytes;
+  runtimeConfig.stream = config.hStream;
+  // CUlaunchAttribute and cudaLaunchAttribute share their layout and ids.
+  static_assert(sizeof(CUlaunchAttribute) == sizeof(cudaLaunchAttribute));
+  runtimeConfig.attrs = reinterpret_cast<cudaLaunchAttribute*>(config.attrs);
+  runtimeConfig.numAttrs = config.numAttrs;
+  return runtimeConfig;
+}
+
+CUresult launchEx(const CUlaunchConfig* config, CUfunction f, void** kernelParams, void** extra,
+                  bool perThread) {
   if (CUresult r = ptxsim::driver::ready(); r != CUDA_SUCCESS) return r;
   if (config == nullptr) return CUDA_ERROR_INVALID_VALUE;
   if (f == nullptr) return CUDA_ERROR_INVALID_HANDLE;
@@ -47,15 +62,7 @@ CUresult launchEx(const CUlaunchConfig* config, CUfunction f, void** kernelParam
     ptxsim::driver::RuntimeCallScope scope;
     if (CUresult r = argumentPointers(f, kernelParams, extra, pointers, args); r != CUDA_SUCCESS) return r;
   }
-  cudaLaunchConfig_t runtimeConfig{};
-  runtimeConfig.gridDim = dim3(config->gridDimX, config->gridDimY, config->gridDimZ);
-  runtimeConfig.blockDim = dim3(config->blockDimX, config->blockDimY, config->blockDimZ);
-  runtimeConfig.dynamicSmemBytes = config->sharedMemBytes;
-  runtimeConfig.stream = config->hStream;
-  // CUlaunchAttribute and cudaLaunchAttribute share their layout and ids.
-  static_assert(sizeof(CUlaunchAttribute) == sizeof(cudaLaunchAttribute));
-  runtimeConfig.attrs = reinterpret_cast<cudaLaunchAttribute*>(config->attrs);
-  runtimeConfig.numAttrs = config->numAttrs;
+  cudaLaunchConfig_t runtimeConfig = runtimeConfigOf(*config);
   return viaRuntime([&] {
     return perThread ? cudaLaunchKernelExC_ptsz(&runtimeConfig, function(f), args)
                      : cudaLaunchKernelExC(&runtimeConfig, function(f), args);
@@ -126,10 +133,26 @@ DRIVER_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int*
   });
 }
 
-DRIVER_EXPORT CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(int* minGridSize, int* blockSize, CUfunction func,
-                                                                 CUoccupancyB2DSize blockSizeToDynamicSMemSize,
-                                                                 size_t dynamicSMemSize, int blockSizeLimit,
-                                                                 unsigned int flags) {
+// Thread block clusters, as the runtime answers (its cluster_shape rules).
+DRIVER_EXPORT CUresult cuOccupancyMaxActiveClusters(int* numClusters, CUfunction func,
+                                                    const CUlaunchConfig* config) {
+  if (config == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  cudaLaunchConfig_t runtimeConfig = runtimeConfigOf(*config);
+  return viaRuntime(
+      [&] { return cudaOccupancyMaxActiveClusters(numClusters, function(func), &runtimeConfig); });
+}
+
+DRIVER_EXPORT CUresult cuOccupancyMaxPotentialClusterSize(int* clusterSize, CUfunction func,
+                                                          const CUlaunchConfig* config) {
+  if (config == nullptr) return CUDA_ERROR_INVALID_VALUE;
+  cudaLaunchConfig_t runtimeConfig = runtimeConfigOf(*config);
+  return viaRuntime(
+      [&] { return cudaOccupancyMaxPotentialClusterSize(clusterSize, function(func), &runtimeConfig); });
+}
+
+DRIVER_EXPORT CUresult cuOccupancyMaxPotentialBlockSizeWithFlags(
+    int* minGridSize, int* blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+    size_t dynamicSMemSize, int blockSizeLimit, unsigned int flags) {
   if (minGridSize == nullptr || blockSize == nullptr) return CUDA_ERROR_INVALID_VALUE;
   int maxThreads = 0, multiprocessors = 0;
   if (CUresult r = cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, func);

@@ -1,8 +1,8 @@
 #include "ptxsim/runtime/device.h"
 
 #include <cinttypes>
-#include <exception>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -224,7 +224,7 @@ uint64_t Device::symbolAddress(const sim::LoadedModule& module, std::string_view
 
 sim::LaunchResult Device::launch(sim::LoadedModule& module, std::string_view kernel, sim::Dim3 grid,
                                  sim::Dim3 block, uint32_t dynamicSharedBytes, const KernelArgs& args,
-                                 bool cooperative) {
+                                 bool cooperative, sim::Dim3 cluster, bool nonPortableClusterSize) {
   const isa::Function* fn = module.module().findFunction(kernel);
   if (fn == nullptr || !fn->isKernel) throw Error("no kernel named '" + std::string(kernel) + "' in the module");
   if (args.values().size() != fn->params.size()) {
@@ -236,6 +236,8 @@ sim::LaunchResult Device::launch(sim::LoadedModule& module, std::string_view ker
   config.block = block;
   config.dynamicSharedBytes = dynamicSharedBytes;
   config.cooperative = cooperative;
+  config.cluster = cluster;
+  config.nonPortableClusterSize = nonPortableClusterSize;
   config.parameters.assign(fn->paramBytes, 0);
   for (size_t i = 0; i < fn->params.size(); ++i) {
     const isa::Parameter& p = fn->params[i];

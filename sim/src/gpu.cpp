@@ -243,12 +243,13 @@ LaunchError Gpu::kernelResources(LoadedModule& module, std::string_view kernel, 
 void Gpu::runCtas(exec::GridContext& grid, unsigned threads, uint32_t ctasPerSm, LaunchResult& result,
                   LaunchesByCta& launchesByCta) {
   const uint64_t ctaCount = grid.launch.grid.count();
+  const uint64_t clusterCount = ctaCount / grid.clusters.size();
   std::unique_ptr<exec::LaunchTurns> turns;
   if (grid.kernel.module->findFunction("__cudaCDP2GetParameterBufferV2") != nullptr) {
     turns = std::make_unique<exec::LaunchTurns>(ctaCount);
     grid.launchTurns = turns.get();
   }
-  std::atomic<uint64_t> nextCta{0};
+  std::atomic<uint64_t> nextCluster{0};
   std::vector<KernelStats> perThread(threads);
   std::mutex outputMutex;
   std::map<uint64_t, std::string> printfByCta;
@@ -269,7 +270,7 @@ void Gpu::runCtas(exec::GridContext& grid, unsigned threads, uint32_t ctasPerSm,
       turns != nullptr ? 1 : std::max<uint64_t>(1, uint64_t{ctasPerSm} * config_.smCount / threads);
   auto worker = [&](unsigned t) {
     exec::ExecContext ctx(grid);
-    exec::runCtaQueue(ctx, nextCta, ctaCount, residentLimit, finished);
+    exec::runCtaQueue(ctx, nextCluster, clusterCount, residentLimit, finished);
     perThread[t] = ctx.stats;
   };
   if (threads <= 1) {
@@ -381,6 +382,21 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
                         std::to_string(config_.sharedBytesPerBlockOptin)};
     return result;
   }
+  ClusterShape clusters;
+  if (std::string why =
+          resolveClusterShape(fn, config.grid, config.cluster, config.nonPortableClusterSize, clusters);
+      !why.empty()) {
+    result.error = {LaunchErrorKind::InvalidClusterSize, "launch of " + fn.name + ": " + why};
+    return result;
+  }
+  if (options.timing && clusters.size() > 1) {
+    result.error = {LaunchErrorKind::Unsupported,
+                    "launch of " + fn.name +
+                        ": the timing model does not run thread block clusters of more than "
+                        "one CTA (" +
+                        std::to_string(clusters.size()) + " here); run it without --timing"};
+    return result;
+  }
   if (config.cooperative) {
     if (std::string why = checkCoResidency(module, fn, config); !why.empty()) {
       result.error = {LaunchErrorKind::CooperativeTooLarge, "cooperative launch of " + fn.name + ": " + why};
@@ -404,9 +420,10 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
   LaunchOptions effective = options;
   unsigned threads =
       options.hostThreads != 0 ? options.hostThreads : std::max(1u, std::thread::hardware_concurrency());
-  uint64_t ctaCount = config.grid.count();
-  // A cooperative grid's CTAs interleave on one host thread (cooperative_runner.h).
-  threads = coResident ? 1u : static_cast<unsigned>(std::min<uint64_t>(threads, ctaCount));
+  // A cooperative grid's CTAs interleave on one host thread
+  // (cooperative_runner.h); a cluster's CTAs share one (cta_runner.h).
+  const uint64_t clusterCount = config.grid.count() / clusters.size();
+  threads = coResident ? 1u : static_cast<unsigned>(std::min<uint64_t>(threads, clusterCount));
   effective.hostThreads = threads;
   // Checks observe the launch alongside the caller's observer, if any.
   std::unique_ptr<checks::WarpSyncChecker> warpSync;
@@ -426,6 +443,7 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
   }
 
   exec::GridContext grid(config_, store_, allocations_, *kernel, config, effective, heap_);
+  grid.clusters = clusters;
   grid.textures = &textures_;
   grid.textureCoherence = coherence.get();
   grid.constantBankBase = module.constantBankBase_;

@@ -32,6 +32,22 @@ bool parseNumber(const std::string& text, T& out) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
+// A comma-separated list of numbers ("18,18,16").
+bool parseList(const std::string& text, std::vector<uint32_t>& out) {
+  std::vector<uint32_t> values;
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t comma = text.find(',', at);
+    if (comma == std::string::npos) comma = text.size();
+    uint32_t value = 0;
+    if (!parseNumber(text.substr(at, comma - at), value)) return false;
+    values.push_back(value);
+    at = comma + 1;
+  }
+  out = std::move(values);
+  return !out.empty();
+}
+
 // Each key and the field it sets. Numbers only, except the name.
 using Setter = std::function<bool(GpuConfig&, const std::string&)>;
 template <typename T>
@@ -48,6 +64,7 @@ const std::map<std::string, Setter>& setters() {
       {"name", [](GpuConfig& c, const std::string& v) { return !(c.name = v).empty(); }},
       {"sm_version", number(&GpuConfig::smVersion)},
       {"sm_count", number(&GpuConfig::smCount)},
+      {"gpc_sms", [](GpuConfig& c, const std::string& v) { return parseList(v, c.gpcSms); }},
       {"max_threads_per_sm", number(&GpuConfig::maxThreadsPerSm)},
       {"max_blocks_per_sm", number(&GpuConfig::maxBlocksPerSm)},
       {"registers_per_sm", number(&GpuConfig::registersPerSm)},

@@ -2,8 +2,9 @@
 
 #include <bit>
 
-#include "warp_control.h"
+#include "cluster_barrier.h"
 #include "simt_policy.h"
+#include "warp_control.h"
 
 namespace ptxsim::sim::exec {
 
@@ -83,6 +84,7 @@ void releaseCompletedBarriers(ExecContext& ctx) {
   for (BarrierState& b : ctx.cta->barriers) {
     if (b.arrived != 0 && b.expected == 0 && complete(*ctx.cta, b)) release(ctx, b);
   }
+  clusterWarpsExited(ctx);
 }
 
 }  // namespace ptxsim::sim::exec

@@ -24,7 +24,8 @@ struct BarrierArrival {
 void arrive(ExecContext& ctx, const BarrierArrival& arrival);
 
 // Called when warps finish: a barrier waiting for every thread of the CTA
-// may now be complete because fewer warps remain.
+// (or, for barrier.cluster, of the cluster) may now be complete because
+// fewer warps remain.
 void releaseCompletedBarriers(ExecContext& ctx);
 
 }  // namespace ptxsim::sim::exec

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "cluster_barrier.h"
+#include "cluster_geometry.h"
 #include "cta_runner.h"
 #include "progress_monitor.h"
 
@@ -34,6 +36,16 @@ void runCooperativeGrid(ExecContext& ctx, std::string& printfOutput,
   const uint64_t count = ctx.grid.launch.grid.count();
   std::vector<ResidentCta> ctas(count);
   for (uint64_t id = 0; id < count; ++id) initCta(ctx, ctas[id].state, id);
+  // Thread block clusters (cluster_geometry.h), when the launch has them.
+  const Dim3 grid = ctx.grid.launch.grid, shape = ctx.grid.clusters.dims;
+  const uint64_t clusterSize = shape.count();
+  std::vector<ClusterState> clusters(clusterSize > 1 ? count / clusterSize : 0);
+  for (uint64_t c = 0; c < clusters.size(); ++c) {
+    std::vector<CtaState*> members;
+    for (uint64_t rank = 0; rank < clusterSize; ++rank)
+      members.push_back(&ctas[ctaOfCluster(grid, shape, c, rank)].state);
+    formCluster(clusters[c], members);
+  }
   ctx.aborted = false;
   uint64_t running = count;
   uint64_t launchWrites = 0;  // memory-writing instructions of every CTA so far
@@ -52,18 +64,24 @@ void runCooperativeGrid(ExecContext& ctx, std::string& printfOutput,
       for (DeviceLaunch& l : cta.deviceRuntime.launches) launchesByCta[id].push_back(std::move(l));
       cta.deviceRuntime.launches.clear();
       if (outcome == RoundOutcome::Stopped) return;  // a fault ends the whole grid, as on a GPU
-      if (outcome == RoundOutcome::Stalled) {
+      // Warps at barrier.cluster.wait wait for the cluster's other CTAs.
+      const bool waitsForCluster =
+          outcome == RoundOutcome::Stalled && clusterSize > 1 && waitsAtClusterBarrier(cta);
+      if (outcome == RoundOutcome::Stalled && !waitsForCluster) {
         failStalled(ctx, cta, "no thread of the block can make progress");
         return;
       }
       launchWrites += cta.memoryWrites - writesBefore;
       if (outcome == RoundOutcome::Done) {
-        resident = ResidentCta{};  // frees its warps, registers and shared memory
+        // Frees its warps, registers and shared memory, unless other CTAs
+        // of its cluster may still name it.
+        if (clusterSize == 1) resident = ResidentCta{};
+        cta.finished = true;
         resident.finished = true;
         --running;
         continue;
       }
-      resident.repeating = resident.monitor.repeating(cta, executed, launchWrites);
+      resident.repeating = resident.monitor.repeating(cta, executed, launchWrites) || waitsForCluster;
       repeating += resident.repeating ? 1 : 0;
     }
     // Every unfinished CTA repeated in this pass and none (a finishing one

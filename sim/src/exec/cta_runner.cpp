@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "barriers.h"
+#include "cluster_barrier.h"
+#include "cluster_geometry.h"
 #include "executor.h"
 #include "progress_monitor.h"
 #include "simt_policy.h"
@@ -31,6 +33,10 @@ void initCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
   cta.deviceRuntime.clear();
   for (BarrierState& b : cta.barriers) b = BarrierState{};
   uint32_t warpCount = (cta.threadCount + kWarpSize - 1) / kWarpSize;
+  cta.cluster = nullptr;
+  cta.soloClusterBarrier = ClusterBarrier{};
+  cta.soloClusterBarrier.liveWarps = warpCount;
+  cta.finished = false;
   cta.warps.resize(warpCount);
   for (uint32_t w = 0; w < warpCount; ++w) {
     Warp& warp = cta.warps[w];
@@ -41,6 +47,7 @@ void initCta(ExecContext& ctx, CtaState& cta, uint64_t linearId) {
     warp.exited = 0;
     warp.status = WarpStatus::Ready;
     warp.picked = false;
+    warp.clusterArrival = 0;
     for (uint32_t lane = 0; lane < kWarpSize; ++lane) {
       uint32_t t = first + lane;
       warp.tid[lane] = {t % launch.block.x, t / launch.block.x % launch.block.y,
@@ -64,7 +71,10 @@ std::string stalledThreads(const CtaState& cta) {
   for (const Warp& warp : cta.warps) {
     if (warp.done()) continue;
     text += describeWarp(warp);
-    if (warp.status == WarpStatus::Blocked) text += " (barrier " + std::to_string(warp.barrier) + ")";
+    if (warp.status == WarpStatus::Blocked) {
+      text += warp.barrier == kClusterBarrierId ? " (barrier.cluster.wait)"
+                                                : " (barrier " + std::to_string(warp.barrier) + ")";
+    }
   }
   return text;
 }
@@ -158,6 +168,23 @@ struct ResidentCta {
   bool repeating = false;
 };
 
+// A resident thread block cluster (one CTA without clusters). Its CTAs stay
+// resident until all of them have finished: the others may still name a
+// finished one's rank, and are told it has exited.
+struct ResidentCluster {
+  std::vector<std::unique_ptr<ResidentCta>> ctas;  // by rank
+  ClusterState cluster;
+  uint64_t firstCta = 0;  // rank 0's linear index: where the cluster stands when CTAs fail
+  size_t running = 0;     // CTAs not finished
+
+  CtaState& lowestRunning() {
+    for (auto& r : ctas) {
+      if (!r->state.finished) return r->state;
+    }
+    return ctas.front()->state;
+  }
+};
+
 // A CTA that runs this many warp instructions without writing memory
 // waits for something (a spin on another CTA's flag), or computes at
 // length: either way another CTA may start beside it.
@@ -168,92 +195,163 @@ constexpr const char* kSpinReason =
     "thread that "
     "cannot run, or for a wake-up that never comes)";
 
+// Why a cluster whose CTAs neither move nor write memory is stuck.
+std::string stuckReason(ResidentCluster& rc) {
+  size_t atBarrier = 0;
+  for (auto& r : rc.ctas) atBarrier += !r->state.finished && waitsAtClusterBarrier(r->state) ? 1 : 0;
+  if (atBarrier == 0) return kSpinReason;
+  return "the blocks of a thread block cluster wait at barrier.cluster.wait for threads of the cluster that "
+         "never "
+         "arrive (" +
+         std::to_string(atBarrier) + " of the cluster's " + std::to_string(rc.ctas.size()) +
+         " blocks wait there, " + std::to_string(rc.ctas.size() - rc.running) + " exited); the first";
+}
+
 }  // namespace
+
+void formCluster(ClusterState& cluster, const std::vector<CtaState*>& ctas) {
+  cluster.ctas = ctas;
+  cluster.barrier = ClusterBarrier{};
+  for (CtaState* cta : ctas) {
+    cta->cluster = &cluster;
+    cluster.barrier.liveWarps += static_cast<uint32_t>(cta->warps.size());
+  }
+}
 
 void runCtaQueue(ExecContext& ctx, std::atomic<uint64_t>& next, uint64_t count, uint64_t residentLimit,
                  const FinishedCta& finished) {
-  std::vector<std::unique_ptr<ResidentCta>> residents, spare;
+  const Dim3 grid = ctx.grid.launch.grid;
+  const Dim3 shape = ctx.grid.clusters.dims;
+  const uint64_t clusterSize = shape.count();
+  std::vector<std::unique_ptr<ResidentCluster>> residents;
+  std::vector<std::unique_ptr<ResidentCta>> spare;
+  uint64_t residentCtas = 0;
   bool exhausted = false;
-  // Starts the next CTA; false once none is left (or the launch failed
+  // Starts the next cluster; false once none is left (or the launch failed
   // before it).
   auto admit = [&]() {
     if (exhausted) return false;
     uint64_t id = next.fetch_add(1, std::memory_order_relaxed);
-    if (id >= count || id > ctx.grid.failedCta.load(std::memory_order_relaxed)) {
-      if (id < count) finished(id, nullptr);
+    uint64_t first = id < count ? ctaOfCluster(grid, shape, id, 0) : 0;
+    if (id >= count || first > ctx.grid.failedCta.load(std::memory_order_relaxed)) {
+      if (id < count) {
+        for (uint64_t rank = 0; rank < clusterSize; ++rank)
+          finished(ctaOfCluster(grid, shape, id, rank), nullptr);
+      }
       exhausted = true;
       return false;
     }
-    std::unique_ptr<ResidentCta> r =
-        spare.empty() ? std::make_unique<ResidentCta>() : std::move(spare.back());
-    if (!spare.empty()) spare.pop_back();
-    r->monitor = ProgressMonitor{};
-    r->vote.emplace(ctx.grid);
-    r->publishedWrites = 0;
-    r->quietInstructions = 0;
-    r->repeating = false;
-    initCta(ctx, r->state, id);
-    residents.push_back(std::move(r));
+    auto rc = std::make_unique<ResidentCluster>();
+    rc->firstCta = first;
+    std::vector<CtaState*> members;
+    for (uint64_t rank = 0; rank < clusterSize; ++rank) {
+      std::unique_ptr<ResidentCta> r =
+          spare.empty() ? std::make_unique<ResidentCta>() : std::move(spare.back());
+      if (!spare.empty()) spare.pop_back();
+      r->monitor = ProgressMonitor{};
+      r->vote.emplace(ctx.grid);
+      r->publishedWrites = 0;
+      r->quietInstructions = 0;
+      r->repeating = false;
+      initCta(ctx, r->state, ctaOfCluster(grid, shape, id, rank));
+      members.push_back(&r->state);
+      rc->ctas.push_back(std::move(r));
+    }
+    if (clusterSize > 1) formCluster(rc->cluster, members);
+    rc->running = clusterSize;
+    residentCtas += clusterSize;
+    residents.push_back(std::move(rc));
     return true;
   };
   auto retire = [&](size_t i) {
-    residents[i]->vote.reset();
-    spare.push_back(std::move(residents[i]));
+    for (auto& r : residents[i]->ctas) {
+      r->vote.reset();
+      spare.push_back(std::move(r));
+    }
+    residentCtas -= clusterSize;
     residents.erase(residents.begin() + static_cast<std::ptrdiff_t>(i));
   };
   auto retireAll = [&]() {
     while (!residents.empty()) retire(residents.size() - 1);
   };
+  // No further cluster fits beside the resident ones.
+  auto full = [&]() { return residentCtas + clusterSize > residentLimit; };
   while (!residents.empty() || admit()) {
     ctx.aborted = false;
-    bool allRepeating = true, allWaiting = true;
-    for (size_t i = 0; i < residents.size();) {
-      ResidentCta& r = *residents[i];
-      CtaState& cta = r.state;
-      uint64_t roundInstructions = 0;
-      RoundOutcome outcome = runRound(ctx, cta, roundInstructions);
-      if (outcome == RoundOutcome::Stalled) failStalled(ctx, cta, "no thread of the block can make progress");
-      if (outcome == RoundOutcome::Stopped || outcome == RoundOutcome::Stalled) {
-        // The launch failed: the CTAs resident with this one stop too.
-        retireAll();
-        break;
+    bool allRepeating = true, allWaiting = true, failed = false;
+    for (size_t i = 0; i < residents.size() && !failed;) {
+      ResidentCluster& rc = *residents[i];
+      for (auto& member : rc.ctas) {
+        ResidentCta& r = *member;
+        CtaState& cta = r.state;
+        if (cta.finished) continue;
+        uint64_t roundInstructions = 0;
+        RoundOutcome outcome = runRound(ctx, cta, roundInstructions);
+        // Warps blocked at barrier.cluster.wait are released by the other
+        // CTAs of the cluster: the CTA waits, it is not stuck by itself.
+        const bool waitsForCluster =
+            outcome == RoundOutcome::Stalled && clusterSize > 1 && waitsAtClusterBarrier(cta);
+        if (outcome == RoundOutcome::Stalled && !waitsForCluster) {
+          failStalled(ctx, cta, "no thread of the block can make progress");
+        }
+        if (outcome == RoundOutcome::Stopped || (outcome == RoundOutcome::Stalled && !waitsForCluster)) {
+          failed = true;  // the launch failed: the CTAs resident with this one stop too
+          break;
+        }
+        if (outcome == RoundOutcome::Done) {
+          finished(cta.linearId, &cta);
+          cta.finished = true;
+          r.vote.reset();
+          --rc.running;
+          continue;
+        }
+        uint64_t unpublished = cta.memoryWrites - r.publishedWrites;
+        r.quietInstructions = unpublished == 0 ? r.quietInstructions + roundInstructions : 0;
+        if (waitsForCluster) r.quietInstructions = std::max(r.quietInstructions, kWaitingInstructions);
+        allWaiting = allWaiting && r.quietInstructions >= kWaitingInstructions;
+        uint64_t launchWrites =
+            ctx.grid.memoryWrites.fetch_add(unpublished, std::memory_order_relaxed) + unpublished;
+        r.publishedWrites = cta.memoryWrites;
+        // The monitor starts watching a CTA's state after a stretch without
+        // writes; with many CTAs resident the stretch is this host thread's,
+        // not the CTA's own, or a grid of spinning CTAs would run for the
+        // sum of their stretches before a deadlock is seen.
+        r.repeating =
+            r.monitor.repeating(cta, roundInstructions * residentCtas, launchWrites) || waitsForCluster;
+        r.vote->set(r.repeating);
+        allRepeating = allRepeating && r.repeating;
       }
-      if (outcome == RoundOutcome::Done) finished(cta.linearId, &cta);
-      // A lower-numbered CTA failed: this one's results no longer matter.
-      if (outcome == RoundOutcome::Done ||
-          ctx.grid.failedCta.load(std::memory_order_relaxed) < cta.linearId) {
+      if (failed) break;
+      // Done, or a lower-numbered CTA failed: this cluster's results no
+      // longer matter.
+      if (rc.running == 0 || ctx.grid.failedCta.load(std::memory_order_relaxed) < rc.firstCta) {
         retire(i);
         continue;
       }
-      uint64_t unpublished = cta.memoryWrites - r.publishedWrites;
-      r.quietInstructions = unpublished == 0 ? r.quietInstructions + roundInstructions : 0;
-      allWaiting = allWaiting && r.quietInstructions >= kWaitingInstructions;
-      uint64_t launchWrites =
-          ctx.grid.memoryWrites.fetch_add(unpublished, std::memory_order_relaxed) + unpublished;
-      r.publishedWrites = cta.memoryWrites;
-      // The monitor starts watching a CTA's state after a stretch without
-      // writes; with many CTAs resident the stretch is this host thread's,
-      // not the CTA's own, or a grid of spinning CTAs would run for the
-      // sum of their stretches before a deadlock is seen.
-      r.repeating = r.monitor.repeating(cta, roundInstructions * residents.size(), launchWrites);
-      r.vote->set(r.repeating);
-      allRepeating = allRepeating && r.repeating;
       ++i;
+    }
+    if (failed) {
+      retireAll();
+      continue;
     }
     if (residents.empty()) continue;
     // Every resident CTA waits: as many again start beside them, up to what
     // the GPU holds at once; once none is left to start, or the GPU is full,
     // and no CTA of the launch moves, the lowest is reported.
-    if (allWaiting && residents.size() < residentLimit && !exhausted) {
-      size_t before = residents.size();
-      size_t more = std::min<size_t>(before, residentLimit - before);
-      for (size_t i = 0; i < more && admit(); ++i) {
+    if (allWaiting && !full() && !exhausted) {
+      const uint64_t before = residentCtas;
+      const uint64_t target = std::min<uint64_t>(2 * before, residentLimit);
+      while (residentCtas + clusterSize <= target && admit()) {
       }
-      if (residents.size() > before) continue;
+      if (residentCtas > before) continue;
     }
     if (!allRepeating) continue;
-    if (residents.front()->vote->unanimous() && (exhausted || residents.size() >= residentLimit)) {
-      failStalled(ctx, residents.front()->state, kSpinReason);
+    ResidentCluster& lowest = *residents.front();
+    CtaState& stuck = lowest.lowestRunning();
+    bool unanimous = true;
+    for (auto& r : lowest.ctas) unanimous = unanimous && (r->state.finished || r->vote->unanimous());
+    if (unanimous && (exhausted || full())) {
+      failStalled(ctx, stuck, stuckReason(lowest));
       retireAll();
     }
   }

@@ -9,13 +9,18 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "exec_context.h"
 
 namespace ptxsim::sim::exec {
 
-// Runs CTAs of ctx.grid's launch, taking each next one's linear index from
-// `next`, until none of the launch's `count` are left: each to completion,
+// Runs CTAs of ctx.grid's launch a thread block cluster at a time (one CTA
+// without clusters), taking each next cluster's index (cluster_geometry.h)
+// from `next`, until none of the launch's `count` clusters are left; the
+// CTAs of a cluster are resident together and take turns, a scheduling
+// round each in rank order, so they may wait for each other
+// (barrier.cluster, distributed shared memory). Each CTA runs to completion,
 // as long as it does not wait for other CTAs. When every resident CTA has
 // run a while without writing memory (a spin on a flag another CTA will
 // set, as cuSPARSE's triangular solves and decoupled look-back scans do),
@@ -36,6 +41,10 @@ void runCtaQueue(ExecContext& ctx, std::atomic<uint64_t>& next, uint64_t count, 
 
 // The pieces runCta is made of, for drivers that interleave CTAs
 // (cooperative_runner.h).
+
+// Makes `ctas` (by rank, each set up by initCta) one thread block cluster;
+// `cluster` must outlive them.
+void formCluster(ClusterState& cluster, const std::vector<CtaState*>& ctas);
 
 // Sets `cta` up as the CTA with linear index `linearId`, every warp at the
 // kernel's entry.

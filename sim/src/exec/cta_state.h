@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster_state.h"
 #include "device_launch.h"
 #include "ptxsim/sim/launch_geometry.h"
 #include "warp_state.h"
@@ -33,6 +34,24 @@ struct CtaState {
   uint64_t memoryWrites = 0;
   // Streams, events, errors and the grids this CTA launched.
   DeviceRuntimeState deviceRuntime;
+  // The cluster the CTA belongs to (cluster_state.h); null for a cluster of
+  // this CTA alone, whose barrier.cluster is `soloClusterBarrier`.
+  ClusterState* cluster = nullptr;
+  ClusterBarrier soloClusterBarrier;
+  // Every thread has exited: its shared memory is gone for the other CTAs
+  // of its cluster.
+  bool finished = false;
 };
+
+// The CTA of rank `rank` in `cta`'s cluster; null when the cluster has no
+// such rank.
+inline CtaState* clusterCta(CtaState& cta, uint64_t rank) {
+  if (cta.cluster == nullptr) return rank == 0 ? &cta : nullptr;
+  return rank < cta.cluster->ctas.size() ? cta.cluster->ctas[rank] : nullptr;
+}
+
+inline ClusterBarrier& clusterBarrierOf(CtaState& cta) {
+  return cta.cluster != nullptr ? cta.cluster->barrier : cta.soloClusterBarrier;
+}
 
 }  // namespace ptxsim::sim::exec

@@ -1,10 +1,12 @@
 #include "exec_context.h"
-#include "../hex_text.h"
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <stdexcept>
+
+#include "../hex_text.h"
+#include "ptxsim/memory/cluster_shared_address.h"
 
 namespace ptxsim::sim::exec {
 
@@ -179,6 +181,34 @@ uint8_t* ExecContext::overlaid(uint64_t address, unsigned size, AccessKind kind,
   }
 }
 
+uint8_t* ExecContext::shared(uint64_t address, unsigned size, unsigned lane, AccessKind kind) {
+  memory::ClusterSharedAddress at = memory::decodeClusterShared(address);
+  if (at.own)
+    return window(cta->shared.data(), cta->shared.size(), address, size, lane, kind, AddressSpace::Shared);
+  // Another CTA's shared memory, through the .shared::cluster window
+  // (cluster_shared_address.h); the cluster's CTAs share this host thread.
+  CtaState* target = clusterCta(*cta, at.rank);
+  if (target == nullptr) {
+    return outOfBounds(
+        kind, AddressSpace::Shared, address, size, lane,
+        "a .shared::cluster address of rank " + std::to_string(at.rank) + ", outside the cluster of " +
+            std::to_string(cta->cluster != nullptr ? cta->cluster->ctas.size() : 1) + " blocks");
+  }
+  if (target->finished) {
+    return outOfBounds(kind, AddressSpace::Shared, address, size, lane,
+                       "the shared memory of rank " + std::to_string(at.rank) + " of the cluster, block (" +
+                           std::to_string(target->ctaid.x) + "," + std::to_string(target->ctaid.y) + "," +
+                           std::to_string(target->ctaid.z) + "), which has exited");
+  }
+  if (at.offset > target->shared.size() || target->shared.size() - at.offset < size) {
+    return outOfBounds(kind, AddressSpace::Shared, address, size, lane,
+                       "offset " + std::to_string(at.offset) + " is out of bounds of the " +
+                           std::to_string(target->shared.size()) + "-byte shared memory of rank " +
+                           std::to_string(at.rank) + " of the cluster");
+  }
+  return target->shared.data() + at.offset;
+}
+
 uint8_t* ExecContext::accessChecked(AddressSpace space, uint64_t address, unsigned size, unsigned lane,
                                     AccessKind kind) {
   if ((address & (size - 1)) != 0) {
@@ -189,9 +219,7 @@ uint8_t* ExecContext::accessChecked(AddressSpace space, uint64_t address, unsign
   switch (space) {
     case AddressSpace::Generic:
       switch (memory::classify(layout, address)) {
-        case memory::Window::Shared:
-          return window(cta->shared.data(), cta->shared.size(), address - layout.sharedBase, size, lane, kind,
-                        AddressSpace::Shared);
+        case memory::Window::Shared: return shared(address - layout.sharedBase, size, lane, kind);
         case memory::Window::Local:
           return window(warp->local.data() + lane * grid.localBytesPerThread, grid.localBytesPerThread,
                         address - layout.localBase, size, lane, kind, AddressSpace::Local);
@@ -208,7 +236,7 @@ uint8_t* ExecContext::accessChecked(AddressSpace space, uint64_t address, unsign
         address += grid.constantBankBase;
       }
       return global(address, size, lane, kind, space);
-    case AddressSpace::Shared: return window(cta->shared.data(), cta->shared.size(), address, size, lane, kind, space);
+    case AddressSpace::Shared: return shared(address, size, lane, kind);
     case AddressSpace::Local:
       return window(warp->local.data() + lane * grid.localBytesPerThread, grid.localBytesPerThread, address, size,
                     lane, kind, space);

@@ -11,9 +11,9 @@
 #include "cta_state.h"
 #include "grid_context.h"
 #include "prepared.h"
-#include "store_overlay.h"
 #include "ptxsim/memory/generic_address.h"
 #include "ptxsim/sim/kernel_stats.h"
+#include "store_overlay.h"
 #include "warp_state.h"
 
 namespace ptxsim::sim::exec {
@@ -98,8 +98,11 @@ struct ExecContext {
   // `memoryBytes` (global memory at `address`, in the cached allocation) or
   // the overlay's copy.
   uint8_t* overlaid(uint64_t address, unsigned size, AccessKind kind, uint8_t* memoryBytes);
-  uint8_t* window(uint8_t* base, uint64_t limit, uint64_t address, unsigned size, unsigned lane, AccessKind kind,
-                  AddressSpace space);
+  // Shared memory: the CTA's own, or through a .shared::cluster address
+  // another CTA's of its cluster (cluster_shared_address.h).
+  uint8_t* shared(uint64_t address, unsigned size, unsigned lane, AccessKind kind);
+  uint8_t* window(uint8_t* base, uint64_t limit, uint64_t address, unsigned size, unsigned lane,
+                  AccessKind kind, AddressSpace space);
   void reportFault(AccessKind kind, AddressSpace space, uint64_t address, unsigned size, unsigned lane,
                    LaunchErrorKind errorKind, const std::string& why);
   // An access outside memory: a fault (null), or under --memcheck=report

@@ -3,8 +3,9 @@
 #include <bit>
 #include <chrono>
 
-#include "warp_control.h"
+#include "cluster_geometry.h"
 #include "simt_policy.h"
+#include "warp_control.h"
 
 namespace ptxsim::sim::exec {
 
@@ -15,7 +16,10 @@ uint64_t specialValue(const ExecContext& ctx, const Materialization& m, unsigned
   const CtaState& cta = *ctx.cta;
   const Warp& warp = *ctx.warp;
   const LaunchConfig& launch = ctx.grid.launch;
-  auto component = [&](const Dim3& d) -> uint64_t { return m.component == 0 ? d.x : m.component == 1 ? d.y : d.z; };
+  const ClusterShape& clusters = ctx.grid.clusters;
+  auto component = [&](const Dim3& d) -> uint64_t {
+    return m.component == 0 ? d.x : m.component == 1 ? d.y : d.z;
+  };
   switch (m.special) {
     case SpecialRegister::Tid: return m.component < 3 ? warp.tid[lane][m.component] : 0;
     case SpecialRegister::Ntid: return m.component < 3 ? component(launch.block) : 1;
@@ -43,13 +47,17 @@ uint64_t specialValue(const ExecContext& ctx, const Materialization& m, unsigned
     case SpecialRegister::TotalSmemSize:
     case SpecialRegister::AggrSmemSize: return cta.shared.size();
     case SpecialRegister::WarpSize: return kWarpSize;
+    // Clusters tile the grid in the launch's cluster shape (cluster_geometry.h).
     case SpecialRegister::Clusterid:
-    case SpecialRegister::ClusterCtaid: return m.component < 3 ? component(cta.ctaid) : 0;
+      return m.component < 3 ? component(clusterOf(cta.ctaid, clusters.dims)) : 0;
+    case SpecialRegister::ClusterCtaid:
+      return m.component < 3 ? component(placeInCluster(cta.ctaid, clusters.dims)) : 0;
     case SpecialRegister::Nclusterid:
-    case SpecialRegister::ClusterNctaid: return m.component < 3 ? component(launch.grid) : 1;
-    case SpecialRegister::ClusterCtarank: return 0;
-    case SpecialRegister::ClusterNctarank: return 1;
-    case SpecialRegister::IsExplicitCluster: return 0;
+      return m.component < 3 ? component(clusterGrid(launch.grid, clusters.dims)) : 1;
+    case SpecialRegister::ClusterNctaid: return m.component < 3 ? component(clusters.dims) : 1;
+    case SpecialRegister::ClusterCtarank: return rankInCluster(cta.ctaid, clusters.dims);
+    case SpecialRegister::ClusterNctarank: return clusters.size();
+    case SpecialRegister::IsExplicitCluster: return clusters.explicitCluster ? 1 : 0;
     case SpecialRegister::Envreg:
       return m.component == 1   ? ctx.grid.gridWorkspace >> 32
              : m.component == 2 ? static_cast<uint32_t>(ctx.grid.gridWorkspace)

@@ -17,6 +17,7 @@
 #include "prepared.h"
 #include "ptxsim/memory/allocation_table.h"
 #include "ptxsim/memory/page_store.h"
+#include "ptxsim/sim/cluster_shape.h"
 #include "ptxsim/sim/gpu_config.h"
 #include "ptxsim/sim/launch.h"
 
@@ -26,7 +27,7 @@ class TextureRegistry;
 namespace checks {
 class TextureCoherenceChecker;
 }
-}
+}  // namespace ptxsim::sim
 
 namespace ptxsim::sim::exec {
 
@@ -80,6 +81,9 @@ struct GridContext {
   // through %envreg1, the high half, and %envreg2, the low half); 0 for
   // other launches, whose grid.sync() then traps as on a GPU.
   uint64_t gridWorkspace = 0;
+  // The launch's thread block clusters (cluster_geometry.h); clusters of
+  // one CTA unless the launch or the kernel asks for more.
+  ClusterShape clusters;
 
   // Device-side launches (device_launch.h). Null `launchTurns` when the
   // module cannot launch from the device: CTAs then never wait.

@@ -6,9 +6,9 @@
 #include <bit>
 #include <cstdio>
 
+#include "../hex_text.h"
 #include "ptxsim/isa/instruction_table.h"
 #include "simt_policy.h"
-#include "../hex_text.h"
 
 namespace ptxsim::sim::exec {
 
@@ -113,8 +113,11 @@ bool readyToSynchronise(ExecContext& ctx, const PreparedInstruction& pi) {
       // The ISA: a barrier instruction makes a thread wait for the
       // non-exited threads of its warp, then the warp arrives.
       // Threads of a warp may wait at different barrier instructions only
-      // for the non-.aligned barrier.sync (bar.sync is .aligned).
-      bool aligned = pi.source->opcode != isa::Opcode::Barrier || pi.source->modifiers.has(isa::Mod::AlignedMod);
+      // for the non-.aligned barrier.sync and barrier.cluster (bar.sync is
+      // .aligned).
+      bool aligned =
+          (pi.source->opcode != isa::Opcode::Barrier && pi.source->opcode != isa::Opcode::BarrierCluster) ||
+          pi.source->modifiers.has(isa::Mod::AlignedMod);
       LaneMask present = presentAt(warp, GroupWait::Barrier, aligned);
       for (const ThreadGroup& g : warp.groups) {
         if (aligned && g.mask != 0 && g.wait == GroupWait::Barrier && (g.pc != me.pc || g.frame != me.frame)) {

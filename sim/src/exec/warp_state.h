@@ -91,7 +91,10 @@ struct Warp {
   uint64_t random = 0;         // the random schedule's generator state
   SimtMode mode = SimtMode::Its;
   ItsSchedule schedule = ItsSchedule::Converge;
-  uint32_t barrier = 0;        // the CTA barrier the warp arrived at (when all its groups wait there)
+  uint32_t barrier = 0;  // the CTA barrier the warp arrived at (when all its groups wait there)
+  // barrier.cluster: 1 + the phase the warp arrived in; 0 while it has no
+  // arrival to wait for (cluster_barrier.h).
+  uint64_t clusterArrival = 0;
 
   ThreadGroup& group() { return groups[current]; }
   bool done() const { return status == WarpStatus::Done; }

@@ -4,8 +4,10 @@
 #include <cstring>
 
 #include "access_counts.h"
+#include "cluster_address.h"
 #include "lane_ops.h"
 #include "ptxsim/memory/allocation_table.h"
+#include "ptxsim/memory/cluster_shared_address.h"
 #include "semantics.h"
 #include "type_dispatch.h"
 
@@ -290,9 +292,12 @@ uint64_t destinationMask(const isa::Instruction& inst, const SelectContext& sc) 
 // set: 36 such forms, 192 to 544 of 288 to 576 results differing from
 // element-wise semantics). Refused rather than guessed.
 bool narrowEightVector(const isa::Instruction& inst, std::string& why) {
-  if (inst.modifiers.get(isa::ModGroup::Vector) != isa::Mod::V8 || isa::typeBits(inst.types[0]) >= 32) return false;
-  why = ".v8 of 8- or 16-bit elements: ptxas accepts it for sm_90, but the H100's results follow no element order "
-        "measured (tests/conformance/h100/memory_forms.txt)";
+  if (inst.modifiers.get(isa::ModGroup::Vector) != isa::Mod::V8 || isa::typeBits(inst.types[0]) >= 32)
+    return false;
+  why =
+      ".v8 of 8- or 16-bit elements: ptxas accepts it for sm_90, but the H100's results follow no element "
+      "order "
+      "measured (tests/conformance/h100/memory_forms.txt)";
   return true;
 }
 
@@ -401,7 +406,16 @@ void isspacepHandler(const PreparedInstruction& pi, ExecContext& ctx) {
     bool in = false;
     switch (pi.aux) {
       case 0: in = w == memory::Window::Global; break;
-      case 1: in = w == memory::Window::Shared; break;
+      // .shared (::cta): the CTA's own slot of the window; .shared::cluster:
+      // the slot of any CTA of its cluster (cluster_shared_address.h).
+      case 1:
+        in = w == memory::Window::Shared && memory::decodeClusterShared(a[l] - ctx.layout.sharedBase).own;
+        break;
+      case 5: {
+        memory::ClusterSharedAddress at = memory::decodeClusterShared(a[l] - ctx.layout.sharedBase);
+        in = w == memory::Window::Shared && (at.own || at.rank < clusterSizeOf(ctx));
+        break;
+      }
       case 2: in = w == memory::Window::Local; break;
       case 3: in = w == memory::Window::Param; break;
       default: {
@@ -417,6 +431,7 @@ void isspacepHandler(const PreparedInstruction& pi, ExecContext& ctx) {
 bool selectIsspacep(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string&) {
   isa::Mod space = inst.modifiers.get(isa::ModGroup::Space);
   pi.aux = space == isa::Mod::Global ? 0 : windowOf(space) != 0 ? windowOf(space) : 4;
+  if (space == isa::Mod::SharedCluster) pi.aux = 5;
   pi.handler = &isspacepHandler;
   return true;
 }
@@ -440,6 +455,7 @@ void registerDataMovementSemantics(SemanticsTable& table) {
   table.add(Opcode::Isspacep, &selectIsspacep);
   table.add(Opcode::Prefetch, &selectPrefetch);
   table.add(Opcode::Prefetchu, &selectPrefetch);
+  registerClusterAddressSemantics(table);
 }
 
 }  // namespace ptxsim::sim::semantics

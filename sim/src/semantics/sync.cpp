@@ -1,7 +1,8 @@
 // Barriers and fences: bar/barrier (.sync, .arrive, .red), barrier.cluster
-// (a cluster of one CTA), bar.warp.sync, membar, fence, nanosleep.
+// (exec/cluster_barrier.h), bar.warp.sync, membar, fence, nanosleep.
 
 #include "../exec/barriers.h"
+#include "../exec/cluster_barrier.h"
 #include "../exec/warp_control.h"
 #include "semantics.h"
 
@@ -75,16 +76,15 @@ bool selectBarrier(const isa::Instruction& inst, PreparedInstruction& pi, Select
   return true;
 }
 
-// barrier.cluster.arrive/wait: with clusters of one CTA, arrive and wait
-// together form a CTA-wide barrier on a barrier the program cannot name.
+// barrier.cluster.arrive / .wait (aux 1 for arrive): the .release,
+// .acquire and .relaxed orderings change nothing in a model where every
+// access is visible at once.
 void clusterBarrierHandler(const PreparedInstruction& pi, ExecContext& ctx) {
-  BarrierArrival arrival;
-  arrival.id = exec::kBarrierCount - 1;
-  if (pi.aux == 1) {  // arrive: counted by the matching wait
-    exec::advance(ctx);
-    return;
+  if (pi.aux == 1) {
+    exec::clusterArrive(ctx);
+  } else {
+    exec::clusterWait(ctx);
   }
-  exec::arrive(ctx, arrival);
 }
 
 bool selectClusterBarrier(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string&) {

@@ -129,10 +129,13 @@ class Device {
 
   // Runs the kernel to completion. A fault in the kernel is returned in the
   // result's error, not thrown; device printf output waits for synchronize().
-  // `cooperative`: as cudaLaunchCooperativeKernel (sim::LaunchConfig).
+  // `cooperative`: as cudaLaunchCooperativeKernel; `cluster`: the launch's
+  // thread block cluster shape, zeros for none, and whether it may exceed 8
+  // CTAs (sim::LaunchConfig).
   sim::LaunchResult launch(sim::LoadedModule& module, std::string_view kernel, sim::Dim3 grid,
                            sim::Dim3 block, uint32_t dynamicSharedBytes, const KernelArgs& args,
-                           bool cooperative = false);
+                           bool cooperative = false, sim::Dim3 cluster = {0, 0, 0},
+                           bool nonPortableClusterSize = false);
 
   // Writes pending device printf output, as cudaDeviceSynchronize does.
   void synchronize();

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ptxsim/sim/launch_geometry.h"
 #include "ptxsim/sim/timing_config.h"
@@ -40,6 +41,10 @@ struct GpuConfig {
   std::string name = "NVIDIA H100 80GB HBM3";  // what the simulated device reports as its name
   uint32_t smVersion = 90;           // the PTX target the device runs natively
   uint32_t smCount = 132;
+  // The SMs of each graphics processing cluster: a thread block cluster's
+  // CTAs run in one GPC. What fits cudaOccupancyMaxActiveClusters on the
+  // H100 with one block per SM (tests/cuda/programs/clusters.expected).
+  std::vector<uint32_t> gpcSms{18, 18, 18, 18, 18, 18, 16, 8};
   uint32_t maxThreadsPerSm = 2048;
   uint32_t maxBlocksPerSm = 32;
   uint32_t registersPerSm = 65536;

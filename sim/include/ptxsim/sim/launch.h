@@ -31,6 +31,13 @@ struct LaunchConfig {
   // may wait for each other (grid.sync()), and %envreg1/%envreg2 give the
   // grid workspace cooperative_groups reads.
   bool cooperative = false;
+  // cudaLaunchAttributeClusterDimension: CTAs per thread block cluster;
+  // all zeros when the launch names none (the kernel's __cluster_dims__, or
+  // clusters of one CTA). The CTAs of a cluster are resident together and
+  // share distributed shared memory and barrier.cluster (cluster_shape.h).
+  Dim3 cluster{0, 0, 0};
+  // cudaFuncAttributeNonPortableClusterSizeAllowed: up to 16 CTAs, not 8.
+  bool nonPortableClusterSize = false;
 };
 
 struct LaunchOptions {
@@ -102,6 +109,7 @@ enum class LaunchErrorKind : uint8_t {
   Timeout,                // maxWarpInstructions exceeded (cudaErrorLaunchTimeout)
   StackOverflow,          // call depth or local memory beyond the stack limit
   CooperativeTooLarge,    // cudaErrorCooperativeLaunchTooLarge: the grid cannot be co-resident
+  InvalidClusterSize,     // cudaErrorInvalidClusterSize: a cluster shape the launch cannot have
 };
 
 struct LaunchError {
