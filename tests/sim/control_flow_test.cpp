@@ -267,8 +267,8 @@ TEST(ControlFlow, ALoopThatRepeatsItsStateWithoutWritingMemoryIsALivelock) {
 
 TEST(ControlFlow, UnsupportedInstructionFailsAtLoadWithItsLine) {
   std::string error =
-      test::moduleLoadError(test::ptxKernel(".reg .b32 %r;", "wgmma.fence.sync.aligned;"), "tensor.ptx");
-  EXPECT_NE(error.find("tensor.ptx: error: unsupported instruction wgmma.fence"), std::string::npos) << error;
+      test::moduleLoadError(test::ptxKernel(".reg .b32 %r;", "multimem.red.relaxed.sys.global.add.u32 [%in], %r;"), "tensor.ptx");
+  EXPECT_NE(error.find("tensor.ptx: error: unsupported instruction multimem.red"), std::string::npos) << error;
   EXPECT_NE(error.find("at PTX line 13"), std::string::npos) << error;
 }
 

@@ -13,16 +13,16 @@
 namespace ptxsim {
 namespace {
 
-// Line 7 holds wgmma.fence (sm_90a; not implemented). `scaled` computes
+// Line 7 holds tcgen05.fence (sm_100a; not implemented). `scaled` computes
 // out[i] = 3 * in[i] + 1.
 const char* kModule =
     ".version 9.0\n"                                   // 1
-    ".target sm_90a\n"                                 // 2
+    ".target sm_100a\n"                                // 2
     ".address_size 64\n"                               // 3
     "\n"                                               // 4
     ".func fence_only()\n"                             // 5
     "{\n"                                              // 6
-    "  wgmma.fence.sync.aligned;\n"                    // 7
+    "  tcgen05.fence::before_thread_sync;\n"           // 7
     "  ret;\n"                                         // 8
     "}\n"                                              // 9
     ".visible .entry fenced(.param .u64 out_param)\n"  // 10
@@ -81,7 +81,7 @@ TEST(LazyLoading, TheUnsupportedKernelFailsAtLaunchNamingTheInstruction) {
     ASSERT_EQ(r.error.kind, sim::LaunchErrorKind::InvalidPtx) << r.error.message;
     EXPECT_EQ(
         r.error.message,
-        "kernel fenced cannot be loaded: unsupported instruction wgmma.fence.sync.aligned at PTX line 7: "
+        "kernel fenced cannot be loaded: unsupported instruction tcgen05.fence.before_thread_sync at PTX line 7: "
         "not implemented");
     EXPECT_EQ(r.stats.warpInstructions, 0u);
   }
@@ -95,7 +95,7 @@ TEST(LazyLoading, QueryingTheUnsupportedKernelsResourcesFailsLikeItsLaunch) {
   sim::Gpu::KernelResources resources;
   sim::LaunchError fenced = device.gpu().kernelResources(*module, "fenced", resources);
   EXPECT_EQ(fenced.kind, sim::LaunchErrorKind::InvalidPtx);
-  EXPECT_NE(fenced.message.find("wgmma.fence"), std::string::npos) << fenced.message;
+  EXPECT_NE(fenced.message.find("tcgen05.fence"), std::string::npos) << fenced.message;
   sim::LaunchError scaled = device.gpu().kernelResources(*module, "scaled", resources);
   EXPECT_FALSE(scaled) << scaled.message;
   EXPECT_EQ(resources.parameterBytes, 16u);
@@ -111,7 +111,7 @@ TEST(LazyLoading, EagerLoadingFailsTheWholeModule) {
     FAIL() << "the module loaded";
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()),
-              "eager.ptx: error: unsupported instruction wgmma.fence.sync.aligned at PTX line 7: not "
+              "eager.ptx: error: unsupported instruction tcgen05.fence.before_thread_sync at PTX line 7: not "
               "implemented\n");
   }
 }

@@ -433,6 +433,7 @@ SyncKind syncKindOf(const isa::Instruction& inst) {
     case Opcode::Redux: return SyncKind::Collective;
     case Opcode::Mma:
     case Opcode::WgmmaMmaAsync:
+    case Opcode::WgmmaMmaAsyncSp:
     case Opcode::Ldmatrix:
     case Opcode::Stmatrix:
     case Opcode::WmmaLoad:

@@ -46,7 +46,7 @@ using mma::Elem;
 
 constexpr unsigned kRowsPerWarp = 16;
 constexpr unsigned kMaxN = 256;
-constexpr unsigned kMaxK = 32;  // of the non-.b1 forms; .b1 has 256 one-bit elements
+constexpr unsigned kMaxK = 64;  // of the non-.b1 forms (the sparse 8-bit ones); .b1 has 256 one-bit elements
 
 enum Flag : uint8_t {
   kAFromRegisters = 1,
@@ -55,6 +55,7 @@ enum Flag : uint8_t {
   kNegateA = 8,
   kNegateB = 16,
   kSatfinite = 32,
+  kSparse = 64,
 };
 
 // The form of one wgmma, decided at prepare time and kept in pi.aux.
@@ -91,10 +92,11 @@ struct Operands {
   uint64_t bBits[kMaxN][4];
 };
 
-// Reads `rows` x K elements of a descriptor-described operand in shared
-// memory: rows firstRow.. of the M or N dimension. False after a fault.
-bool readShared(ExecContext& ctx, const Plan& p, uint64_t descriptorBits, bool transpose, Elem type,
-                unsigned firstRow, unsigned rows, double (*values)[kMaxK], int (*exponents)[kMaxK],
+// Reads `rows` x `columns` elements of a descriptor-described operand in
+// shared memory: rows firstRow.. of the M or N dimension, K along the
+// columns. False after a fault.
+bool readShared(ExecContext& ctx, uint64_t descriptorBits, bool transpose, Elem type, unsigned firstRow,
+                unsigned rows, unsigned columns, double (*values)[kMaxK], int (*exponents)[kMaxK],
                 uint64_t (*bits)[4]) {
   wgmma::Descriptor d = wgmma::decodeDescriptor(descriptorBits);
   unsigned elementBitsWide = mma::bitsOf(type);
@@ -102,7 +104,7 @@ bool readShared(ExecContext& ctx, const Plan& p, uint64_t descriptorBits, bool t
   const std::vector<uint8_t>& shared = ctx.cta->shared;
   for (unsigned r = 0; r < rows; ++r) {
     if (type == Elem::B1) std::fill(bits[r], bits[r] + 4, 0);
-    for (unsigned k = 0; k < p.k; ++k) {
+    for (unsigned k = 0; k < columns; ++k) {
       uint32_t address = wgmma::elementAddress(d, transpose, firstRow + r, k, elementBitsWide);
       if (address >= shared.size() || shared.size() - address < bytes) {
         ctx.fail(LaunchErrorKind::IllegalAddress,
@@ -161,27 +163,71 @@ uint64_t integerResult(const Plan& p, const double* a, const double* b, int64_t 
   return static_cast<uint32_t>(static_cast<uint64_t>(sum));
 }
 
+// The sparse form's A: each group of four along K keeps two elements,
+// stored side by side; the metadata names their positions (two 2-bit
+// indices a group, the lower first). Which thread's metadata register holds
+// a row's groups depends on the sparsity selector (sparseMetadata).
+uint32_t sparseMetadata(const uint64_t* meta, unsigned row, unsigned group, unsigned groups, unsigned selector) {
+  unsigned bitsPerRow = 4 * groups;  // 32 for f16/bf16, 16 for tf32, 64 for the 8-bit types
+  unsigned g = row % 8, half = row / 8;
+  unsigned lane = 0, bit = 0;
+  if (bitsPerRow == 64) {
+    lane = 4 * g + 2 * half + group / 8;
+    bit = 4 * (group % 8);
+  } else if (bitsPerRow == 32) {
+    lane = 4 * g + 2 * selector + half;
+    bit = 4 * group;
+  } else {
+    lane = 4 * g + selector;
+    bit = 16 * half + 4 * group;
+  }
+  return static_cast<uint32_t>(meta[lane] >> bit) & 0xf;
+}
+
+void expandSparse(Operands& o, const uint64_t* meta, unsigned k, unsigned selector) {
+  unsigned groups = k / 4;
+  for (unsigned r = 0; r < kRowsPerWarp; ++r) {
+    double stored[kMaxK / 2];
+    int storedExponents[kMaxK / 2];
+    std::copy(o.a[r], o.a[r] + k / 2, stored);
+    std::copy(o.aExponents[r], o.aExponents[r] + k / 2, storedExponents);
+    std::fill(o.a[r], o.a[r] + k, 0.0);
+    for (unsigned j = 0; j < groups; ++j) {
+      uint32_t code = sparseMetadata(meta, r, j, groups, selector);
+      for (unsigned s = 0; s < 2; ++s) {
+        unsigned position = 4 * j + ((code >> (2 * s)) & 3);
+        o.a[r][position] = stored[2 * j + s];
+        o.aExponents[r][position] = storedExponents[2 * j + s];
+      }
+    }
+  }
+}
+
 void wgmmaHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   if (!wholeWarpExecutes(ctx, "wgmma.mma_async")) return;
   Plan p = std::bit_cast<Plan>(pi.aux);
+  bool sparse = (p.flags & kSparse) != 0;
+  unsigned aColumns = sparse ? p.k / 2 : p.k;
   unsigned warpInGroup = ctx.warp->index % 4;
   auto o = std::make_unique<Operands>();
   if ((p.flags & kAFromRegisters) != 0) {
     readRegisters(ctx, pi, p, *o);
-  } else if (!readShared(ctx, p, ctx.row(pi.ops[1].row)[0], (p.flags & kTransposeA) != 0, p.a,
-                         kRowsPerWarp * warpInGroup, kRowsPerWarp, o->a, o->aExponents, o->aBits)) {
+  } else if (!readShared(ctx, ctx.row(pi.ops[1].row)[0], (p.flags & kTransposeA) != 0, p.a,
+                         kRowsPerWarp * warpInGroup, kRowsPerWarp, aColumns, o->a, o->aExponents, o->aBits)) {
     return;
   }
-  if (!readShared(ctx, p, ctx.row(pi.ops[2].row)[0], (p.flags & kTransposeB) != 0, p.b, 0, p.n, o->b, o->bExponents,
-                  o->bBits))
+  if (!readShared(ctx, ctx.row(pi.ops[2].row)[0], (p.flags & kTransposeB) != 0, p.b, 0, p.n, p.k, o->b,
+                  o->bExponents, o->bBits))
     return;
+  if (sparse) expandSparse(*o, ctx.row(pi.ops[3].row), p.k, static_cast<unsigned>(pi.aux2));
   if ((p.flags & kNegateA) != 0)
     for (auto& row : o->a)
       for (double& v : row) v = -v;
   if ((p.flags & kNegateB) != 0)
     for (auto& row : o->b)
       for (double& v : row) v = -v;
-  bool scaleD = (ctx.row(pi.ops[3].row)[0] & 1) != 0;  // a predicate, the same in every lane
+  // scale-d: a predicate, the same in every lane.
+  bool scaleD = (ctx.row(pi.ops[sparse ? 5 : 3].row)[0] & 1) != 0;
   const PreparedOperand& d = pi.ops[0];
   unsigned registers = dRegisters(p);
   unsigned perRegister = p.d == Elem::F16 ? 2 : 1;
@@ -250,14 +296,20 @@ bool selectWgmma(const isa::Instruction& inst, PreparedInstruction& pi, SelectCo
     why = "this wgmma type combination";
     return false;
   }
+  bool sparse = inst.opcode == Opcode::WgmmaMmaAsyncSp;
+  if (sparse && p.a == Elem::B1) {
+    why = "a sparse .b1 wgmma";
+    return false;
+  }
   unsigned elementBitsWide = mma::bitsOf(p.a);
-  unsigned expectedK = p.a == Elem::B1 ? 256 : 256 / elementBitsWide;
+  unsigned expectedK = (p.a == Elem::B1 ? 256 : 256 / elementBitsWide) * (sparse ? 2 : 1);
   if (inst.shape.m != 64 || inst.shape.k != expectedK || !validN(inst.shape.n, p.a)) {
     why = "this wgmma shape for its types (m64nNk" + std::to_string(expectedK) + ")";
     return false;
   }
   p.n = static_cast<uint16_t>(inst.shape.n);
-  p.k = static_cast<uint16_t>(p.a == Elem::B1 ? 256 : expectedK);
+  p.k = static_cast<uint16_t>(expectedK);
+  if (sparse) p.flags |= kSparse;
   if (p.a == Elem::B1 &&
       (inst.modifiers.get(ModGroup::BoolOp) != Mod::BoolAnd || inst.modifiers.get(ModGroup::ReduceOp) != Mod::RedPopc)) {
     why = "wgmma .b1 without .and.popc";
@@ -282,14 +334,26 @@ bool selectWgmma(const isa::Instruction& inst, PreparedInstruction& pi, SelectCo
   // scales; .f16/.bf16 the transposes too (B's only when A is in registers).
   bool isFloat = !mma::isInteger(p.a) && p.a != Elem::B1;
   bool hasTranspose = p.a == Elem::F16 || p.a == Elem::BF16;
-  unsigned expected = 4 + (isFloat ? 2 : 0) + (hasTranspose ? ((p.flags & kAFromRegisters) != 0 ? 1 : 2) : 0);
+  // The sparse form has the metadata and the selector before scale-d.
+  unsigned first = sparse ? 6 : 4;
+  unsigned expected = first + (isFloat ? 2 : 0) + (hasTranspose ? ((p.flags & kAFromRegisters) != 0 ? 1 : 2) : 0);
   if (inst.operandCount != expected) {
     why = "wgmma with " + std::to_string(inst.operandCount) + " operands where this form has " +
           std::to_string(expected);
     return false;
   }
-  unsigned next = 4;
+  unsigned next = first;
   int64_t value = 0;
+  if (sparse) {
+    // ptxas takes selectors 0 and 1 for the 16- and 32-bit types, 0 for the 8-bit ones.
+    int64_t limit = elementBitsWide == 8 ? 0 : 1;
+    if (!immediate(inst, context, 4, value) || value < 0 || value > limit) {
+      why = "wgmma.mma_async.sp's sparsity selector must be an immediate from 0 to " + std::to_string(limit) +
+            " for this type";
+      return false;
+    }
+    pi.aux2 = static_cast<uint64_t>(value);
+  }
   if (isFloat) {
     for (uint8_t flag : {kNegateA, kNegateB}) {
       if (!immediate(inst, context, next++, value) || (value != 1 && value != -1)) {
@@ -326,6 +390,7 @@ bool selectWgmmaOrdering(const isa::Instruction&, PreparedInstruction& pi, Selec
 
 void registerMatrixWgmmaSemantics(SemanticsTable& table) {
   table.add(Opcode::WgmmaMmaAsync, &selectWgmma);
+  table.add(Opcode::WgmmaMmaAsyncSp, &selectWgmma);
   table.add(Opcode::WgmmaFence, &selectWgmmaOrdering);
   table.add(Opcode::WgmmaCommitGroup, &selectWgmmaOrdering);
   table.add(Opcode::WgmmaWaitGroup, &selectWgmmaOrdering);

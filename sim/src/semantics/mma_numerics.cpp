@@ -93,7 +93,7 @@ namespace {
 // The wgmma sum (mma_numerics.h) before it takes the result's format: NaN,
 // an infinity, or the exact sum of the aligned terms.
 double wgmmaSum(const WgmmaDotModel& model, DotOperand a, DotOperand b, unsigned n, uint32_t cBits) {
-  constexpr unsigned kMaxTerms = 64;  // K is at most 32
+  constexpr unsigned kMaxTerms = 72;  // K is at most 64 (the sparse 8-bit forms)
   bool nan = false, posInf = false, negInf = false;
   double terms[kMaxTerms];
   int exponents[kMaxTerms];
@@ -119,7 +119,7 @@ double wgmmaSum(const WgmmaDotModel& model, DotOperand a, DotOperand b, unsigned
   if (posInf || negInf) return negInf ? -INFINITY : INFINITY;
   if (count == 0) return 0;  // only zeros: +0, as mma_numerics.expected's "zero:" lines
   // Every term is below 2^(anchor + 2), so each aligned term is under
-  // 2^(alignBits + 2) units and the sum of 33 fits an int64 and, scaled
+  // 2^(alignBits + 2) units and the sum of 65 fits an int64 and, scaled
   // back, a double.
   int lsb = anchor - model.alignBits;
   int64_t sum = 0;
