@@ -79,6 +79,7 @@ void registerAsyncCopySemantics(SemanticsTable& table);
 void registerMbarrierSemantics(SemanticsTable& table);
 void registerBulkCopySemantics(SemanticsTable& table);
 void registerTensorCopySemantics(SemanticsTable& table);
+void registerTensorMapUpdateSemantics(SemanticsTable& table);
 void registerVideoSemantics(SemanticsTable& table);
 void registerSurfaceSemantics(SemanticsTable& table);
 void registerTextureSemantics(SemanticsTable& table);

@@ -45,6 +45,7 @@ const SemanticsTable& semanticsTable() {
     registerMbarrierSemantics(t);
     registerBulkCopySemantics(t);
     registerTensorCopySemantics(t);
+    registerTensorMapUpdateSemantics(t);
     registerVideoSemantics(t);
     registerSurfaceSemantics(t);
     registerTextureSemantics(t);

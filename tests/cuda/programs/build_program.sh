@@ -4,7 +4,8 @@
 # named compute60_*.cu is built for compute_60 (build_compute60.sh); any other
 # file with `nvcc -cudart shared -arch=sm_90`, plus any flags a line
 # `// nvcc flags: ...` in the source names (for programs that test what a
-# flag changes, such as --default-stream per-thread). With
+# flag changes, such as --default-stream per-thread), for the architecture a
+# line `// nvcc arch: ...` names (sm_90a for the sm_90a-only instructions). With
 # PTXSIM_TEST_CUDART=static, the runtime is linked in (nvcc's default) instead
 # (not for compute60_* programs, which replay nvcc's steps for a shared one).
 # Usage: build_program.sh SOURCE OUTPUT
@@ -20,5 +21,10 @@ elif [[ "$(basename "$source")" == compute60_* ]]; then
   "$here/build_compute60.sh" "$source" "$output"
 else
   read -r -a extra <<<"$(sed -n 's|^// nvcc flags: ||p' "$source")"
-  "$nvcc" -cudart "$cudart" -arch=sm_90 "${extra[@]}" -o "$output" "$source"
+  arch="$(sed -n 's|^// nvcc arch: ||p' "$source")"
+  # -arch=sm_90a would also build compute_90 PTX, which cannot hold sm_90a's
+  # instructions: name the virtual and the real architecture.
+  target=(-arch=sm_90)
+  [ -n "$arch" ] && target=(-gencode "arch=compute_${arch#sm_},code=[${arch},compute_${arch#sm_}]")
+  "$nvcc" -cudart "$cudart" "${target[@]}" "${extra[@]}" -o "$output" "$source"
 fi
