@@ -50,12 +50,15 @@ inline MbarrierSlot mbarrierSlot(ExecContext& ctx, const PreparedInstruction& pi
   return slot;
 }
 
-// The complete-tx of `bytes` that a copy ending on the mbarrier at operand
-// `op` performs for `lane` (the bulk and tensor copies); false after the
-// launch has failed.
-inline bool completeTransaction(ExecContext& ctx, const PreparedInstruction& pi, const PreparedOperand& op,
-                                unsigned lane, uint32_t bytes) {
-  MbarrierSlot slot = mbarrierSlot(ctx, pi, op, exec::AddressSpace::Shared, lane, false);
+// The complete-tx of `bytes` that a copy performs for `lane` on the
+// mbarrier at `address` (.shared::cluster: the executing CTA's own, or
+// another CTA's of its cluster, as multicast copies reach them); false
+// after the launch has failed.
+inline bool completeTransactionAt(ExecContext& ctx, const PreparedInstruction& pi, uint64_t address, unsigned lane,
+                                  uint32_t bytes) {
+  MbarrierSlot slot;
+  slot.address = address;
+  slot.bytes = ctx.access(exec::AddressSpace::Shared, address, 8, lane, exec::AccessKind::Atomic);
   if (slot.bytes == nullptr) return false;
   uint64_t bits;
   std::memcpy(&bits, slot.bytes, 8);
@@ -71,6 +74,14 @@ inline bool completeTransaction(ExecContext& ctx, const PreparedInstruction& pi,
   bits = mbarrier::encode(object);
   std::memcpy(slot.bytes, &bits, 8);
   return true;
+}
+
+// The same for the mbarrier at operand `op` (the bulk and tensor copies).
+inline bool completeTransaction(ExecContext& ctx, const PreparedInstruction& pi, const PreparedOperand& op,
+                                unsigned lane, uint32_t bytes) {
+  uint64_t address = op.effectiveAddress(ctx.row(op.row)[lane]);
+  ctx.report.addresses[lane] = address;
+  return completeTransactionAt(ctx, pi, address, lane, bytes);
 }
 
 }  // namespace ptxsim::sim::semantics

@@ -24,6 +24,7 @@
 #include "atomic_ops.h"
 #include "lane_ops.h"
 #include "mbarrier_access.h"
+#include "ptxsim/memory/cluster_shared_address.h"
 #include "ptxsim/sim/tensor_map.h"
 #include "semantics.h"
 #include "shared_swizzle.h"
@@ -201,10 +202,27 @@ unsigned rankOf(const isa::Instruction& inst) {
   }
 }
 
-// pi.aux: the rank; pi.aux2: 1 for im2col (operand 3: the offsets).
+// The CTAs a load writes: the executing one's own shared memory, or with
+// .multicast::cluster each CTA of the cluster whose rank the 16-bit mask
+// names, at the same offsets (memory/cluster_shared_address.h).
+struct Destinations {
+  bool multicast = false;
+  uint32_t mask = 0;
+};
+
+uint64_t destinationAddress(const Destinations& to, unsigned rank, uint64_t sharedOffset) {
+  return to.multicast ? memory::clusterSharedOf(rank, sharedOffset) : sharedOffset;
+}
+
+// pi.aux: the rank, and kMulticastFlag for .multicast::cluster (the last
+// operand before any cache policy: the CTA mask); pi.aux2: 1 for im2col
+// (operand 3: the offsets).
+constexpr uint64_t kMulticastFlag = 0x100;
+
 void tensorLoadHandler(const PreparedInstruction& pi, ExecContext& ctx) {
-  const auto rank = static_cast<unsigned>(pi.aux);
+  const auto rank = static_cast<unsigned>(pi.aux & 0xff);
   const bool im2col = pi.aux2 != 0;
+  const bool multicast = (pi.aux & kMulticastFlag) != 0;
   const uint64_t* dst = ctx.row(pi.ops[0].row);
   ctx.recordAccess(AccessKind::Load, AddressSpace::Global, 16);
   exec::forLanes(ctx.mask, [&](unsigned l) {
@@ -216,30 +234,44 @@ void tensorLoadHandler(const PreparedInstruction& pi, ExecContext& ctx) {
     }
     uint64_t base = pi.ops[0].effectiveAddress(dst[l]);
     ctx.report.addresses[l] = box.map.globalAddress;
+    Destinations to;
+    if (multicast) {
+      to.multicast = true;
+      to.mask = static_cast<uint16_t>(ctx.row(pi.ops[im2col ? 4 : 3].row)[l]);
+    }
+    // The shared offsets of the box and the mbarrier (multicast writes the
+    // same offsets in every CTA it names).
+    uint64_t barrier = pi.ops[2].effectiveAddress(ctx.row(pi.ops[2].row)[l]);
+    if (multicast) base %= memory::kClusterSlotBytes, barrier %= memory::kClusterSlotBytes;
     unsigned swizzle = swizzleBytesOf(box.map);
     uint8_t element[8];
     bool ok = true;
-    forEachElement(box, [&](uint64_t offset, uint64_t address, bool inBounds) {
-      if (!ok) return;
-      if (inBounds) {
-        const uint8_t* p = ctx.access(AddressSpace::Global, address, box.elementBytes, l, AccessKind::Load);
-        if (p == nullptr) {
+    auto bytes = static_cast<uint32_t>(box.elements() * box.elementBytes);
+    for (unsigned target = 0; target < (multicast ? 16u : 1u) && ok; ++target) {
+      if (multicast && ((to.mask >> target) & 1) == 0) continue;
+      forEachElement(box, [&](uint64_t offset, uint64_t address, bool inBounds) {
+        if (!ok) return;
+        if (inBounds) {
+          const uint8_t* p = ctx.access(AddressSpace::Global, address, box.elementBytes, l, AccessKind::Load);
+          if (p == nullptr) {
+            ok = false;
+            return;
+          }
+          std::memcpy(element, p, box.elementBytes);
+        } else {
+          fillElement(box.map, box.elementBytes, element);
+        }
+        uint32_t at = swizzleSharedAddress(static_cast<uint32_t>(base + offset), swizzle);
+        uint8_t* q = ctx.access(AddressSpace::Shared, destinationAddress(to, target, at), box.elementBytes, l,
+                                AccessKind::Store);
+        if (q == nullptr) {
           ok = false;
           return;
         }
-        std::memcpy(element, p, box.elementBytes);
-      } else {
-        fillElement(box.map, box.elementBytes, element);
-      }
-      uint32_t at = swizzleSharedAddress(static_cast<uint32_t>(base + offset), swizzle);
-      uint8_t* q = ctx.access(AddressSpace::Shared, at, box.elementBytes, l, AccessKind::Store);
-      if (q == nullptr) {
-        ok = false;
-        return;
-      }
-      std::memcpy(q, element, box.elementBytes);
-    });
-    if (ok) completeTransaction(ctx, pi, pi.ops[2], l, static_cast<uint32_t>(box.elements() * box.elementBytes));
+        std::memcpy(q, element, box.elementBytes);
+      });
+      if (ok) ok = completeTransactionAt(ctx, pi, destinationAddress(to, target, barrier), l, bytes);
+    }
   });
   if (ctx.mask != 0) ++ctx.cta->memoryWrites;  // the livelock watch must see the shared memory written
 }
@@ -390,10 +422,7 @@ bool selectTensorCopy(const isa::Instruction& inst, PreparedInstruction& pi, Sel
           "im2col::w modes)";
     return false;
   }
-  if (inst.modifiers.hasGroup(ModGroup::Multicast)) {
-    why = "cp.async.bulk.tensor .multicast::cluster (needs thread block clusters of several CTAs)";
-    return false;
-  }
+  bool multicast = inst.modifiers.hasGroup(ModGroup::Multicast);
   if (inst.modifiers.hasGroup(ModGroup::CtaGroup)) {
     why = "cp.async.bulk.tensor with .cta_group (sm_100)";
     return false;
@@ -411,19 +440,24 @@ bool selectTensorCopy(const isa::Instruction& inst, PreparedInstruction& pi, Sel
     why = "an im2col tensor copy other than a 3d to 5d load";
     return false;
   }
-  unsigned needed = load ? (im2col ? 4 : 3) : 2;
+  if (multicast && !load) {
+    why = "a multicast tensor copy other than a load";
+    return false;
+  }
+  unsigned needed = load ? (im2col ? 4 : 3) + (multicast ? 1 : 0) : 2;
   unsigned withPolicy = needed + (inst.modifiers.hasGroup(ModGroup::CacheHint) ? 1 : 0);
   const PreparedOperand& tuple = pi.ops[load ? 1 : 0];
   if (inst.operandCount != withPolicy || tuple.elementCount != rank + 1 ||
       (im2col && pi.ops[3].elementCount != rank - 2)) {
     why = std::string("cp.async.bulk.tensor.") + std::to_string(rank) + "d takes " +
           (load ? "[dst], [map, {" + std::to_string(rank) + " coordinates}], [mbar]" +
-                      (im2col ? ", {" + std::to_string(rank - 2) + " offsets}" : "")
+                      (im2col ? ", {" + std::to_string(rank - 2) + " offsets}" : "") +
+                      (multicast ? ", ctaMask" : "")
                 : "[map, {" + std::to_string(rank) + " coordinates}], [src]") +
           " and, with .L2::cache_hint, a cache policy";
     return false;
   }
-  pi.aux = rank;
+  pi.aux = rank | (multicast ? kMulticastFlag : 0);
   if (load) {
     pi.aux2 = im2col ? 1 : 0;
     pi.space = AddressSpace::Shared;
