@@ -37,7 +37,6 @@ std::string compareRefusal(const FormToCheck& form);
 std::string floatRefusal(const FormToCheck& form);
 std::string integerRefusal(const FormToCheck& form);
 std::string videoRefusal(const FormToCheck& form);
-std::string memoryRefusal(const FormToCheck& form);
 std::string formWordRefusal(const FormToCheck& form);
 
 }  // namespace ptxsim::isa::strict
