@@ -4,6 +4,7 @@
 #include "declarations.h"
 #include "ptxsim/isa/cfg.h"
 #include "ptxsim/isa/contraction.h"
+#include "ptxas_rules.h"
 
 namespace ptxsim::isa::lowering {
 
@@ -226,6 +227,17 @@ bool FunctionLowerer::checkVersion(const InstructionSpec& spec, antlr4::Token* o
   return true;
 }
 
+bool FunctionLowerer::checkPtxasRules(const DecodedOpcode& decoded, P::InstructionStatementContext* statement) {
+  // Children are [guard] opcode [operand (',' operand)*] ';'.
+  const size_t first = statement->getStart()->getType() == P::AT ? 2 : 1;
+  const strict::FormToCheck form{*decoded.spec, std::span(decoded.types.data(), decoded.typeCount),
+                                 decoded.modifiers, static_cast<uint32_t>((statement->children.size() - first) / 2),
+                                 context_.module().target.sm};
+  std::string why = strict::ptxasRefusal(form);
+  if (why.empty()) return true;
+  return fail(locationOf(statement->opcode), why);
+}
+
 void FunctionLowerer::lowerInstruction(P::InstructionStatementContext* statement) {
   Instruction inst;
   antlr4::Token* opcode = statement->opcode;
@@ -244,6 +256,7 @@ void FunctionLowerer::lowerInstruction(P::InstructionStatementContext* statement
   }
   const InstructionSpec& spec = *decoded->spec;
   if (!checkVersion(spec, opcode)) return;
+  if (!checkPtxasRules(*decoded, statement)) return;
   opcodeText_ = text;
   inst.opcode = spec.opcode;
   inst.spec = &spec;

@@ -39,6 +39,8 @@ class FunctionLowerer {
   void lowerInstruction(P::InstructionStatementContext* statement);
   bool lowerGuard(P::GuardContext* guard, Instruction& inst);
   bool checkVersion(const InstructionSpec& spec, antlr4::Token* opcode);
+  // What ptxas refuses for the module's target that the table's row takes (strict/ptxas_rules.h).
+  bool checkPtxasRules(const DecodedOpcode& decoded, P::InstructionStatementContext* statement);
   void finish();
 
   // Operands (operand_lowerer.cpp).

@@ -561,20 +561,24 @@ TEST(VideoForms, InvalidFormsFailToLoad) {
     EXPECT_EQ(load(good), "") << good;
   }
   // Refused by the semantics, with the reason.
-  for (const char* bad : {"vadd2.u32.u32.u32.sat.add %d, %a, %b, %c;", "vmad.s32.s32.s32 %d, -%a, %b, -%c;",
-                          "vmad.u32.u32.u32.po %d, %a, -%b, %c;",
-                          "vadd.u32.u32.u32.add %d.b0, %a, %b, %c;", "vadd.u32.u32.u32 %d, %a, %b, %c;",
-                          "vadd.u32.u32.u32.min %d, %a, %b;", "vadd.u32.u32.u32 %d, %a.h2, %b;",
-                          "vadd.u32.u32.u32 %d, %a.b10, %b;", "vadd2.u32.u32.u32 %d, %a.b10, %b, %c;",
-                          "vadd2.u32.u32.u32 %d.h01, %a, %b, %c;", "vadd4.u32.u32.u32 %d, %a.b3210, %b.h10, %c;",
-                          "vadd4.u32.u32.u32 %d.b0123, %a, %b, %c;", "vadd2.u32.u32.u32.min %d, %a, %b, %c;",
-                          // Forms where the H100 differs from the pseudocode in ways not modelled yet.
-                          "vadd.s32.s32.s32.sat %d.h0, %a, %b, %c;", "vsub.s32.s32.s32 %d.b1, %a, %b, %c;",
-                          "vmad.u32.u32.u32 %d, -%a, %b, %c;", "vmad.s32.u32.s32.shr7 %d, %a, %b, -%c;",
-                          "vmad.u32.u32.u32.sat %d, -%a, -%b, %c;"}) {
+  for (const char* bad :
+       {"vmad.s32.s32.s32 %d, -%a, %b, -%c;", "vmad.u32.u32.u32.po %d, %a, -%b, %c;",
+        "vadd.u32.u32.u32.add %d.b0, %a, %b, %c;", "vadd.u32.u32.u32 %d, %a, %b, %c;",
+        "vadd.u32.u32.u32.min %d, %a, %b;", "vadd.u32.u32.u32 %d, %a.h2, %b;",
+        "vadd.u32.u32.u32 %d, %a.b10, %b;", "vadd2.u32.u32.u32 %d, %a.b10, %b, %c;",
+        "vadd2.u32.u32.u32 %d.h01, %a, %b, %c;", "vadd4.u32.u32.u32 %d, %a.b3210, %b.h10, %c;",
+        "vadd4.u32.u32.u32 %d.b0123, %a, %b, %c;",
+        // Forms where the H100 differs from the pseudocode in ways not modelled yet.
+        "vadd.s32.s32.s32.sat %d.h0, %a, %b, %c;", "vsub.s32.s32.s32 %d.b1, %a, %b, %c;",
+        "vmad.u32.u32.u32 %d, -%a, %b, %c;", "vmad.s32.u32.s32.shr7 %d, %a, %b, -%c;",
+        "vmad.u32.u32.u32.sat %d, -%a, -%b, %c;"}) {
     EXPECT_NE(load(bad).find("unsupported instruction"), std::string::npos) << bad << ": " << load(bad);
   }
-  // Rejected by the front end.
+  // Rejected by the front end, with ptxas's message.
+  EXPECT_NE(load("vadd2.u32.u32.u32.sat.add %d, %a, %b, %c;").find("Illegal combination of .sat and .add"),
+            std::string::npos);
+  EXPECT_NE(load("vadd2.u32.u32.u32.min %d, %a, %b, %c;").find("Illegal secondary operation"),
+            std::string::npos);
   EXPECT_NE(load("vshl.u32.u32.u32 %d, %a, %b;").find("needs a modifier"), std::string::npos);
   EXPECT_NE(load("add.u32 %d, %a.b0, %b;").find("only video instructions"), std::string::npos);
   EXPECT_NE(load("add.u32 %d, -%a, %b;").find("only vmad"), std::string::npos);

@@ -1,0 +1,37 @@
+#pragma once
+
+// What ptxas refuses that the instruction table's rows accept. A row says
+// which modifier groups and types an instruction takes; ptxas is stricter
+// about how they combine (cvt's rounding against its types, set/setp's
+// comparisons against theirs, which .sat or .satfinite an instruction
+// takes, which word of a broad group such as Form). These rules hold those
+// limits, each with ptxas 13.0's own message for sm_90, so that PTX that
+// would not build for the GPU is refused at load as well
+// (docs/conformance.md, tests/isa/ptxas_strictness_test.cpp).
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "ptxsim/isa/instruction_table.h"
+
+namespace ptxsim::isa::strict {
+
+// One decoded instruction, as the rules see it.
+struct FormToCheck {
+  const InstructionSpec& spec;
+  std::span<const DataType> types;
+  ModifierSet modifiers;
+  uint32_t operandCount = 0;  // operands as written
+  uint32_t targetSm = 0;      // the module's .target (90 for sm_90a)
+
+  DataType type(unsigned slot) const { return slot < types.size() ? types[slot] : DataType::None; }
+  bool has(Mod mod) const { return modifiers.has(mod); }
+  bool hasGroup(ModGroup group) const { return modifiers.hasGroup(group); }
+  Mod get(ModGroup group) const { return modifiers.get(group); }
+};
+
+// ptxas's message for a form it refuses, or "" when ptxas builds it.
+std::string ptxasRefusal(const FormToCheck& form);
+
+}  // namespace ptxsim::isa::strict
