@@ -1,0 +1,144 @@
+// wgmma.mma_async.sp as the H100 computes it: A is 2:4 structured sparse
+// (1:2 for tf32) and held compressed, half of K, with metadata registers
+// naming where each kept element sits in its group of four along K, and a
+// sparsity selector naming which threads' metadata counts.
+//  - "where" cases: A's kept elements are all 1, and column n of B holds
+//    the powers 2^0 .. 2^(w-1) over a window of w consecutive rows of K
+//    (zero elsewhere), so D[m][n] is the bit mask of the K positions row m
+//    selected in that window. The metadata is random (valid 2-of-4 codes)
+//    and different in each of three cases per selector: together they tie
+//    each (row, group) to the thread and the bits of its metadata.
+//  - "random" cases: random values, for the numerics.
+// Every case prints the hash of all 128 threads' D words, then warp 0's
+// words (16 rows) in full.
+// nvcc flags: -lcuda
+#include "wgmma_probe.h"
+
+namespace {
+
+using namespace wgmma_probe;
+
+uint64_t state = 0xbb67ae8584caa73bull;
+uint32_t next() {
+  state = state * 6364136223846793005ull + 1442695040888963407ull;
+  return static_cast<uint32_t>(state >> 33);
+}
+
+constexpr unsigned kAOffset = 0, kBOffset = 16384;
+
+// The bits of the value 2^e (e >= 0, small) and of 1 in each input type.
+uint32_t powerOfTwo(T t, unsigned e) {
+  switch (t) {
+    case T::F16: return (15 + e) << 10;
+    case T::BF16: return (127 + e) << 7;
+    case T::TF32: return (127 + e) << 23;
+    case T::E4M3: return (7 + e) << 3;
+    case T::E5M2: return (15 + e) << 2;
+    default: return 1u << e;
+  }
+}
+
+// Random valid metadata: each 4-bit field names two distinct positions of
+// a group of four, the lower first (for tf32, whose groups are pairs
+// holding one element, the same codes name positions 0-1 and 2-3 of two
+// pairs).
+std::vector<uint32_t> randomMetadata() {
+  const uint32_t codes[6] = {0x4, 0x8, 0xc, 0x9, 0xd, 0xe};
+  std::vector<uint32_t> meta(128);
+  for (uint32_t& m : meta) {
+    m = 0;
+    for (int field = 0; field < 8; ++field) m |= codes[next() % 6] << (4 * field);
+  }
+  return meta;
+}
+
+Case sparseCase(std::string name, T d, T a, unsigned n, unsigned selector) {
+  Case k;
+  k.name = std::move(name);
+  k.d = d, k.a = a, k.b = a, k.n = n;
+  k.sparse = true;
+  k.sparseSelector = selector;
+  k.descA = descriptor(kAOffset, 128, 256, 0);
+  // B: K-major, K of the sparse shape (twice the dense one): 64 bytes a
+  // row, core matrices 128 bytes apart along K, 8 rows 512 bytes apart.
+  k.descB = descriptor(kBOffset, 128, 512, 0);
+  k.image.assign(kBOffset + 256 * 64, 0);
+  k.c.assign(128 * dRegisters(k), 0);
+  k.meta = randomMetadata();
+  k.printAll = true;
+  return k;
+}
+
+// B element (n, k) of the sparse shape's K in the layout of descB.
+void putB(Case& k, unsigned n, unsigned kk, uint32_t v) {
+  unsigned bytes = bitsOf(k.b) / 8, kb = kk * bytes;
+  putElement(k.image, kBOffset + (n / 8) * 512 + (kb / 16) * 128 + (n % 8) * 16 + kb % 16, k.b, v);
+}
+
+}  // namespace
+
+int main() {
+  CUdevice device;
+  CUcontext context;
+  CU_CHECK(usePrimaryContext(device, context));
+  CU_CHECK(cuCtxSetCurrent(context));
+  Device dev;
+  CU_CHECK(cuMemAlloc(&dev.image, 64 * 1024));
+  CU_CHECK(cuMemAlloc(&dev.a, 128 * 16 * 4));
+  CU_CHECK(cuMemAlloc(&dev.c, 128 * 128 * 4));
+  CU_CHECK(cuMemAlloc(&dev.out, 128 * 128 * 4));
+  CU_CHECK(cuMemAlloc(&dev.meta, 128 * 4));
+  struct Form {
+    T d, a;
+    unsigned window, selectors;
+  };
+  // A window is as many powers of two as the type holds (s8: 2^0..2^6);
+  // the selectors are those ptxas accepts for the type.
+  const Form forms[] = {{T::F32, T::F16, 8, 2}, {T::F32, T::BF16, 8, 2}, {T::F32, T::TF32, 8, 2},
+                        {T::F32, T::E4M3, 8, 1}, {T::S32, T::S8, 7, 1}};
+  std::vector<Case> cases;
+  for (const Form& f : forms) {
+    unsigned sparseK = 2 * kOf(f.a);
+    unsigned n = (sparseK + f.window - 1) / f.window;
+    n = (n + 7) / 8 * 8;
+    for (unsigned selector = 0; selector < f.selectors; ++selector) {
+      for (int repeat = 0; repeat < 3; ++repeat) {
+        Case k = sparseCase(std::string("where ") + ptxName(f.d) + "." + ptxName(f.a) + " selector " +
+                                std::to_string(selector) + " " + std::to_string(repeat),
+                            f.d, f.a, n, selector);
+        unsigned bytes = bitsOf(f.a) / 8;
+        for (unsigned o = 0; o < 64 * 32; o += bytes) putElement(k.image, kAOffset + o, f.a, powerOfTwo(f.a, 0));
+        for (unsigned kk = 0; kk < sparseK; ++kk) putB(k, kk / f.window, kk, powerOfTwo(f.a, kk % f.window));
+        cases.push_back(std::move(k));
+      }
+    }
+  }
+  // Random values over a few binades (integers over their range).
+  for (const Form& f : forms) {
+    for (unsigned selector = 0; selector < f.selectors; ++selector) {
+      Case k = sparseCase(std::string("random ") + ptxName(f.d) + "." + ptxName(f.a) + " selector " +
+                              std::to_string(selector),
+                          f.d, f.a, 16, selector);
+      unsigned bytes = bitsOf(f.a) / 8;
+      auto randomValue = [&]() -> uint32_t {
+        uint32_t sign = next() & 1, e = next() % 5;
+        switch (f.a) {
+          case T::F16: return (sign << 15) | ((13 + e) << 10) | (next() & 0x3ff);
+          case T::BF16: return (sign << 15) | ((125 + e) << 7) | (next() & 0x7f);
+          case T::TF32: return (sign << 31) | ((125 + e) << 23) | (next() & 0x7fffff);
+          case T::E4M3: return (sign << 7) | ((5 + e) << 3) | (next() & 7);
+          default: return next();
+        }
+      };
+      for (unsigned o = 0; o < 64 * 32; o += bytes) putElement(k.image, kAOffset + o, f.a, randomValue());
+      for (unsigned nn = 0; nn < 16; ++nn)
+        for (unsigned kk = 0; kk < 2 * kOf(f.a); ++kk) putB(k, nn, kk, randomValue());
+      for (uint32_t& c : k.c) c = f.d == T::S32 ? next() : (((next() & 1) << 31) | ((126 + next() % 3) << 23) | (next() & 0x7fffff));
+      cases.push_back(std::move(k));
+    }
+  }
+  for (const Case& k : cases) {
+    if (!runCase(k, dev)) return 1;
+  }
+  return 0;
+}
