@@ -78,16 +78,8 @@ void putB(Case& k, unsigned n, unsigned kk, uint32_t v) {
 }  // namespace
 
 int main() {
-  CUdevice device;
-  CUcontext context;
-  CU_CHECK(usePrimaryContext(device, context));
-  CU_CHECK(cuCtxSetCurrent(context));
   Device dev;
-  CU_CHECK(cuMemAlloc(&dev.image, 64 * 1024));
-  CU_CHECK(cuMemAlloc(&dev.a, 128 * 16 * 4));
-  CU_CHECK(cuMemAlloc(&dev.c, 128 * 128 * 4));
-  CU_CHECK(cuMemAlloc(&dev.out, 128 * 128 * 4));
-  CU_CHECK(cuMemAlloc(&dev.meta, 128 * 4));
+  CU_CHECK(setUp(dev));
   struct Form {
     T d, a;
     unsigned window, selectors;

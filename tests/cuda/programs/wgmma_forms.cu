@@ -196,16 +196,8 @@ Case mapCase(std::string name, unsigned n, uint64_t descB, unsigned transB, unsi
 }  // namespace
 
 int main() {
-  CUdevice device;
-  CUcontext context;
-  CU_CHECK(usePrimaryContext(device, context));
-  CU_CHECK(cuCtxSetCurrent(context));
   Device dev;
-  CU_CHECK(cuMemAlloc(&dev.image, 64 * 1024));
-  CU_CHECK(cuMemAlloc(&dev.a, 128 * 16 * 4));
-  CU_CHECK(cuMemAlloc(&dev.c, 128 * 128 * 4));
-  CU_CHECK(cuMemAlloc(&dev.out, 128 * 128 * 4));
-  CU_CHECK(cuMemAlloc(&dev.meta, 128 * 4));
+  CU_CHECK(setUp(dev));
   std::vector<Case> cases;
 
   // Layouts of B: each swizzle mode (0 none, 1 128-byte, 2 64-byte, 3

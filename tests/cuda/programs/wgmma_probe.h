@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bits_hash.h"
@@ -166,6 +167,20 @@ inline std::string kernelPtx(const Case& k) {
 struct Device {
   CUdeviceptr image = 0, a = 0, c = 0, out = 0, meta = 0;
 };
+
+// The primary context made current and the device buffers every case uses.
+inline CUresult setUp(Device& dev) {
+  CUdevice device;
+  CUcontext context;
+  CUresult r = usePrimaryContext(device, context);
+  if (r == CUDA_SUCCESS) r = cuCtxSetCurrent(context);
+  for (auto [buffer, bytes] : {std::pair{&dev.image, 64 * 1024}, std::pair{&dev.a, 128 * 16 * 4},
+                               std::pair{&dev.c, 128 * 128 * 4}, std::pair{&dev.out, 128 * 128 * 4},
+                               std::pair{&dev.meta, 128 * 4}}) {
+    if (r == CUDA_SUCCESS) r = cuMemAlloc(buffer, static_cast<size_t>(bytes));
+  }
+  return r;
+}
 
 // Runs one case and prints its line. Returns false if a CUDA call failed
 // in a way that leaves the context unusable.
