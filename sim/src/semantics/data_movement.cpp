@@ -444,9 +444,20 @@ bool selectPrefetch(const isa::Instruction&, PreparedInstruction& pi, SelectCont
   return true;
 }
 
+// multimem reaches the copies of an allocation on every GPU of an NVLink
+// multicast group; the simulator models one device, so it refuses them.
+bool refuseMultimem(const isa::Instruction&, PreparedInstruction&, SelectContext&, std::string& why) {
+  why = "multimem needs several devices bound to a multicast object (NVLink SHARP), and the simulator runs one "
+        "device";
+  return false;
+}
+
 }  // namespace
 
 void registerDataMovementSemantics(SemanticsTable& table) {
+  table.add(Opcode::MultimemLdReduce, &refuseMultimem);
+  table.add(Opcode::MultimemSt, &refuseMultimem);
+  table.add(Opcode::MultimemRed, &refuseMultimem);
   table.add(Opcode::Mov, &selectMov);
   table.add(Opcode::Ld, &selectLoad);
   table.add(Opcode::Ldu, &selectLoad);
