@@ -122,8 +122,27 @@ uint64_t f64Result(const Plan& p, const Tiles& t, unsigned row, unsigned col) {
   return std::bit_cast<uint64_t>(d);
 }
 
+// An f16, bf16 or tf32 element of D: the tensor core's adder as wgmma's
+// (mma_numerics.h wgmmaDot), fitted to mma_random's recording: f16 and
+// bf16 in one step of all K products, tf32 in steps of 4 (ptxas's m16n8k4
+// instructions), each step's f32 result the next one's accumulator.
+uint64_t floatResult(const Plan& p, const double* a, const double* b, double c) {
+  int aExponents[kMaxK], bExponents[kMaxK];
+  for (unsigned k = 0; k < p.k; ++k) {
+    aExponents[k] = mma::rawExponent(a[k], mma::minNormalExponent(p.a));
+    bExponents[k] = mma::rawExponent(b[k], mma::minNormalExponent(p.b));
+  }
+  unsigned step = p.k;
+  uint32_t accumulator = std::bit_cast<uint32_t>(static_cast<float>(c));
+  for (unsigned start = 0; start < p.k; start += step) {
+    bool f16Result = p.d == Elem::F16 && start + step == p.k;
+    accumulator = mma::wgmmaDot(mma::wgmmaDotModel(false, f16Result), {a + start, aExponents + start},
+                                {b + start, bExponents + start}, step, accumulator);
+  }
+  return accumulator;
+}
+
 void compute(const Plan& p, Tiles& t) {
-  mma::DotModel model = mma::h100DotModel(p.a == Elem::TF32 ? 32 : 16);
   for (unsigned col = 0; col < p.n; ++col) {
     double bColumn[kMaxK];
     for (unsigned k = 0; k < p.k; ++k) bColumn[k] = t.b[k][col];
@@ -137,10 +156,7 @@ void compute(const Plan& p, Tiles& t) {
             mma::fp8DotF32(t.a[row], bColumn, mma::minNormalExponent(p.a), mma::minNormalExponent(p.b),
                            std::bit_cast<uint32_t>(static_cast<float>(t.c[row][col])));
       } else {
-        uint32_t bits = mma::dotF32(model, t.a[row], bColumn, p.k, t.c[row][col]);
-        // An f16 result is the f32 sum rounded to nearest (to be confirmed
-        // on the H100).
-        t.d[row][col] = p.d == Elem::F16 ? sf::encode(sf::decode(bits, sf::kF32), sf::kF16, {}) : bits;
+        t.d[row][col] = floatResult(p, t.a[row], bColumn, t.c[row][col]);
       }
     }
   }

@@ -8,8 +8,7 @@
 //    core's adder for all 16 products and C, the model wgmma's results
 //    were fitted with (mma::wgmmaDot: aligned to the largest raw exponent,
 //    25 bits below it kept, the sum truncated to f32 or rounded to nearest
-//    f16). mma.sync's model (mma::dotF32) gives other bits, a few ulps
-//    off, in all 24 such cases of f32 accumulators;
+//    f16), as mma.sync's (mma_random);
 //  - tf32 (m16n16k8): two such steps of 4 products each (as two m16n8k4
 //    instructions would), the first's f32 result the second's accumulator; one
 //    step of 8 (either model) misses in all 4 cases;

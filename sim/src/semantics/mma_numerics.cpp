@@ -13,50 +13,8 @@ namespace {
 constexpr uint32_t kF32NaN = 0x7fffffffu;
 constexpr uint32_t kF32Inf = 0x7f800000u;
 constexpr uint32_t kF32Sign = 0x80000000u;
-constexpr int kF32Precision = 24;
-constexpr unsigned kMaxBlock = 64;
 
 double f32Value(uint32_t bits) { return static_cast<double>(std::bit_cast<float>(bits)); }
-
-// One fused step: the terms (the block's exact products and the
-// accumulator) aligned, summed exactly, normalised.
-uint32_t fuse(const DotModel& model, const double* terms, unsigned count) {
-  bool nan = false, posInf = false, negInf = false;
-  int emax = INT_MIN;
-  for (unsigned i = 0; i < count; ++i) {
-    double t = terms[i];
-    if (std::isnan(t))
-      nan = true;
-    else if (std::isinf(t))
-      (t > 0 ? posInf : negInf) = true;
-    else if (t != 0)
-      emax = std::max(emax, std::ilogb(t));
-  }
-  if (nan || (posInf && negInf)) return kF32NaN;
-  if (posInf || negInf) return kF32Inf | (negInf ? kF32Sign : 0);
-  if (emax == INT_MIN) {
-    // Only zeros: +0 even when every term is -0 (the H100 adds them as
-    // integers: tests/cuda/programs/mma_numerics.expected, "zero:" lines).
-    return 0;
-  }
-  // The grid of the aligned terms: the largest term's leading bit, the f32
-  // significand below it and the extra bits. Every term is a few dozen bits
-  // on it, so the exact sum fits an int64 and, scaled back, a double.
-  int lsb = emax - (kF32Precision - 1) - static_cast<int>(model.extraAlignBits);
-  int64_t sum = 0;
-  for (unsigned i = 0; i < count; ++i) {
-    double scaled = std::ldexp(terms[i], -lsb);
-    double aligned = model.alignRound == sf::Round::Zero ? std::trunc(scaled) : std::nearbyint(scaled);
-    sum += static_cast<int64_t>(aligned);
-  }
-  if (sum == 0) return 0;
-  double value = std::ldexp(static_cast<double>(sum), lsb);
-  // A sum whose exponent leaves f32's range is infinite whatever the
-  // normalisation's rounding (mma_numerics.expected, "overflow:" lines).
-  if (std::fabs(value) >= 0x1p128) return kF32Inf | (value < 0 ? kF32Sign : 0);
-  return static_cast<uint32_t>(
-      sf::encode(sf::fromDouble(value), sf::kF32, {model.normaliseRound, false, false}));
-}
 
 // One step of the fp8 path: the terms (exact values and their raw
 // exponents) aligned to the largest raw exponent, truncated toward zero 25
@@ -178,34 +136,6 @@ uint32_t fp8DotF32(const double* a, const double* b, int aMinExponent, int bMinE
   // The host's f32 addition is IEEE's, rounded to nearest even.
   float d = products + std::bit_cast<float>(cBits);
   return std::isnan(d) ? kF32NaN : std::bit_cast<uint32_t>(d);
-}
-
-DotModel h100DotModel(unsigned inputBits) {
-  DotModel m;
-  m.blockSize = inputBits == 32 ? 8 : 16;
-  // Measured: terms 2^-25 below the largest survive, 2^-26 do not
-  // (mma_numerics.expected, "extra bits:" lines).
-  m.extraAlignBits = 2;
-  m.alignRound = sf::Round::Zero;
-  m.normaliseRound = sf::Round::Zero;
-  return m;
-}
-
-uint32_t dotF32(const DotModel& model, const double* a, const double* b, unsigned n, double c) {
-  unsigned block = std::clamp(model.blockSize, 1u, kMaxBlock);
-  double terms[kMaxBlock + 1];
-  double accumulator = c;
-  uint32_t bits = 0;
-  unsigned start = 0;
-  do {
-    unsigned count = std::min(block, n - start);
-    for (unsigned i = 0; i < count; ++i) terms[i] = a[start + i] * b[start + i];  // exact
-    terms[count] = accumulator;
-    bits = fuse(model, terms, count + 1);
-    accumulator = f32Value(bits);
-    start += count;
-  } while (start < n);
-  return bits;
 }
 
 }  // namespace ptxsim::sim::semantics::mma

@@ -1,40 +1,18 @@
 #pragma once
 
-// How a tensor core adds up a floating-point dot product, as a model with
-// parameters: mma's f16/bf16/tf32 forms are not a chain of IEEE additions.
-//
-// Fasi, Higham, Mikaitis and Pranesh ("Numerical behavior of NVIDIA tensor
-// cores", PeerJ CS 2021) found on V100/T4/A100: the products are exact; the
-// products of one block and the accumulator are aligned to the largest
-// exponent among them, the bits below a fixed width truncated (round toward
-// zero); the aligned terms are summed exactly and the sum is normalised
-// with truncation. Khattak and Mikaitis ("Accurate models of NVIDIA tensor
-// cores", 2025) extend this to H100 with more alignment bits and wider
-// blocks. The H100 values below are our reading of that work and are TO BE
-// CONFIRMED on the H100 (tests/cuda/programs/mma_numerics.cu tells the
-// candidate models apart).
+// How the H100's tensor cores add up floating-point dot products: not a
+// chain of IEEE additions. Fasi, Higham, Mikaitis and Pranesh ("Numerical
+// behavior of NVIDIA tensor cores", 2021) and Khattak and Mikaitis
+// ("Accurate models of NVIDIA tensor cores", 2025) describe the shape:
+// exact products, aligned to the largest exponent, truncated, summed
+// exactly. The models below were fitted bit for bit to recordings on an
+// H100 (docs/lab-notes.md).
 
 #include <cstdint>
 
 #include "small_float.h"
 
 namespace ptxsim::sim::semantics::mma {
-
-struct DotModel {
-  // Products summed in one fused step with the running accumulator; a
-  // longer dot product is a chain of blocks, the accumulator rounded to
-  // f32 between them.
-  unsigned blockSize = 16;
-  // Bits kept below the f32 significand (24 bits) of the largest term when
-  // the terms are aligned.
-  unsigned extraAlignBits = 2;
-  sf::Round alignRound = sf::Round::Zero;      // Zero or Nearest
-  sf::Round normaliseRound = sf::Round::Zero;  // how the block's sum becomes an f32
-};
-
-// The H100's model for products of `inputBits`-wide inputs (16: f16/bf16,
-// 32: tf32), fitted to the H100 (tests/cuda/programs/mma_numerics).
-DotModel h100DotModel(unsigned inputBits);
 
 // mma.sync m16n8k32 with fp8 inputs (e4m3/e5m2) and an f32 accumulator,
 // as the H100 computes it: c + sum of a[k] * b[k] for k < 32. ptxas makes
@@ -58,9 +36,11 @@ DotModel h100DotModel(unsigned inputBits);
 // for e5m2).
 uint32_t fp8DotF32(const double* a, const double* b, int aMinExponent, int bMinExponent, uint32_t cBits);
 
-// wgmma's floating-point dot products, fitted bit for bit to the H100
+// The tensor core's floating-point dot products for wgmma, wmma and
+// mma.sync's f16, bf16 and tf32 forms, fitted bit for bit to the H100
 // (tests/cuda/programs/wgmma_forms.expected, every "num" line: f16, bf16,
-// tf32 and each fp8 pairing, f32 and f16 accumulators). One fused step adds
+// tf32 and each fp8 pairing, f32 and f16 accumulators; mma_random and
+// wmma_forms). One fused step adds
 // the K products and the accumulator:
 // - the anchor is the largest raw exponent among the nonzero terms (a
 //   product's is the sum of its operands' exponents, a subnormal operand's
@@ -93,10 +73,5 @@ int rawExponent(double v, int minExponent);
 // accumulator as f32. The result's bits are f32's or, with f16Result,
 // f16's; an f32 NaN is the canonical 0x7fffffff.
 uint32_t wgmmaDot(const WgmmaDotModel& model, DotOperand a, DotOperand b, unsigned n, uint32_t cBits);
-
-// c + sum of a[i] * b[i] for i < n as the model adds them; every a[i],
-// b[i] and c is a value of its format held exactly in a double. Returns
-// the f32 result's bits; NaN is the canonical 0x7fffffff.
-uint32_t dotF32(const DotModel& model, const double* a, const double* b, unsigned n, double c);
 
 }  // namespace ptxsim::sim::semantics::mma
