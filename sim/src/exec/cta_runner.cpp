@@ -10,6 +10,7 @@
 #include "cluster_barrier.h"
 #include "cluster_geometry.h"
 #include "executor.h"
+#include "livelock_vote.h"
 #include "progress_monitor.h"
 #include "simt_policy.h"
 #include "warp_control.h"
@@ -91,36 +92,6 @@ void failStalled(ExecContext& ctx, CtaState& cta, const std::string& why) {
                     "):" + stalledThreads(cta));
   ctx.aborted = true;
 }
-
-namespace {
-
-// Counts the CTA as running, and as repeating while it is, for as long as
-// runCta runs it.
-class LivelockVote {
- public:
-  explicit LivelockVote(GridContext& grid) : grid_(grid) { grid_.runningCtas.fetch_add(1); }
-  ~LivelockVote() {
-    set(false);
-    grid_.runningCtas.fetch_sub(1);
-  }
-  void set(bool repeating) {
-    if (repeating == repeating_) return;
-    repeating_ = repeating;
-    if (repeating) {
-      grid_.repeatingCtas.fetch_add(1);
-    } else {
-      grid_.repeatingCtas.fetch_sub(1);
-    }
-  }
-  // Every running CTA repeats: none can change memory for the others.
-  bool unanimous() const { return repeating_ && grid_.repeatingCtas.load() == grid_.runningCtas.load(); }
-
- private:
-  GridContext& grid_;
-  bool repeating_ = false;
-};
-
-}  // namespace
 
 RoundOutcome runRound(ExecContext& ctx, CtaState& cta, uint64_t& executedInRound) {
   ctx.cta = &cta;
@@ -249,7 +220,8 @@ void runCtaQueue(ExecContext& ctx, std::atomic<uint64_t>& next, uint64_t count, 
           spare.empty() ? std::make_unique<ResidentCta>() : std::move(spare.back());
       if (!spare.empty()) spare.pop_back();
       r->monitor = ProgressMonitor{};
-      r->vote.emplace(ctx.grid);
+      r->vote.emplace(ctx.grid.livelock);
+      r->state.livelockVote = &*r->vote;
       r->publishedWrites = 0;
       r->quietInstructions = 0;
       r->repeating = false;
@@ -265,6 +237,7 @@ void runCtaQueue(ExecContext& ctx, std::atomic<uint64_t>& next, uint64_t count, 
   };
   auto retire = [&](size_t i) {
     for (auto& r : residents[i]->ctas) {
+      r->state.livelockVote = nullptr;
       r->vote.reset();
       spare.push_back(std::move(r));
     }
@@ -301,6 +274,7 @@ void runCtaQueue(ExecContext& ctx, std::atomic<uint64_t>& next, uint64_t count, 
         if (outcome == RoundOutcome::Done) {
           finished(cta.linearId, &cta);
           cta.finished = true;
+          cta.livelockVote = nullptr;
           r.vote.reset();
           --rc.running;
           continue;

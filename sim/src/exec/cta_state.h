@@ -10,6 +10,7 @@
 
 #include "cluster_state.h"
 #include "device_launch.h"
+#include "livelock_vote.h"
 #include "ptxsim/sim/launch_geometry.h"
 #include "warp_state.h"
 
@@ -32,6 +33,8 @@ struct CtaState {
   // Instructions that wrote memory (stores, atomics that changed it): a CTA
   // that runs on without any is watched for livelock (progress_monitor.h).
   uint64_t memoryWrites = 0;
+  // The CTA's livelock vote while its runner holds one (null otherwise).
+  LivelockVote* livelockVote = nullptr;
   // Streams, events, errors and the grids this CTA launched.
   DeviceRuntimeState deviceRuntime;
   // The cluster the CTA belongs to (cluster_state.h); null for a cluster of
@@ -42,6 +45,15 @@ struct CtaState {
   // of its cluster.
   bool finished = false;
 };
+
+// The CTA wrote memory. It withdraws a claim to repeat at once, not at the
+// end of its scheduling round: a host thread descheduled mid-round (after
+// taking a lock, say) must not leave a stale claim that lets the CTAs
+// waiting for it be judged deadlocked.
+inline void noteMemoryWrite(CtaState& cta) {
+  ++cta.memoryWrites;
+  if (cta.livelockVote != nullptr) cta.livelockVote->set(false);
+}
 
 // The CTA of rank `rank` in `cta`'s cluster; null when the cluster has no
 // such rank.

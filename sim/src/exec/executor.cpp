@@ -145,7 +145,7 @@ StepResult step(ExecContext& ctx) {
   ctx.yieldTurn = false;
   pi.handler(pi, ctx);
   if ((ctx.report.access == AccessKind::Store || ctx.report.access == AccessKind::Atomic) && !ctx.memoryUnchanged) {
-    ++ctx.cta->memoryWrites;
+    noteMemoryWrite(*ctx.cta);
   }
   if (!pi.changesControl && !ctx.aborted) advance(ctx);
   return StepResult::Executed;

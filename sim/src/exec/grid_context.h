@@ -13,6 +13,7 @@
 
 #include "driver_clock.h"
 #include "launch_turns.h"
+#include "livelock_vote.h"
 #include "memcheck_reports.h"
 #include "prepared.h"
 #include "ptxsim/memory/allocation_table.h"
@@ -110,10 +111,9 @@ struct GridContext {
   std::atomic<uint64_t> failedCta{UINT64_MAX};
   std::atomic<uint64_t> warpInstructions{0};  // across CTAs, for the launch's instruction limit
   std::atomic<uint64_t> memoryWrites{0};      // across CTAs, published each scheduling round
-  // Livelock verdicts (progress_monitor.h): CTAs running now, and those of
+  // Livelock verdicts (livelock_vote.h): CTAs running now, and those of
   // them whose state repeats without memory changing.
-  std::atomic<uint32_t> runningCtas{0};
-  std::atomic<uint32_t> repeatingCtas{0};
+  LivelockTally livelock;
   // 128-bit atomics on global memory: the host has no portable 16-byte
   // atomic, so they serialise on a lock chosen by address.
   std::array<std::mutex, 64> wideAtomicLocks;

@@ -76,7 +76,7 @@ void bulkCopyHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   });
   // The shared memory written is a write the livelock watch must see
   // (step() counts only a recorded store).
-  if (globalSource && ctx.mask != 0) ++ctx.cta->memoryWrites;
+  if (globalSource && ctx.mask != 0) noteMemoryWrite(*ctx.cta);
 }
 
 // A destination (Space) or source (SecondSpace) state space word.

@@ -273,7 +273,7 @@ void tensorLoadHandler(const PreparedInstruction& pi, ExecContext& ctx) {
       if (ok) ok = completeTransactionAt(ctx, pi, destinationAddress(to, target, barrier), l, bytes);
     }
   });
-  if (ctx.mask != 0) ++ctx.cta->memoryWrites;  // the livelock watch must see the shared memory written
+  if (ctx.mask != 0) noteMemoryWrite(*ctx.cta);  // the livelock watch must see the shared memory written
 }
 
 // The reduction of a shared element into a global one, by the map's type.
@@ -406,7 +406,7 @@ void tensorStoreHandler(const PreparedInstruction& pi, ExecContext& ctx) {
         storeElement(memory, value, box.elementBytes);
     });
   });
-  if (ctx.mask != 0) ++ctx.cta->memoryWrites;
+  if (ctx.mask != 0) noteMemoryWrite(*ctx.cta);
 }
 
 bool selectTensorCopy(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
