@@ -34,6 +34,7 @@
 #include "small_float.h"
 #include "warp_aligned.h"
 #include "wgmma_layout.h"
+#include "wgmma_sparse.h"
 
 namespace ptxsim::sim::semantics {
 
@@ -89,6 +90,7 @@ struct Operands {
   double b[kMaxN][kMaxK];  // b[n][k]: a column of B is contiguous
   int bExponents[kMaxN][kMaxK];
   uint64_t aBits[kRowsPerWarp][4];  // .b1: 256 bits of a row
+  uint32_t aRaw[kRowsPerWarp][kMaxK];  // A's element bits: sparse tf32 places their 16-bit halves
   uint64_t bBits[kMaxN][4];
 };
 
@@ -97,7 +99,7 @@ struct Operands {
 // columns. False after a fault.
 bool readShared(ExecContext& ctx, uint64_t descriptorBits, bool transpose, Elem type, unsigned firstRow,
                 unsigned rows, unsigned columns, double (*values)[kMaxK], int (*exponents)[kMaxK],
-                uint64_t (*bits)[4]) {
+                uint64_t (*bits)[4], uint32_t (*raw)[kMaxK]) {
   wgmma::Descriptor d = wgmma::decodeDescriptor(descriptorBits);
   unsigned elementBitsWide = mma::bitsOf(type);
   unsigned bytes = elementBitsWide >= 8 ? elementBitsWide / 8 : 1;
@@ -118,6 +120,7 @@ bool readShared(ExecContext& ctx, uint64_t descriptorBits, bool transpose, Elem 
       if (type == Elem::B1) {
         bits[r][k / 64] |= v << (k % 64);
       } else {
+        if (raw != nullptr) raw[r][k] = static_cast<uint32_t>(v);
         values[r][k] = mma::valueOf(v, type);
         exponents[r][k] = mma::rawExponent(values[r][k], mma::minNormalExponent(type));
       }
@@ -137,6 +140,7 @@ void readRegisters(ExecContext& ctx, const PreparedInstruction& pi, const Plan& 
       for (unsigned e = 0; e < per; ++e) {
         mma::Cell cell = mma::aCell(16, per, lane, r, e);
         uint64_t v = bits == 32 ? row[lane] & 0xffffffffu : (row[lane] >> (e * bits)) & ((1u << bits) - 1);
+        o.aRaw[cell.row][cell.col] = static_cast<uint32_t>(v);
         o.a[cell.row][cell.col] = mma::valueOf(v, p.a);
         o.aExponents[cell.row][cell.col] = mma::rawExponent(o.a[cell.row][cell.col], mma::minNormalExponent(p.a));
       }
@@ -163,42 +167,35 @@ uint64_t integerResult(const Plan& p, const double* a, const double* b, int64_t 
   return static_cast<uint32_t>(static_cast<uint64_t>(sum));
 }
 
-// The sparse form's A: each group of four along K keeps two elements,
-// stored side by side; the metadata names their positions (two 2-bit
-// indices a group, the lower first). Which thread's metadata register holds
-// a row's groups depends on the sparsity selector (sparseMetadata).
-uint32_t sparseMetadata(const uint64_t* meta, unsigned row, unsigned group, unsigned groups, unsigned selector) {
-  unsigned bitsPerRow = 4 * groups;  // 32 for f16/bf16, 16 for tf32, 64 for the 8-bit types
-  unsigned g = row % 8, half = row / 8;
-  unsigned lane = 0, bit = 0;
-  if (bitsPerRow == 64) {
-    lane = 4 * g + 2 * half + group / 8;
-    bit = 4 * (group % 8);
-  } else if (bitsPerRow == 32) {
-    lane = 4 * g + 2 * selector + half;
-    bit = 4 * group;
-  } else {
-    lane = 4 * g + selector;
-    bit = 16 * half + 4 * group;
-  }
-  return static_cast<uint32_t>(meta[lane] >> bit) & 0xf;
-}
-
-void expandSparse(Operands& o, const uint64_t* meta, unsigned k, unsigned selector) {
-  unsigned groups = k / 4;
+// The sparse form's A holds half of K; the metadata places each element
+// (wgmma_sparse.h), or for tf32 each 16-bit half of one.
+void expandSparse(Operands& o, const uint64_t* meta, const Plan& p, unsigned selector) {
+  const unsigned stored = p.k / 2;
+  const int minExponent = mma::minNormalExponent(p.a);
   for (unsigned r = 0; r < kRowsPerWarp; ++r) {
-    double stored[kMaxK / 2];
-    int storedExponents[kMaxK / 2];
-    std::copy(o.a[r], o.a[r] + k / 2, stored);
-    std::copy(o.aExponents[r], o.aExponents[r] + k / 2, storedExponents);
-    std::fill(o.a[r], o.a[r] + k, 0.0);
-    for (unsigned j = 0; j < groups; ++j) {
-      uint32_t code = sparseMetadata(meta, r, j, groups, selector);
-      for (unsigned s = 0; s < 2; ++s) {
-        unsigned position = 4 * j + ((code >> (2 * s)) & 3);
-        o.a[r][position] = stored[2 * j + s];
-        o.aExponents[r][position] = storedExponents[2 * j + s];
+    if (p.a == Elem::TF32) {
+      uint32_t placed[kMaxK] = {};
+      for (unsigned j = 0; j < stored; ++j) {
+        for (unsigned half = 0; half < 2; ++half) {
+          unsigned position = wgmma::sparseHalfPosition(meta, r, j, half, selector);
+          placed[position / 2] |= ((o.aRaw[r][j] >> (16 * half)) & 0xffffu) << (16 * (position % 2));
+        }
       }
+      for (unsigned k = 0; k < p.k; ++k) {
+        o.a[r][k] = mma::valueOf(placed[k], p.a);
+        o.aExponents[r][k] = mma::rawExponent(o.a[r][k], minExponent);
+      }
+      continue;
+    }
+    double values[kMaxK / 2];
+    int exponents[kMaxK / 2];
+    std::copy(o.a[r], o.a[r] + stored, values);
+    std::copy(o.aExponents[r], o.aExponents[r] + stored, exponents);
+    std::fill(o.a[r], o.a[r] + p.k, 0.0);
+    for (unsigned j = 0; j < stored; ++j) {
+      unsigned position = wgmma::sparsePosition(meta, r, j, mma::bitsOf(p.a), selector);
+      o.a[r][position] = values[j];
+      o.aExponents[r][position] = exponents[j];
     }
   }
 }
@@ -213,13 +210,13 @@ void wgmmaHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   if ((p.flags & kAFromRegisters) != 0) {
     readRegisters(ctx, pi, p, *o);
   } else if (!readShared(ctx, ctx.row(pi.ops[1].row)[0], (p.flags & kTransposeA) != 0, p.a,
-                         kRowsPerWarp * warpInGroup, kRowsPerWarp, aColumns, o->a, o->aExponents, o->aBits)) {
+                         kRowsPerWarp * warpInGroup, kRowsPerWarp, aColumns, o->a, o->aExponents, o->aBits, o->aRaw)) {
     return;
   }
   if (!readShared(ctx, ctx.row(pi.ops[2].row)[0], (p.flags & kTransposeB) != 0, p.b, 0, p.n, p.k, o->b,
-                  o->bExponents, o->bBits))
+                  o->bExponents, o->bBits, nullptr))
     return;
-  if (sparse) expandSparse(*o, ctx.row(pi.ops[3].row), p.k, static_cast<unsigned>(pi.aux2));
+  if (sparse) expandSparse(*o, ctx.row(pi.ops[3].row), p, static_cast<unsigned>(pi.aux2));
   if ((p.flags & kNegateA) != 0)
     for (auto& row : o->a)
       for (double& v : row) v = -v;
