@@ -107,6 +107,17 @@ bool resolveBox(const PreparedInstruction& pi, ExecContext& ctx, const PreparedO
              lane);
     return false;
   }
+  // cuTensorMapEncodeTiled refuses such a box; tensormap.replace can still
+  // write one, and the H100 then faults at the copy
+  // (tests/cuda/programs/tensormap_replace.expected: a box of 7 f32).
+  const unsigned innerBytes = (map->boxDimMinusOne[0] + 1u) * map->elementBits / 8;
+  if (!im2col && map->interleave == 0 && innerBytes % 16 != 0) {
+    ctx.fail(LaunchErrorKind::IllegalInstruction,
+             name + ": the tensor map's box is " + std::to_string(innerBytes) +
+                 " bytes along its inner dimension, not a multiple of 16",
+             lane);
+    return false;
+  }
   box.map = *map;
   box.rank = rank;
   box.elementBytes = map->elementBits / 8;
