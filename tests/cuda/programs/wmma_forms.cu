@@ -230,7 +230,10 @@ int runCase(Buffers* buf, bool layoutProbe, bool cColumns, bool dColumns, unsign
   constexpr bool aCols = std::is_same_v<LA, wmma::col_major>, bCols = std::is_same_v<LB, wmma::col_major>;
   constexpr bool packed = Storage<In>::bits < 8;
   // Strides in elements; packed types keep the tight stride (a multiple of 128 bits).
-  unsigned lda = (aCols ? M : K) + (packed ? 0 : pad), ldb = (bCols ? K : N) + (packed ? 0 : pad);
+  // A row (or column) of a fragment must start 16-byte aligned: 8-bit
+  // inputs pad by twice as many elements.
+  unsigned inputPad = packed ? 0 : Storage<In>::bits == 8 ? 2 * pad : pad;
+  unsigned lda = (aCols ? M : K) + inputPad, ldb = (bCols ? K : N) + inputPad;
   unsigned ldc = (cColumns || dColumns ? M : N) + pad;
   std::memset(buf, 0, sizeof(Buffers));
   for (unsigned r = 0; r < M; ++r)
