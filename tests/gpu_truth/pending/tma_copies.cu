@@ -12,6 +12,10 @@
 //  - prefetches to L2 (no visible effect but must be accepted).
 // A load case prints a hash of the whole shared-memory box and its first
 // bytes; a store or reduction case, a hash of the global tensor after it.
+// Each case runs in a child process of its own (fork before any CUDA call):
+// a fault is sticky for the context it happens in, and a child's context
+// ends with the child, so a case that faults names its error and the cases
+// after it still run.
 // nvcc flags: -lcuda
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -20,6 +24,9 @@
 #include <cstdio>
 #include <cstring>
 #include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bits_hash.h"
 #include "check.h"
@@ -270,6 +277,15 @@ void fillRandom(uint8_t* p, size_t n) {
   for (size_t i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(next());
 }
 
+// The launch's outcome: 0, or 1 after printing the case's name and error.
+int finish(const char* name) {
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) return 0;
+  std::printf("%s: %s\n", name, cudaGetErrorName(e));
+  return 1;
+}
+
 int loadCase(const char* name, const Buffers& b, const Tensor& t, LoadArgs args) {
   fillRandom(b.tensor, b.tensorBytes);
   CUtensorMap map;
@@ -282,8 +298,7 @@ int loadCase(const char* name, const Buffers& b, const Tensor& t, LoadArgs args)
   }
   args.bytes = t.boxBytes();
   loadKernel<<<1, 128, kSharedBytes + 1024>>>(map, args, b.shared);
-  CHECK(cudaGetLastError());
-  CHECK(cudaDeviceSynchronize());
+  if (finish(name) != 0) return 1;
   std::printf("%s: %016llx", name, bitsHash(b.shared, kSharedBytes));
   for (int i = 0; i < 16; ++i) std::printf(" %02x", b.shared[i]);
   std::printf("\n");
@@ -316,8 +331,7 @@ int im2colCase(const char* name, const Buffers& b, unsigned rank, const cuuint64
   args.rank = static_cast<int>(rank);
   args.bytes = channels * pixels * 2;
   loadKernel<<<1, 128, kSharedBytes + 1024>>>(map, args, b.shared);
-  CHECK(cudaGetLastError());
-  CHECK(cudaDeviceSynchronize());
+  if (finish(name) != 0) return 1;
   std::printf("%s: %016llx", name, bitsHash(b.shared, kSharedBytes));
   for (int i = 0; i < 16; ++i) std::printf(" %02x", b.shared[i]);
   std::printf("\n");
@@ -336,25 +350,74 @@ int storeCase(const char* name, const Buffers& b, const Tensor& t, StoreArgs arg
     return 0;
   }
   storeKernel<<<1, 128, kSharedBytes + 1024>>>(map, args, b.input);
-  cudaError_t e = cudaGetLastError();
-  if (e == cudaSuccess) e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) {
-    std::printf("%s: %s\n", name, cudaGetErrorName(e));
-    return 1;
-  }
+  if (finish(name) != 0) return 1;
   std::printf("%s: %016llx\n", name, bitsHash(b.tensor, t.bytes()));
   return 0;
 }
 
-}  // namespace
+// Rank 0 of a cluster of two loads one box for both CTAs.
+int multicastCase(const Buffers& b) {
+  const char* name = "multicast 2d u8 box 64x32 at (8,4) to a cluster of 2";
+  Tensor t;
+  t.rank = 2, t.dims[0] = 100, t.dims[1] = 70, t.box[0] = 64, t.box[1] = 32;
+  t.pack();
+  fillRandom(b.tensor, b.tensorBytes);
+  CUtensorMap map;
+  CUresult r = encodeTiled(&map, t, b.tensor);
+  if (r != CUDA_SUCCESS) {
+    const char* e = nullptr;
+    cuGetErrorName(r, &e);
+    std::printf("%s: encode %s\n", name, e);
+    return 0;
+  }
+  uint8_t* both = nullptr;
+  CHECK(cudaMallocManaged(&both, 2 * kSharedBytes));
+  multicastKernel<<<2, 128, kSharedBytes + 1024>>>(map, 8, 4, t.boxBytes(), both);
+  if (finish(name) != 0) return 1;
+  std::printf("%s: %016llx %016llx\n", name, bitsHash(both, kSharedBytes), bitsHash(both + kSharedBytes, kSharedBytes));
+  return 0;
+}
 
-int main() {
-  Buffers b;
+int setUp(Buffers& b) {
   CHECK(cudaMallocManaged(&b.tensor, b.tensorBytes));
   CHECK(cudaMallocManaged(&b.shared, kSharedBytes));
   CHECK(cudaMallocManaged(&b.input, kSharedBytes));
   CHECK(cudaFuncSetAttribute(loadKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes + 1024));
   CHECK(cudaFuncSetAttribute(storeKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes + 1024));
+  CHECK(cudaFuncSetAttribute(multicastKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes + 1024));
+  return 0;
+}
+
+// Runs each case in a child process with buffers of its own and random
+// values seeded by the case's number; its exit status is the case's.
+class Isolated {
+ public:
+  template <typename Case>
+  int operator()(Case&& run) {
+    const unsigned number = cases_++;
+    std::fflush(stdout);
+    pid_t child = fork();
+    if (child == 0) {
+      state = 0x6a09e667f3bcc909ull + 0x9e3779b97f4a7c15ull * number;
+      Buffers b;
+      int rc = setUp(b);
+      if (rc == 0) rc = run(b);
+      std::fflush(stdout);
+      _exit(rc);
+    }
+    int status = 0;
+    if (child < 0 || waitpid(child, &status, 0) != child) return 1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  }
+
+ private:
+  unsigned cases_ = 0;
+};
+
+}  // namespace
+
+int main() {
+  Isolated isolated;
   int failed = 0;
 
   // Tile loads: ranks 1 to 5, u8.
@@ -362,34 +425,34 @@ int main() {
     Tensor t;
     t.rank = 1, t.dims[0] = 4096, t.box[0] = 256;
     t.pack();
-    failed |= loadCase("1d u8 box 256 at 64", b, t, {1, {64}});
-    failed |= loadCase("1d u8 box 256 at 3968 (past the end)", b, t, {1, {3968}});
-    failed |= loadCase("1d u8 box 256 at -16", b, t, {1, {-16}});
+    failed |= isolated([&](Buffers& b) { return loadCase("1d u8 box 256 at 64", b, t, {1, {64}}); });
+    failed |= isolated([&](Buffers& b) { return loadCase("1d u8 box 256 at 3968 (past the end)", b, t, {1, {3968}}); });
+    failed |= isolated([&](Buffers& b) { return loadCase("1d u8 box 256 at -16", b, t, {1, {-16}}); });
   }
   {
     Tensor t;
     t.rank = 2, t.dims[0] = 100, t.dims[1] = 70, t.box[0] = 64, t.box[1] = 32;
     t.pack();
-    failed |= loadCase("2d u8 100x70 box 64x32 at (8,4)", b, t, {2, {8, 4}});
-    failed |= loadCase("2d u8 100x70 box 64x32 at (60,50) (both edges)", b, t, {2, {60, 50}});
-    failed |= loadCase("2d u8 100x70 box 64x32 at (-20,-3)", b, t, {2, {-20, -3}});
+    failed |= isolated([&](Buffers& b) { return loadCase("2d u8 100x70 box 64x32 at (8,4)", b, t, {2, {8, 4}}); });
+    failed |= isolated([&](Buffers& b) { return loadCase("2d u8 100x70 box 64x32 at (60,50) (both edges)", b, t, {2, {60, 50}}); });
+    failed |= isolated([&](Buffers& b) { return loadCase("2d u8 100x70 box 64x32 at (-20,-3)", b, t, {2, {-20, -3}}); });
     Tensor s = t;
     s.strides[0] = 256;
-    failed |= loadCase("2d u8 strided rows 256 box 64x32 at (8,4)", b, s, {2, {8, 4}});
+    failed |= isolated([&](Buffers& b) { return loadCase("2d u8 strided rows 256 box 64x32 at (8,4)", b, s, {2, {8, 4}}); });
   }
   {
     Tensor t;
     t.rank = 3, t.dims[0] = 48, t.dims[1] = 20, t.dims[2] = 9, t.box[0] = 32, t.box[1] = 8, t.box[2] = 4;
     t.pack();
-    failed |= loadCase("3d u8 box 32x8x4 at (16,14,7)", b, t, {3, {16, 14, 7}});
+    failed |= isolated([&](Buffers& b) { return loadCase("3d u8 box 32x8x4 at (16,14,7)", b, t, {3, {16, 14, 7}}); });
     t.rank = 4, t.dims[3] = 5, t.box[3] = 2;
     t.strides[2] = 0;
     t.pack();
-    failed |= loadCase("4d u8 box 32x8x4x2 at (0,2,3,4)", b, t, {4, {0, 2, 3, 4}});
+    failed |= isolated([&](Buffers& b) { return loadCase("4d u8 box 32x8x4x2 at (0,2,3,4)", b, t, {4, {0, 2, 3, 4}}); });
     t.rank = 5, t.dims[4] = 3, t.box[4] = 3;
     t.strides[3] = 0;
     t.pack();
-    failed |= loadCase("5d u8 box 32x8x4x2x3 at (16,0,6,-1,1)", b, t, {5, {16, 0, 6, -1, 1}});
+    failed |= isolated([&](Buffers& b) { return loadCase("5d u8 box 32x8x4x2x3 at (16,0,6,-1,1)", b, t, {5, {16, 0, 6, -1, 1}}); });
   }
   // Element sizes and the out-of-bounds fill.
   struct TypeCase {
@@ -414,7 +477,7 @@ int main() {
       char name[96];
       std::snprintf(name, sizeof name, "2d %s 40x24 box %ux16 at (24,-4)%s", ty.name, t.box[0],
                     nanFill ? " nan fill" : "");
-      failed |= loadCase(name, b, t, {2, {24, -4}});
+      failed |= isolated([&](Buffers& b) { return loadCase(name, b, t, {2, {24, -4}}); });
     }
   }
   // Swizzles: the box's inner dimension as wide as the swizzle span.
@@ -439,16 +502,16 @@ int main() {
       int x = static_cast<int>(3 * t.box[0] % 256);
       std::snprintf(name, sizeof name, "2d swizzle %s %u-byte elements box %ux64 at (%d,8)", sw.name, bytes,
                     t.box[0], x);
-      failed |= loadCase(name, b, t, {2, {x, 8}});
+      failed |= isolated([&](Buffers& b) { return loadCase(name, b, t, {2, {x, 8}}); });
       if (bytes == 2) {
         t.box[0] = sw.span / bytes / 2;  // half the span
         std::snprintf(name, sizeof name, "2d swizzle %s f16 narrow box %ux64 at (8,-8)", sw.name, t.box[0]);
-        failed |= loadCase(name, b, t, {2, {8, -8}});
+        failed |= isolated([&](Buffers& b) { return loadCase(name, b, t, {2, {8, -8}}); });
         t.rank = 3, t.dims[2] = 4, t.box[2] = 2, t.box[0] = sw.span / 2;
         t.strides[1] = 0;
         t.pack();
         std::snprintf(name, sizeof name, "3d swizzle %s f16 box %ux64x2 at (0,40,3)", sw.name, t.box[0]);
-        failed |= loadCase(name, b, t, {3, {0, 40, 3}});
+        failed |= isolated([&](Buffers& b) { return loadCase(name, b, t, {3, {0, 40, 3}}); });
       }
     }
   }
@@ -461,8 +524,8 @@ int main() {
     t.box[0] = il ? 16 : 8, t.box[1] = 16, t.box[2] = 4;
     t.interleave = il ? CU_TENSOR_MAP_INTERLEAVE_32B : CU_TENSOR_MAP_INTERLEAVE_16B;
     t.pack();
-    failed |= loadCase(il ? "3d interleave 32B f16 box 16x16x4 at (0,20,10)" : "3d interleave 16B f16 box 8x16x4 at (0,20,10)",
-                       b, t, {3, {0, 20, 10}});
+    failed |= isolated([&](Buffers& b) { return loadCase(il ? "3d interleave 32B f16 box 16x16x4 at (0,20,10)" : "3d interleave 16B f16 box 8x16x4 at (0,20,10)",
+                       b, t, {3, {0, 20, 10}}); });
   }
   {
     Tensor t;
@@ -470,9 +533,9 @@ int main() {
     t.rank = 2, t.dims[0] = 64, t.dims[1] = 64, t.box[0] = 32, t.box[1] = 16;
     t.elementStrides[0] = 1, t.elementStrides[1] = 3;
     t.pack();
-    failed |= loadCase("2d f32 element strides (1,3) box 32x16 at (5,7)", b, t, {2, {5, 7}});
+    failed |= isolated([&](Buffers& b) { return loadCase("2d f32 element strides (1,3) box 32x16 at (5,7)", b, t, {2, {5, 7}}); });
     t.elementStrides[0] = 2, t.elementStrides[1] = 2;
-    failed |= loadCase("2d f32 element strides (2,2) box 32x16 at (40,50)", b, t, {2, {40, 50}});
+    failed |= isolated([&](Buffers& b) { return loadCase("2d f32 element strides (2,2) box 32x16 at (40,50)", b, t, {2, {40, 50}}); });
   }
   // Prefetch first, then the load.
   {
@@ -481,46 +544,29 @@ int main() {
     t.pack();
     LoadArgs a{2, {8, 4}};
     a.prefetchFirst = true;
-    failed |= loadCase("2d u8 after prefetch.tensormap and a tensor prefetch", b, t, a);
+    failed |= isolated([&](Buffers& b) { return loadCase("2d u8 after prefetch.tensormap and a tensor prefetch", b, t, a); });
   }
   // im2col: NHWC f16 tensors, 3D (N W C) and 4D (N H W C).
   {
     const cuuint64_t dims3[3] = {64, 18, 2};  // C, W, N
     LoadArgs a{};
     a.coords[0] = 0, a.coords[1] = -1, a.coords[2] = 1, a.offsets[0] = 2;
-    failed |= im2colCase("im2col 3d f16 C64 W18 N2, 64 channels x 16 pixels", b, 3, dims3, -1, 1, 64, 16, a);
+    failed |= isolated([&](Buffers& b) { return im2colCase("im2col 3d f16 C64 W18 N2, 64 channels x 16 pixels", b, 3, dims3, -1, 1, 64, 16, a); });
     const cuuint64_t dims4[4] = {32, 10, 10, 2};  // C, W, H, N
     LoadArgs c{};
     c.coords[0] = 0, c.coords[1] = -1, c.coords[2] = -1, c.coords[3] = 0, c.offsets[0] = 1, c.offsets[1] = 2;
-    failed |= im2colCase("im2col 4d f16 C32 W10 H10 N2, 32 channels x 64 pixels", b, 4, dims4, -1, -1, 32, 64, c);
+    failed |= isolated([&](Buffers& b) { return im2colCase("im2col 4d f16 C32 W10 H10 N2, 32 channels x 64 pixels", b, 4, dims4, -1, -1, 32, 64, c); });
   }
   // A multicast load to a cluster of two.
-  {
-    Tensor t;
-    t.rank = 2, t.dims[0] = 100, t.dims[1] = 70, t.box[0] = 64, t.box[1] = 32;
-    t.pack();
-    fillRandom(b.tensor, b.tensorBytes);
-    CUtensorMap map;
-    CUresult r = encodeTiled(&map, t, b.tensor);
-    uint8_t* both = nullptr;
-    CHECK(cudaMallocManaged(&both, 2 * kSharedBytes));
-    CHECK(cudaFuncSetAttribute(multicastKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes + 1024));
-    if (r == CUDA_SUCCESS) {
-      multicastKernel<<<2, 128, kSharedBytes + 1024>>>(map, 8, 4, t.boxBytes(), both);
-      CHECK(cudaGetLastError());
-      CHECK(cudaDeviceSynchronize());
-      std::printf("multicast 2d u8 box 64x32 at (8,4) to a cluster of 2: %016llx %016llx\n",
-                  bitsHash(both, kSharedBytes), bitsHash(both + kSharedBytes, kSharedBytes));
-    }
-  }
+  failed |= isolated([&](Buffers& b) { return multicastCase(b); });
   // Stores and reductions.
   {
     Tensor t;
     t.type = CU_TENSOR_MAP_DATA_TYPE_INT32, t.elementBytes = 4;
     t.rank = 2, t.dims[0] = 50, t.dims[1] = 40, t.box[0] = 16, t.box[1] = 16;
     t.pack();
-    failed |= storeCase("store 2d s32 box 16x16 at (8,8)", b, t, {2, {8, 8}, Op::Store});
-    failed |= storeCase("store 2d s32 box 16x16 at (40,-6) (clipped)", b, t, {2, {40, -6}, Op::Store});
+    failed |= isolated([&](Buffers& b) { return storeCase("store 2d s32 box 16x16 at (8,8)", b, t, {2, {8, 8}, Op::Store}); });
+    failed |= isolated([&](Buffers& b) { return storeCase("store 2d s32 box 16x16 at (40,-6) (clipped)", b, t, {2, {40, -6}, Op::Store}); });
     // The forms the documentation lists for each type first; the doubtful
     // ones (which may fault, ending the program) last.
     const Op ops[] = {Op::Add, Op::Min, Op::Max, Op::And, Op::Or, Op::Xor};
@@ -528,35 +574,35 @@ int main() {
     for (int i = 0; i < 6; ++i) {
       char name[64];
       std::snprintf(name, sizeof name, "reduce %s 2d s32 box 16x16 at (40,30)", names[i]);
-      failed |= storeCase(name, b, t, {2, {40, 30}, ops[i]});
+      failed |= isolated([&](Buffers& b) { return storeCase(name, b, t, {2, {40, 30}, ops[i]}); });
     }
     Tensor u = t;
     u.type = CU_TENSOR_MAP_DATA_TYPE_UINT32;
-    failed |= storeCase("reduce min 2d u32 box 16x16 at (4,4)", b, u, {2, {4, 4}, Op::Min});
-    failed |= storeCase("reduce inc 2d u32 box 16x16 at (4,4)", b, u, {2, {4, 4}, Op::Inc});
-    failed |= storeCase("reduce dec 2d u32 box 16x16 at (4,4)", b, u, {2, {4, 4}, Op::Dec});
+    failed |= isolated([&](Buffers& b) { return storeCase("reduce min 2d u32 box 16x16 at (4,4)", b, u, {2, {4, 4}, Op::Min}); });
+    failed |= isolated([&](Buffers& b) { return storeCase("reduce inc 2d u32 box 16x16 at (4,4)", b, u, {2, {4, 4}, Op::Inc}); });
+    failed |= isolated([&](Buffers& b) { return storeCase("reduce dec 2d u32 box 16x16 at (4,4)", b, u, {2, {4, 4}, Op::Dec}); });
     Tensor f = t;
     f.type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-    failed |= storeCase("reduce add 2d f32 box 16x16 at (4,4)", b, f, {2, {4, 4}, Op::Add});
+    failed |= isolated([&](Buffers& b) { return storeCase("reduce add 2d f32 box 16x16 at (4,4)", b, f, {2, {4, 4}, Op::Add}); });
     Tensor h = t;
     h.type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16, h.elementBytes = 2, h.box[0] = 32;
     h.pack();
-    failed |= storeCase("reduce add 2d f16 box 32x16 at (4,4)", b, h, {2, {4, 4}, Op::Add});
-    failed |= storeCase("reduce min 2d f16 box 32x16 at (4,4)", b, h, {2, {4, 4}, Op::Min});
+    failed |= isolated([&](Buffers& b) { return storeCase("reduce add 2d f16 box 32x16 at (4,4)", b, h, {2, {4, 4}, Op::Add}); });
+    failed |= isolated([&](Buffers& b) { return storeCase("reduce min 2d f16 box 32x16 at (4,4)", b, h, {2, {4, 4}, Op::Min}); });
     Tensor h2 = h;
     h2.type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-    failed |= storeCase("reduce add 2d bf16 box 32x16 at (4,4)", b, h2, {2, {4, 4}, Op::Add});
-    failed |= storeCase("reduce max 2d bf16 box 32x16 at (4,4)", b, h2, {2, {4, 4}, Op::Max});
+    failed |= isolated([&](Buffers& b) { return storeCase("reduce add 2d bf16 box 32x16 at (4,4)", b, h2, {2, {4, 4}, Op::Add}); });
+    failed |= isolated([&](Buffers& b) { return storeCase("reduce max 2d bf16 box 32x16 at (4,4)", b, h2, {2, {4, 4}, Op::Max}); });
     Tensor s = t;
     s.rank = 3, s.dims[2] = 6, s.box[2] = 2, s.swizzle = CU_TENSOR_MAP_SWIZZLE_64B;
     s.pack();
-    failed |= storeCase("store 3d s32 swizzle 64B box 16x16x2 at (0,24,5)", b, s, {3, {0, 24, 5}, Op::Store});
+    failed |= isolated([&](Buffers& b) { return storeCase("store 3d s32 swizzle 64B box 16x16x2 at (0,24,5)", b, s, {3, {0, 24, 5}, Op::Store}); });
     Tensor one;
     one.rank = 1, one.dims[0] = 1000, one.box[0] = 128;
     one.pack();
-    failed |= storeCase("store 1d u8 box 128 at 900", b, one, {1, {900}, Op::Store});
-    failed |= storeCase("reduce inc 2d s32 box 16x16 at (4,4)", b, t, {2, {4, 4}, Op::Inc});
-    failed |= storeCase("reduce max 2d f32 box 16x16 at (4,4)", b, f, {2, {4, 4}, Op::Max});
+    failed |= isolated([&](Buffers& b) { return storeCase("store 1d u8 box 128 at 900", b, one, {1, {900}, Op::Store}); });
+    failed |= isolated([&](Buffers& b) { return storeCase("reduce inc 2d s32 box 16x16 at (4,4)", b, t, {2, {4, 4}, Op::Inc}); });
+    failed |= isolated([&](Buffers& b) { return storeCase("reduce max 2d f32 box 16x16 at (4,4)", b, f, {2, {4, 4}, Op::Max}); });
   }
   return failed;
 }
