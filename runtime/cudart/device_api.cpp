@@ -17,6 +17,7 @@ CUDART_EXPORT cudaError_t cudaSetDevice(int device) {
   std::lock_guard lock(shimState().mutex());
   if (device != 0) return result(cudaErrorInvalidDevice);
   shimState().currentDevice = device;
+  shimState().device();  // since CUDA 12, cudaSetDevice starts the runtime on the device
   return cudaSuccess;
 }
 

@@ -193,8 +193,11 @@ CUDART_EXPORT cudaError_t cudaMalloc(void** devPtr, size_t size) {
 
 CUDART_EXPORT cudaError_t cudaFree(void* devPtr) {
   std::lock_guard lock(shimState().mutex());
-  if (devPtr == nullptr) return cudaSuccess;
   ptxsim::cudart::ShimState& s = shimState();
+  if (devPtr == nullptr) {
+    s.device();  // cudaFree(0): the idiom that starts the runtime (and its context)
+    return cudaSuccess;
+  }
   if (cudaError_t e = s.streamOrder().unsafeCallDuringCapture(); e != cudaSuccess) return result(e);
   // Stream-ordered allocations, graph memory included, may be freed with cudaFree too.
   if (s.streamOrder().graphMemory().owns(devPtr)) return result(s.streamOrder().graphMemory().unmap(s.device(), devPtr));

@@ -77,6 +77,11 @@ ShimState& shimState() {
 
 bool shimStateDestroyed() { return destroyedFlag().load(); }
 
+int& driverCallDepth() {
+  thread_local int depth = 0;
+  return depth;
+}
+
 ShimState::ShimState()
     : streamOrder_(std::make_unique<StreamOrderState>()),
       profileFromStart_(environment("PTXSIM_PROFILE_FROM_START") != "off"),
@@ -136,6 +141,7 @@ Device& ShimState::device() {
     printfFifoLimit = config.printfFifoBytes;
     pendingLaunchLimit = config.pendingLaunchLimit;
     l2FetchLimit = config.timing.l2.fetchBytes;
+    if (driverCallDepth() == 0) runtimeStarted_.store(true, std::memory_order_release);
   }
   return *device_;
 }

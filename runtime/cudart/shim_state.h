@@ -8,6 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -93,6 +94,12 @@ class ShimState {
   ~ShimState();
 
   Device& device();
+  // Whether the program's own runtime calls started the device (not the
+  // driver's calls made of runtime calls, driverCallDepth()): NVIDIA's
+  // runtime calls cuInit as it starts and makes its primary context
+  // current, so driver API calls after a runtime call need no cuInit and
+  // no context of their own (cudaFree(0) and then cuModuleLoadData, say).
+  bool runtimeStarted() const { return runtimeStarted_.load(std::memory_order_acquire); }
   // cudaDeviceReset: a fresh device (modules are loaded again on first use),
   // no memory, no errors.
   void reset();
@@ -230,6 +237,7 @@ class ShimState {
   std::mutex mutex_;
   std::unique_ptr<sim::TraceRecorder> trace_;  // destroyed after the device
   std::unique_ptr<Device> device_;
+  std::atomic<bool> runtimeStarted_{false};
   std::vector<std::unique_ptr<FatbinRecord>> fatbins_;
   std::map<const void*, KernelRecord> kernels_;
   std::map<const void*, VariableRecord> variables_;
@@ -257,6 +265,9 @@ ShimState& shimState();
 // Whether the process's ShimState has been destroyed (at exit); calls that
 // come after that must not touch it.
 bool shimStateDestroyed();
+// How deep the calling thread is in driver calls made of runtime calls
+// (driver::RuntimeCallScope counts them).
+int& driverCallDepth();
 
 // The cudaError_t a real GPU reports for a simulator launch error.
 cudaError_t toCudaError(sim::LaunchErrorKind kind);

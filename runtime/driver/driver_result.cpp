@@ -28,9 +28,10 @@ CUresult toDriverResult(cudaError_t error) {
   }
 }
 
-RuntimeCallScope::RuntimeCallScope() : saved_(cudart::shimState().peekLastError()) {}
+RuntimeCallScope::RuntimeCallScope() : saved_(cudart::shimState().peekLastError()) { ++cudart::driverCallDepth(); }
 
 RuntimeCallScope::~RuntimeCallScope() {
+  --cudart::driverCallDepth();
   cudart::shimState().takeLastError();
   cudart::shimState().record(saved_);
 }

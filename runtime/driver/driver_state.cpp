@@ -61,7 +61,13 @@ std::vector<Context*>& DriverState::currentStack() {
 
 Context* DriverState::current() {
   std::vector<Context*>& stack = currentStack();
-  return stack.empty() ? nullptr : stack.back();
+  if (!stack.empty()) return stack.back();
+  // The runtime's primary context, once the program's runtime calls
+  // started it (on a GPU: on the threads that made them; here on every
+  // thread with no context of its own).
+  if (!cudart::shimState().runtimeStarted()) return nullptr;
+  std::lock_guard lock(mutex_);
+  return &primary(0);
 }
 
 DriverState& driverState() {
@@ -86,7 +92,7 @@ CUresult ready() {
   // CUDA runtime's exit handler unloads its modules: CUDA answers calls
   // made while the process shuts down so.
   if (cudart::shimStateDestroyed()) return CUDA_ERROR_DEINITIALIZED;
-  return initialized() ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+  return initialized() || cudart::shimState().runtimeStarted() ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
 }
 
 }  // namespace ptxsim::driver

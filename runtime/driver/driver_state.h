@@ -28,7 +28,9 @@ class DriverState {
  public:
   DriverState();
 
-  std::mutex& mutex() { return mutex_; }
+  // Recursive: current() takes it to make the runtime's primary context,
+  // and is called with it held.
+  std::recursive_mutex& mutex() { return mutex_; }
   bool initialized() const { return initialized_; }
   void setInitialized() { initialized_ = true; }
 
@@ -54,7 +56,7 @@ class DriverState {
   std::map<std::pair<const void*, const void*>, void*>& contextStorage() { return contextStorage_; }
 
  private:
-  std::mutex mutex_;
+  std::recursive_mutex mutex_;
   bool initialized_ = false;
   std::map<CUdevice, std::unique_ptr<Context>> primaries_;
   std::map<CUdevice, unsigned> primaryRetains_;
