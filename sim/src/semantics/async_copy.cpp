@@ -8,6 +8,7 @@
 
 #include "lane_ops.h"
 #include "semantics.h"
+#include "wait_group_count.h"
 
 namespace ptxsim::sim::semantics {
 
@@ -81,14 +82,7 @@ void groupHandler(const PreparedInstruction&, ExecContext&) {}
 // aux: wait_group's N, the most recent groups it leaves in flight.
 bool selectGroup(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext& sc, std::string& why) {
   pi.aux = 0;
-  if (inst.opcode == Opcode::CpAsyncWaitGroup) {
-    const isa::Operand& n = sc.function.operands[inst.firstOperand];
-    if (n.kind != isa::OperandKind::Immediate || n.value < 0) {
-      why = "cp.async.wait_group's N must be a non-negative integer constant";
-      return false;
-    }
-    pi.aux = static_cast<uint64_t>(n.value);
-  }
+  if (inst.opcode == Opcode::CpAsyncWaitGroup && !selectWaitGroupCount(inst, pi, sc, why)) return false;
   pi.handler = &groupHandler;
   return true;
 }

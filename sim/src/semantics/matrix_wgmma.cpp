@@ -32,6 +32,7 @@
 #include "ptxsim/isa/instruction_table.h"
 #include "semantics.h"
 #include "small_float.h"
+#include "wait_group_count.h"
 #include "warp_aligned.h"
 #include "wgmma_layout.h"
 #include "wgmma_sparse.h"
@@ -375,10 +376,15 @@ bool selectWgmma(const isa::Instruction& inst, PreparedInstruction& pi, SelectCo
   return true;
 }
 
-// fence, commit_group and wait_group: the results are already in place.
+// fence, commit_group and wait_group: the results are already in place
+// (the timing model decides when they are: sim/src/timing/warpgroup_mma.h).
 void nothingLeft(const PreparedInstruction&, ExecContext&) {}
 
-bool selectWgmmaOrdering(const isa::Instruction&, PreparedInstruction& pi, SelectContext&, std::string&) {
+// aux: wait_group's N, the most recent groups it leaves in flight.
+bool selectWgmmaOrdering(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext& sc,
+                         std::string& why) {
+  pi.aux = 0;
+  if (inst.opcode == Opcode::WgmmaWaitGroup && !selectWaitGroupCount(inst, pi, sc, why)) return false;
   pi.handler = &nothingLeft;
   return true;
 }
