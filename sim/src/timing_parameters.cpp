@@ -272,6 +272,14 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.texture.latencyCycles; }));
   p.push_back(decimal("tex.lookups_per_cycle", "lookups/cycle", "what an SM's texture units start a cycle (a tex or tld4 lane each)",
                       [](TimingConfig& t) -> double& { return t.texture.lookupsPerCycle; }));
+  p.push_back(decimal("tensor.wgmma.columns_per_cycle", "columns/cycle",
+                      "N columns of a wgmma a sub-partition's tensor core computes a cycle (its 16 rows)",
+                      [](TimingConfig& t) -> double& { return t.tensor.wgmmaColumnsPerCycle; }));
+  p.push_back(number("tensor.wgmma.min_cycles", "cycles", "the fewest cycles a wgmma keeps its tensor core",
+                     [](TimingConfig& t) -> uint32_t& { return t.tensor.wgmmaMinCycles; }, 1));
+  p.push_back(number("tensor.wgmma.latency", "cycles",
+                     "a wgmma's results after its tensor core is done with it (wgmma.wait_group waits for them)",
+                     [](TimingConfig& t) -> uint32_t& { return t.tensor.wgmmaLatencyCycles; }));
   p.push_back(number("icache.instruction_bytes", "bytes", "one instruction in the instruction caches",
                      [](TimingConfig& t) -> uint32_t& { return t.fetch.instructionBytes; }, 1));
   p.push_back(number("icache.line_bytes", "bytes", "instruction-cache line",

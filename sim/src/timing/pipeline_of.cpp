@@ -41,7 +41,15 @@ Pipeline pipelineOf(const isa::Instruction& inst) {
         case isa::Opcode::Activemask: return Pipeline::Vote;
         default: return Pipeline::Branch;
       }
-    case UnitClass::Tensor: return Pipeline::Tensor;
+    case UnitClass::Tensor:
+      switch (inst.opcode) {
+        // Ordering, not math (WARPGROUP.ARRIVE, WARPGROUP.DEPBAR): they
+        // keep no tensor core busy.
+        case isa::Opcode::WgmmaFence:
+        case isa::Opcode::WgmmaCommitGroup:
+        case isa::Opcode::WgmmaWaitGroup: return Pipeline::Branch;
+        default: return Pipeline::Tensor;
+      }
   }
   return Pipeline::Int;
 }

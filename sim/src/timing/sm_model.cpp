@@ -317,11 +317,13 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
       ctx_.report.access == AccessKind::None ? AddressSpace::Generic : resolvedSpace(ctx_.report, ctx_.layout);
   // An instruction ptxas wraps in others: their issue slots (below) and
   // the whole's latency.
-  uint64_t ready = now + (facts.latencyCycles != 0 ? facts.latencyCycles : resultLatency(pipe, space, now));
+  const bool wgmma = isWgmma(pi.source->opcode);
+  uint64_t ready = wgmma ? queueWgmma(w, pi, sp, now)
+                         : now + (facts.latencyCycles != 0 ? facts.latencyCycles : resultLatency(pipe, space, now));
   // max: a deferred instruction (runDeferred) times itself at its issue
   // cycle, after later issues have already moved these on.
   uint64_t& pipelineFree = sp.pipelineFree[static_cast<size_t>(pipe)];
-  pipelineFree = std::max(pipelineFree, now + occupancy(pipe));
+  if (!wgmma) pipelineFree = std::max(pipelineFree, now + occupancy(pipe));
   // Sources sharing a register bank are read one after another; the
   // dispatch waits for them (a dependent instruction waits longer anyway).
   sp.dispatchFree = std::max(sp.dispatchFree, now + 1 + facts.addedSass + bankConflictCycles(sources, w.lastSources));
@@ -341,10 +343,11 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
     // No register waits for the copy, nor does a fence: only
     // cp.async.wait_group/wait_all (trackAsyncCopies).
     w.asyncCopiesDone = std::max(w.asyncCopiesDone, ready);
-  } else {
+  } else if (!wgmma) {
     w.lastResult = std::max(w.lastResult, ready);
     if (ctx_.report.access != AccessKind::None) w.memoryDone = std::max(w.memoryDone, ready);
     trackAsyncCopies(w, pi, now);
+    trackWgmma(w, pi, now);
   }
   if (lgWait_ != 0 && now + lgWait_ > w.notBefore) {
     // The access waited for an L1 miss slot; the warp's next instruction
@@ -389,6 +392,32 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
   }
   // The launch's instruction limit is checked between windows (the driver sums these).
   ++windowInstructions_;
+}
+
+uint64_t SmModel::queueWgmma(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now) {
+  const uint64_t start = std::max(now, sp.tensorCoreFree);
+  sp.tensorCoreFree = start + wgmmaTensorCycles(timing_.tensor, *pi.source);
+  // The next wgmma of the sub-partition issues once this one has started:
+  // one waits in the queue behind the one running.
+  uint64_t& pipelineFree = sp.pipelineFree[static_cast<size_t>(Pipeline::Tensor)];
+  pipelineFree = std::max(pipelineFree, start);
+  const uint64_t done = sp.tensorCoreFree + timing_.tensor.wgmmaLatencyCycles;
+  w.wgmma.open = std::max(w.wgmma.open, done);
+  // The accumulators are not scoreboarded (warpgroup_mma.h): the next
+  // instruction may read them, the next wgmma accumulate into them.
+  return now + 1;
+}
+
+void SmModel::trackWgmma(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now) {
+  const isa::Opcode op = pi.source->opcode;
+  if (op != isa::Opcode::WgmmaCommitGroup && op != isa::Opcode::WgmmaWaitGroup) return;
+  const uint64_t done = trackWgmmaGroups(w.wgmma, op, pi.aux, now);
+  // ptxas makes the wait a WARPGROUP.DEPBAR on the group's scoreboard;
+  // which stall Nsight Compute names for it is not measured yet.
+  if (done > w.notBefore) {
+    w.notBefore = done;
+    w.notBeforeReason = StallReason::Wait;
+  }
 }
 
 void SmModel::trackAsyncCopies(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now) {

@@ -34,6 +34,7 @@
 #include "ptxsim/sim/timing_config.h"
 #include "schedulers/issue_policy.h"
 #include "sm_data_caches.h"
+#include "warpgroup_mma.h"
 
 namespace ptxsim::sim::timing {
 
@@ -225,6 +226,7 @@ class alignas(64) SmModel {
     std::vector<uint64_t> asyncGroupsDone;
     uint64_t asyncGroupsCommitted = 0;  // groups closed so far (the open one's number)
     uint64_t asyncGroupsWaited = 0;     // of those, waited for (left asyncGroupsDone)
+    WgmmaGroups wgmma;
     // The operands its previous instruction read (the reuse cache).
     OperandSources lastSources;
     // Its next instruction (null: blocked), known until it steps or wakes.
@@ -247,6 +249,7 @@ class alignas(64) SmModel {
     std::vector<uint32_t> warps;  // TimedWarp indices
     std::array<uint64_t, static_cast<size_t>(Pipeline::Count)> pipelineFree{};
     uint64_t dispatchFree = 0;  // after the operand reads of a register-bank conflict
+    uint64_t tensorCoreFree = 0;  // when its tensor core is done with the wgmmas queued on it
   };
 
   // The earliest cycle `w` could issue `pi` and what holds it until then
@@ -300,6 +303,11 @@ class alignas(64) SmModel {
   // closes a group, wait_group and wait_all hold the warp until the groups
   // they wait for have landed.
   void trackAsyncCopies(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now);
+  // A wgmma issued at `now` on `sp`'s tensor core: when its results are
+  // there (warpgroup_mma.h); commit_group and wait_group keep the warp's
+  // groups and hold it for them.
+  uint64_t queueWgmma(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now);
+  void trackWgmma(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now);
   ResultPath resultPath(Pipeline pipe, AddressSpace space) const;
   // Cycles the instruction just executed keeps its pipeline from the next issue.
   uint32_t occupancy(Pipeline pipe) const;

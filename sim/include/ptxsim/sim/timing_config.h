@@ -171,6 +171,25 @@ struct TextureTiming {
   bool operator==(const TextureTiming&) const = default;
 };
 
+// The tensor cores as wgmma.mma_async uses them. A warpgroup's four warps
+// sit on the four sub-partitions, and each sub-partition's tensor core
+// runs its warp's 16 rows of each wgmma after the ones before it: N /
+// wgmmaColumnsPerCycle cycles (every dense form reads 256 bits of each A
+// row per instruction, as does a sparse form's compressed A, so the rate
+// is the same for every type), at least wgmmaMinCycles. A wgmma's results
+// are there wgmmaLatencyCycles after its tensor core is done with it, and
+// wgmma.wait_group holds the warp until then. 2 columns a cycle is the
+// H100's peak (989 dense f16 TFLOPS over 132 SMs at 1830 MHz: 512
+// multiply-adds a cycle a sub-partition); the minimum and the latency are
+// estimates until tests/timing/calibration/wgmma.cu is recorded.
+struct TensorCoreTiming {
+  double wgmmaColumnsPerCycle = 2;
+  uint32_t wgmmaMinCycles = 8;
+  uint32_t wgmmaLatencyCycles = 24;
+
+  bool operator==(const TensorCoreTiming&) const = default;
+};
+
 // What a copy or a fill takes on the simulated device's clock, the one
 // events read (cudaMemcpy*, cudaMemset*, their async forms and graph
 // nodes; runtime/cudart/transfer_time.h). Measured on the H200's host
@@ -210,6 +229,7 @@ struct TimingConfig {
   memory::HbmConfig dram;
   ConstantCacheTiming constant;
   TextureTiming texture;
+  TensorCoreTiming tensor;
   InstructionFetchTiming fetch;
   TransferTiming transfer;
   // What a grid's elapsed cycles (gpc__cycles_elapsed.max) count beyond its
