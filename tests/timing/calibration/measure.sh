@@ -25,7 +25,12 @@ read -r -a programs <<<"${CALIB_PROGRAMS:-alu_latency alu_throughput shared_memo
 bin="$(mktemp -d)"
 mkdir -p "$bin"
 for p in "${programs[@]}"; do
-  nvcc -cudart shared -arch=sm_90 -O3 -o "$bin/$p" "$here/$p.cu" >"$out/$p.build.txt" 2>&1 &
+  # A program may name its architecture (`// nvcc arch: sm_90a`, for
+  # wgmma) and extra flags (`// nvcc flags: -lcuda`) in its first lines.
+  arch=$(sed -n 's#^// nvcc arch: \(sm_[0-9a-z]*\)$#\1#p' "$here/$p.cu" | head -1)
+  flags=$(sed -n 's#^// nvcc flags: ##p' "$here/$p.cu" | head -1)
+  # shellcheck disable=SC2086
+  nvcc -cudart shared -arch="${arch:-sm_90}" -O3 -o "$bin/$p" "$here/$p.cu" $flags >"$out/$p.build.txt" 2>&1 &
 done
 wait
 summary="$out/summary.txt"
