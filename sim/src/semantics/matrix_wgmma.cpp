@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <memory>
 #include <vector>
 
 #include "../hex_text.h"
@@ -31,7 +30,6 @@
 #include "mma_numerics.h"
 #include "ptxsim/isa/instruction_table.h"
 #include "semantics.h"
-#include "small_float.h"
 #include "warp_aligned.h"
 #include "wgmma_layout.h"
 
@@ -81,31 +79,74 @@ uint64_t elementBits(const uint8_t* bytes, unsigned bits, unsigned bitInByte) {
   }
 }
 
-// A's rows of this warp and B's columns: exact values and raw exponents
-// (mma_numerics.h), or the bits of a .b1 row.
-struct Operands {
-  double a[kRowsPerWarp][kMaxK];
-  int aExponents[kRowsPerWarp][kMaxK];
-  double b[kMaxN][kMaxK];  // b[n][k]: a column of B is contiguous
-  int bExponents[kMaxN][kMaxK];
-  uint64_t aBits[kRowsPerWarp][4];  // .b1: 256 bits of a row
-  uint64_t bBits[kMaxN][4];
+// One operand (A's rows of this warp, or B's columns), decoded once per
+// instruction for the arithmetic of the form: floating point as
+// mma::Scaled, s8/u8 as integers, .b1 as 256 bits a row. Integers and A
+// keep K along each row; B's floating-point elements are stored row by
+// row of K (mma_numerics.h DotColumns), as the adder reads them.
+struct Operand {
+  Elem type;
+  unsigned rows, k;
+  bool kMajor;
+  std::vector<uint32_t> raw;  // the elements' bits, decoded by decode()
+  std::vector<float> significands;
+  std::vector<int32_t> exponents;
+  std::vector<int16_t> integers;
+  std::vector<uint64_t> bits;  // .b1: 4 words a row
+
+  Operand(Elem elementType, unsigned rowCount, unsigned length, bool isB)
+      : type(elementType), rows(rowCount), k(length), kMajor(isB && !mma::isInteger(type)) {
+    if (type == Elem::B1) {
+      bits.assign(rows * 4, 0);
+    } else {
+      raw.assign(rows * k, 0);
+    }
+  }
+  void put(unsigned row, unsigned column, uint64_t v) {
+    if (type == Elem::B1) {
+      bits[row * 4 + column / 64] |= v << (column % 64);
+    } else {
+      raw[kMajor ? column * rows + row : row * k + column] = static_cast<uint32_t>(v);
+    }
+  }
+  void decode() {
+    if (type == Elem::B1) return;
+    if (mma::isInteger(type)) {
+      integers.resize(raw.size());
+      mma::integersAll(type, raw.data(), static_cast<unsigned>(raw.size()), integers.data());
+      return;
+    }
+    significands.resize(raw.size());
+    exponents.resize(raw.size());
+    mma::scaleAll(type, raw.data(), static_cast<unsigned>(raw.size()), significands.data(), exponents.data());
+  }
+  mma::DotOperand row(unsigned r) const { return {&significands[r * k], &exponents[r * k]}; }
+  mma::DotColumns columns() const { return {significands.data(), exponents.data(), rows}; }
 };
 
 // Reads `rows` x `columns` elements of a descriptor-described operand in
 // shared memory: rows firstRow.. of the M or N dimension, K along the
-// columns. False after a fault.
-bool readShared(ExecContext& ctx, uint64_t descriptorBits, bool transpose, Elem type, unsigned firstRow,
-                unsigned rows, unsigned columns, double (*values)[kMaxK], int (*exponents)[kMaxK],
-                uint64_t (*bits)[4]) {
+// columns. False after a fault. Elements in one 16-byte chunk of a row of
+// the layout are contiguous (a swizzle moves whole chunks), so the address
+// is computed once a chunk; the walk runs along the layout's rows, along K
+// or, transposed, along M or N.
+bool readShared(ExecContext& ctx, uint64_t descriptorBits, bool transpose, unsigned firstRow, unsigned rows,
+                unsigned columns, Operand& out) {
   wgmma::Descriptor d = wgmma::decodeDescriptor(descriptorBits);
-  unsigned elementBitsWide = mma::bitsOf(type);
+  unsigned elementBitsWide = mma::bitsOf(out.type);
   unsigned bytes = elementBitsWide >= 8 ? elementBitsWide / 8 : 1;
   const std::vector<uint8_t>& shared = ctx.cta->shared;
-  for (unsigned r = 0; r < rows; ++r) {
-    if (type == Elem::B1) std::fill(bits[r], bits[r] + 4, 0);
-    for (unsigned k = 0; k < columns; ++k) {
-      uint32_t address = wgmma::elementAddress(d, transpose, firstRow + r, k, elementBitsWide);
+  unsigned outerCount = transpose ? columns : rows, innerCount = transpose ? rows : columns;
+  for (unsigned outer = 0; outer < outerCount; ++outer) {
+    uint32_t address = 0;
+    for (unsigned inner = 0; inner < innerCount; ++inner) {
+      unsigned r = transpose ? inner : outer, k = transpose ? outer : inner;
+      unsigned along = transpose ? firstRow + r : k;  // the layout's contiguous dimension
+      if (inner == 0 || elementBitsWide < 8 || along * elementBitsWide % 128 == 0) {
+        address = wgmma::elementAddress(d, transpose, firstRow + r, k, elementBitsWide);
+      } else {
+        address += bytes;
+      }
       if (address >= shared.size() || shared.size() - address < bytes) {
         ctx.fail(LaunchErrorKind::IllegalAddress,
                  "wgmma.mma_async reads shared memory at " + hex32(address) +
@@ -114,13 +155,7 @@ bool readShared(ExecContext& ctx, uint64_t descriptorBits, bool transpose, Elem 
                  0);
         return false;
       }
-      uint64_t v = elementBits(shared.data() + address, elementBitsWide, k % 8);
-      if (type == Elem::B1) {
-        bits[r][k / 64] |= v << (k % 64);
-      } else {
-        values[r][k] = mma::valueOf(v, type);
-        exponents[r][k] = mma::rawExponent(values[r][k], mma::minNormalExponent(type));
-      }
+      out.put(r, k, elementBits(shared.data() + address, elementBitsWide, k % 8));
     }
   }
   return true;
@@ -128,17 +163,16 @@ bool readShared(ExecContext& ctx, uint64_t descriptorBits, bool transpose, Elem 
 
 // A from registers: register r of lane l holds, per element e, row
 // groupID + 8 (r & 1) and column (r / 2) 4E + t E + e (E elements a register).
-void readRegisters(ExecContext& ctx, const PreparedInstruction& pi, const Plan& p, Operands& o) {
-  const PreparedOperand& a = pi.ops[1];
+void readRegisters(ExecContext& ctx, const PreparedInstruction& pi, const Plan& p, Operand& a) {
+  const PreparedOperand& op = pi.ops[1];
   unsigned bits = mma::bitsOf(p.a), per = 32 / bits;
   for (unsigned r = 0; r < 4; ++r) {
-    const uint64_t* row = ctx.row(ctx.vectorRows(a)[r]);
+    const uint64_t* row = ctx.row(ctx.vectorRows(op)[r]);
     for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
       for (unsigned e = 0; e < per; ++e) {
         mma::Cell cell = mma::aCell(16, per, lane, r, e);
         uint64_t v = bits == 32 ? row[lane] & 0xffffffffu : (row[lane] >> (e * bits)) & ((1u << bits) - 1);
-        o.a[cell.row][cell.col] = mma::valueOf(v, p.a);
-        o.aExponents[cell.row][cell.col] = mma::rawExponent(o.a[cell.row][cell.col], mma::minNormalExponent(p.a));
+        a.put(cell.row, cell.col, v);
       }
     }
   }
@@ -151,14 +185,12 @@ mma::Cell dCell(unsigned lane, unsigned i) {
   return {group + 8 * ((i / 2) % 2), 8 * (i / 4) + 2 * t + i % 2};
 }
 
-uint64_t floatResult(const Plan& p, mma::DotOperand a, mma::DotOperand b, uint32_t cBits) {
-  mma::WgmmaDotModel model = mma::wgmmaDotModel(mma::isFp8(p.a), p.d == Elem::F16);
-  return mma::wgmmaDot(model, a, b, p.k, cBits);
-}
-
-uint64_t integerResult(const Plan& p, const double* a, const double* b, int64_t c) {
-  int64_t sum = c;
-  for (unsigned k = 0; k < p.k; ++k) sum += static_cast<int64_t>(a[k]) * static_cast<int64_t>(b[k]);
+// s8/u8 products summed in int32 (at most 64 of 255 x 255), the
+// accumulator added in int64 for .satfinite.
+uint64_t integerResult(const Plan& p, const int16_t* a, const int16_t* b, int64_t c) {
+  int32_t products = 0;
+  for (unsigned k = 0; k < p.k; ++k) products += a[k] * b[k];
+  int64_t sum = c + products;
   if ((p.flags & kSatfinite) != 0) sum = std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX);
   return static_cast<uint32_t>(static_cast<uint64_t>(sum));
 }
@@ -184,22 +216,70 @@ uint32_t sparseMetadata(const uint64_t* meta, unsigned row, unsigned group, unsi
   return static_cast<uint32_t>(meta[lane] >> bit) & 0xf;
 }
 
-void expandSparse(Operands& o, const uint64_t* meta, unsigned k, unsigned selector) {
+// Moves each row's k / 2 stored elements to the positions the metadata
+// names; the others are zero.
+template <typename T>
+void expandRow(T* row, const T (&stored)[kMaxK / 2], T zero, const uint64_t* meta, unsigned r, unsigned k,
+               unsigned selector) {
   unsigned groups = k / 4;
+  std::fill(row, row + k, zero);
+  for (unsigned j = 0; j < groups; ++j) {
+    uint32_t code = sparseMetadata(meta, r, j, groups, selector);
+    for (unsigned s = 0; s < 2; ++s) row[4 * j + ((code >> (2 * s)) & 3)] = stored[2 * j + s];
+  }
+}
+
+template <typename T>
+void expandRows(std::vector<T>& values, T zero, const uint64_t* meta, unsigned k, unsigned selector) {
   for (unsigned r = 0; r < kRowsPerWarp; ++r) {
-    double stored[kMaxK / 2];
-    int storedExponents[kMaxK / 2];
-    std::copy(o.a[r], o.a[r] + k / 2, stored);
-    std::copy(o.aExponents[r], o.aExponents[r] + k / 2, storedExponents);
-    std::fill(o.a[r], o.a[r] + k, 0.0);
-    for (unsigned j = 0; j < groups; ++j) {
-      uint32_t code = sparseMetadata(meta, r, j, groups, selector);
-      for (unsigned s = 0; s < 2; ++s) {
-        unsigned position = 4 * j + ((code >> (2 * s)) & 3);
-        o.a[r][position] = stored[2 * j + s];
-        o.aExponents[r][position] = storedExponents[2 * j + s];
-      }
+    T stored[kMaxK / 2];
+    std::copy(&values[r * k], &values[r * k] + k / 2, stored);
+    expandRow(&values[r * k], stored, zero, meta, r, k, selector);
+  }
+}
+
+void expandSparse(Operand& a, const uint64_t* meta, unsigned k, unsigned selector) {
+  if (!a.integers.empty()) {
+    expandRows<int16_t>(a.integers, 0, meta, k, selector);
+  } else {
+    expandRows(a.significands, 0.0f, meta, k, selector);
+    expandRows(a.exponents, mma::kZeroExponent, meta, k, selector);
+  }
+}
+
+// Calls visit(register word, shift, cell) for each element of D in this
+// warp's registers, in register order.
+template <typename Visit>
+void forEachAccumulator(ExecContext& ctx, const PreparedInstruction& pi, const Plan& p, Visit visit) {
+  unsigned perRegister = p.d == Elem::F16 ? 2 : 1, bits = p.d == Elem::F16 ? 16 : 32;
+  for (unsigned r = 0; r < dRegisters(p); ++r) {
+    uint64_t* row = ctx.row(ctx.vectorRows(pi.ops[0])[r]);
+    for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
+      for (unsigned e = 0; e < perRegister; ++e) visit(row[lane], e * bits, dCell(lane, r * perRegister + e));
     }
+  }
+}
+
+// Row `row` of D from row `row` of A and every column of B; `c` holds the
+// accumulators' bits (0 without scale-d) and receives the results.
+void computeRow(const Plan& p, const Operand& a, const Operand& b, unsigned row, uint32_t* c) {
+  if (p.a == Elem::B1) {
+    for (unsigned col = 0; col < p.n; ++col) {
+      int64_t sum = static_cast<int32_t>(c[col]);
+      for (unsigned w = 0; w < 4; ++w) sum += std::popcount(a.bits[row * 4 + w] & b.bits[col * 4 + w]);
+      c[col] = static_cast<uint32_t>(sum);
+    }
+  } else if (mma::isInteger(p.a)) {
+    for (unsigned col = 0; col < p.n; ++col) {
+      c[col] = static_cast<uint32_t>(integerResult(p, &a.integers[row * p.k], &b.integers[col * p.k],
+                                                   static_cast<int32_t>(c[col])));
+    }
+  } else {
+    mma::WgmmaDotModel model = mma::wgmmaDotModel(mma::isFp8(p.a), p.d == Elem::F16);
+    mma::Scaled accumulators[kMaxN];
+    for (unsigned col = 0; col < p.n; ++col)
+      accumulators[col] = mma::scaledOf(c[col], p.d == Elem::F16 ? Elem::F16 : Elem::F32);
+    mma::wgmmaDot(model, a.row(row), b.columns(), p.k, accumulators, c);
   }
 }
 
@@ -209,54 +289,36 @@ void wgmmaHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   bool sparse = (p.flags & kSparse) != 0;
   unsigned aColumns = sparse ? p.k / 2 : p.k;
   unsigned warpInGroup = ctx.warp->index % 4;
-  auto o = std::make_unique<Operands>();
+  Operand a(p.a, kRowsPerWarp, p.k, false), b(p.b, p.n, p.k, true);
   if ((p.flags & kAFromRegisters) != 0) {
-    readRegisters(ctx, pi, p, *o);
-  } else if (!readShared(ctx, ctx.row(pi.ops[1].row)[0], (p.flags & kTransposeA) != 0, p.a,
-                         kRowsPerWarp * warpInGroup, kRowsPerWarp, aColumns, o->a, o->aExponents, o->aBits)) {
+    readRegisters(ctx, pi, p, a);
+  } else if (!readShared(ctx, ctx.row(pi.ops[1].row)[0], (p.flags & kTransposeA) != 0, kRowsPerWarp * warpInGroup,
+                         kRowsPerWarp, aColumns, a)) {
     return;
   }
-  if (!readShared(ctx, ctx.row(pi.ops[2].row)[0], (p.flags & kTransposeB) != 0, p.b, 0, p.n, p.k, o->b,
-                  o->bExponents, o->bBits))
-    return;
-  if (sparse) expandSparse(*o, ctx.row(pi.ops[3].row), p.k, static_cast<unsigned>(pi.aux2));
+  if (!readShared(ctx, ctx.row(pi.ops[2].row)[0], (p.flags & kTransposeB) != 0, 0, p.n, p.k, b)) return;
+  a.decode();
+  b.decode();
+  if (sparse) expandSparse(a, ctx.row(pi.ops[3].row), p.k, static_cast<unsigned>(pi.aux2));
   if ((p.flags & kNegateA) != 0)
-    for (auto& row : o->a)
-      for (double& v : row) v = -v;
+    for (float& v : a.significands) v = -v;
   if ((p.flags & kNegateB) != 0)
-    for (auto& row : o->b)
-      for (double& v : row) v = -v;
+    for (float& v : b.significands) v = -v;
   // scale-d: a predicate, the same in every lane.
   bool scaleD = (ctx.row(pi.ops[sparse ? 5 : 3].row)[0] & 1) != 0;
-  const PreparedOperand& d = pi.ops[0];
-  unsigned registers = dRegisters(p);
-  unsigned perRegister = p.d == Elem::F16 ? 2 : 1;
-  for (unsigned r = 0; r < registers; ++r) {
-    uint64_t* row = ctx.row(ctx.vectorRows(d)[r]);
-    for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
-      uint64_t out = 0;
-      for (unsigned e = 0; e < perRegister; ++e) {
-        mma::Cell cell = dCell(lane, r * perRegister + e);
-        unsigned elementBitsWide = p.d == Elem::F16 ? 16 : 32;
-        uint64_t cBits = scaleD ? (row[lane] >> (e * elementBitsWide)) & ((uint64_t{1} << elementBitsWide) - 1) : 0;
-        uint64_t result;
-        if (p.a == Elem::B1) {
-          int64_t sum = static_cast<int32_t>(cBits);
-          for (unsigned w = 0; w < 4; ++w) sum += std::popcount(o->aBits[cell.row][w] & o->bBits[cell.col][w]);
-          result = static_cast<uint32_t>(sum);
-        } else if (mma::isInteger(p.a)) {
-          result = integerResult(p, o->a[cell.row], o->b[cell.col], static_cast<int32_t>(cBits));
-        } else {
-          auto cF32 = static_cast<uint32_t>(p.d == Elem::F16 ? sf::encode(sf::decode(cBits, sf::kF16), sf::kF32, {})
-                                                             : cBits);
-          result = floatResult(p, {o->a[cell.row], o->aExponents[cell.row]},
-                               {o->b[cell.col], o->bExponents[cell.col]}, cF32);
-        }
-        out |= result << (e * elementBitsWide);
-      }
-      row[lane] = out;
-    }
+  // The accumulators as a 16 x N tile, computed a row at a time.
+  std::vector<uint32_t> tile(kRowsPerWarp * p.n, 0);
+  uint64_t mask = p.d == Elem::F16 ? 0xffff : 0xffffffff;
+  if (scaleD) {
+    forEachAccumulator(ctx, pi, p, [&](uint64_t& word, unsigned shift, mma::Cell cell) {
+      tile[cell.row * p.n + cell.col] = static_cast<uint32_t>((word >> shift) & mask);
+    });
   }
+  for (unsigned r = 0; r < kRowsPerWarp; ++r) computeRow(p, a, b, r, &tile[r * p.n]);
+  forEachAccumulator(ctx, pi, p, [&](uint64_t& word, unsigned shift, mma::Cell cell) {
+    if (shift == 0) word = 0;
+    word |= uint64_t{tile[cell.row * p.n + cell.col]} << shift;
+  });
 }
 
 // An immediate operand's value (imm-scale-a/b, imm-trans-a/b).

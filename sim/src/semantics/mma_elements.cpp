@@ -23,7 +23,80 @@ double fp8Value(uint64_t bits, const sf::Format& format) {
   return u.negative ? -magnitude : magnitude;
 }
 
+float powerOfTwo(int e) { return std::bit_cast<float>(static_cast<uint32_t>(e + 127) << 23); }
+
+// An IEEE-style format of E exponent and M mantissa bits; e4m3
+// (`nanOnlyMax`) has no infinity and one NaN mantissa.
+template <unsigned E, unsigned M, bool nanOnlyMax = false>
+Scaled scaled(uint32_t bits) {
+  constexpr uint32_t expMask = (1u << E) - 1, manMask = (1u << M) - 1;
+  constexpr int bias = (1 << (E - 1)) - 1;
+  bool negative = ((bits >> (E + M)) & 1) != 0;
+  uint32_t exponent = (bits >> M) & expMask, mantissa = bits & manMask;
+  if (exponent == expMask && (!nanOnlyMax || mantissa == manMask)) {
+    if (mantissa != 0 || nanOnlyMax) return {0.0f, kNaNExponent};
+    return {negative ? -0.0f : 0.0f, kInfinityExponent};
+  }
+  if (exponent == 0 && mantissa == 0) return {0.0f, kZeroExponent};
+  uint32_t significand = exponent == 0 ? mantissa : mantissa | (1u << M);
+  float magnitude = static_cast<float>(significand) * powerOfTwo(-static_cast<int>(M));  // exact
+  return {negative ? -magnitude : magnitude, exponent == 0 ? 1 - bias : static_cast<int>(exponent) - bias};
+}
+
+Scaled tf32(uint32_t bits) { return scaled<8, 23>(bits & ~uint32_t{0x1fff}); }
+
 }  // namespace
+
+Scaled scaledOf(uint64_t bits, Elem e) {
+  auto word = static_cast<uint32_t>(bits);
+  switch (e) {
+    case Elem::F16: return scaled<5, 10>(word);
+    case Elem::BF16: return scaled<8, 7>(word);
+    case Elem::TF32: return tf32(word);
+    case Elem::E4M3: return scaled<4, 3, true>(word);
+    case Elem::E5M2: return scaled<5, 2>(word);
+    default: return scaled<8, 23>(word);
+  }
+}
+
+namespace {
+
+template <Scaled (*decode)(uint32_t)>
+void scaleEach(const uint32_t* bits, unsigned count, float* significands, int32_t* exponents) {
+  for (unsigned i = 0; i < count; ++i) {
+    Scaled s = decode(bits[i]);
+    significands[i] = s.significand;
+    exponents[i] = s.exponent;
+  }
+}
+
+}  // namespace
+
+void scaleAll(Elem e, const uint32_t* bits, unsigned count, float* significands, int32_t* exponents) {
+  switch (e) {
+    case Elem::F16: return scaleEach<scaled<5, 10>>(bits, count, significands, exponents);
+    case Elem::BF16: return scaleEach<scaled<8, 7>>(bits, count, significands, exponents);
+    case Elem::TF32: return scaleEach<tf32>(bits, count, significands, exponents);
+    case Elem::E4M3: return scaleEach<scaled<4, 3, true>>(bits, count, significands, exponents);
+    case Elem::E5M2: return scaleEach<scaled<5, 2>>(bits, count, significands, exponents);
+    default: return scaleEach<scaled<8, 23>>(bits, count, significands, exponents);
+  }
+}
+
+void integersAll(Elem e, const uint32_t* bits, unsigned count, int16_t* values) {
+  if (e == Elem::S8) {
+    for (unsigned i = 0; i < count; ++i) values[i] = static_cast<int8_t>(bits[i]);
+  } else {
+    for (unsigned i = 0; i < count; ++i) values[i] = static_cast<uint8_t>(bits[i]);
+  }
+}
+
+double valueOf(Scaled s) {
+  if (s.exponent == kNaNExponent) return std::numeric_limits<double>::quiet_NaN();
+  if (s.exponent == kInfinityExponent) return std::signbit(s.significand) ? -INFINITY : INFINITY;
+  if (s.exponent == kZeroExponent) return 0;
+  return std::ldexp(static_cast<double>(s.significand), s.exponent);
+}
 
 unsigned bitsOf(Elem e) {
   switch (e) {
