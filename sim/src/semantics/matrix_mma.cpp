@@ -73,13 +73,13 @@ unsigned accumulatorsPerRegister(Elem e) { return e == Elem::F16 ? 2 : 1; }
 // and C (row, col), read from every lane's registers.
 template <typename Visit>
 void forEachA(ExecContext& ctx, const PreparedOperand& op, const Plan& p, Visit visit) {
-  unsigned per = perRegister(p.a);
+  unsigned per = perRegister(p.a), bits = bitsOf(p.a);
   for (unsigned r = 0; r < registersOf(op); ++r) {
     const uint64_t* row = registerRow(ctx, op, r);
     for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
       for (unsigned e = 0; e < per; ++e) {
         mma::Cell cell = mma::aCell(p.m, per, lane, r, e);
-        visit(cell.row, cell.col, elementBits(row[lane], bitsOf(p.a), e));
+        visit(cell.row, cell.col, elementBits(row[lane], bits, e));
       }
     }
   }
@@ -87,13 +87,13 @@ void forEachA(ExecContext& ctx, const PreparedOperand& op, const Plan& p, Visit 
 
 template <typename Visit>
 void forEachB(ExecContext& ctx, const PreparedOperand& op, const Plan& p, Visit visit) {
-  unsigned per = perRegister(p.b);
+  unsigned per = perRegister(p.b), bits = bitsOf(p.b);
   for (unsigned r = 0; r < registersOf(op); ++r) {
     const uint64_t* row = registerRow(ctx, op, r);
     for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
       for (unsigned e = 0; e < per; ++e) {
         mma::Cell cell = mma::bCell(per, lane, r, e);
-        visit(cell.row, cell.col, elementBits(row[lane], bitsOf(p.b), e));
+        visit(cell.row, cell.col, elementBits(row[lane], bits, e));
       }
     }
   }
@@ -101,12 +101,12 @@ void forEachB(ExecContext& ctx, const PreparedOperand& op, const Plan& p, Visit 
 
 template <typename Visit>
 void forEachC(ExecContext& ctx, const PreparedOperand& op, const Plan& p, Visit visit) {
-  unsigned per = accumulatorsPerRegister(p.c);
+  unsigned per = accumulatorsPerRegister(p.c), bits = bitsOf(p.c);
   for (unsigned i = 0; i < accumulatorsPerLane(p); ++i) {
     const uint64_t* row = registerRow(ctx, op, i / per);
     for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
       mma::Cell cell = mma::cCell(p.m, lane, i);
-      visit(cell.row, cell.col, elementBits(row[lane], bitsOf(p.c), i % per));
+      visit(cell.row, cell.col, elementBits(row[lane], bits, i % per));
     }
   }
 }
@@ -120,7 +120,8 @@ struct Tiles {
   // floating point but f64
   float aSignificands[kMaxM * kMaxK], bSignificands[kMaxK * kMaxN];
   int32_t aExponents[kMaxM * kMaxK], bExponents[kMaxK * kMaxN];
-  mma::Scaled c[kMaxM * kMaxN];
+  float cSignificands[kMaxM * kMaxN];
+  int32_t cExponents[kMaxM * kMaxN];
   // s8/u8, B column by column (col K + k) for the integer dot products
   int16_t aIntegers[kMaxM * kMaxK], bIntegers[kMaxN * kMaxK];
   // f64 (m8n8k4), laid out as the integers
@@ -157,7 +158,7 @@ void gather(const PreparedInstruction& pi, ExecContext& ctx, const Plan& p, Tile
   }
   mma::scaleAll(p.a, t.aBits, m * k, t.aSignificands, t.aExponents);
   mma::scaleAll(p.b, t.bBits, k * n, t.bSignificands, t.bExponents);
-  for (unsigned i = 0; i < m * n; ++i) t.c[i] = mma::scaledOf(t.cBits[i], p.c);
+  mma::scaleAll(p.c, t.cBits, m * n, t.cSignificands, t.cExponents);
 }
 
 // s8/u8 products summed in int32 (at most 32 of 255 x 255), the
@@ -187,7 +188,8 @@ void floatRow(const Plan& p, Tiles& t, unsigned row) {
   if (isFp8(p.a)) {
     mma::fp8DotF32(a, b, &t.cBits[row * p.n], d);
   } else {
-    mma::wgmmaDot(mma::wgmmaDotModel(false, p.d == Elem::F16), a, b, p.k, &t.c[row * p.n], d);
+    mma::DotOperand c{&t.cSignificands[row * p.n], &t.cExponents[row * p.n]};
+    mma::wgmmaDot(mma::wgmmaDotModel(false, p.d == Elem::F16), a, b, p.k, c, d);
   }
   std::copy(d, d + p.n, &t.d[row * p.n]);
 }

@@ -276,10 +276,10 @@ void computeRow(const Plan& p, const Operand& a, const Operand& b, unsigned row,
     }
   } else {
     mma::WgmmaDotModel model = mma::wgmmaDotModel(mma::isFp8(p.a), p.d == Elem::F16);
-    mma::Scaled accumulators[kMaxN];
-    for (unsigned col = 0; col < p.n; ++col)
-      accumulators[col] = mma::scaledOf(c[col], p.d == Elem::F16 ? Elem::F16 : Elem::F32);
-    mma::wgmmaDot(model, a.row(row), b.columns(), p.k, accumulators, c);
+    float significands[kMaxN];
+    int32_t exponents[kMaxN];
+    mma::scaleAll(p.d == Elem::F16 ? Elem::F16 : Elem::F32, c, p.n, significands, exponents);
+    mma::wgmmaDot(model, a.row(row), b.columns(), p.k, {significands, exponents}, c);
   }
 }
 

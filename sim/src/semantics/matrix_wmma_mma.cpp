@@ -68,7 +68,8 @@ struct Tiles {
   // B row by row (mma_numerics.h DotColumns)
   float aSignificands[kMaxInput], bSignificands[kMaxInput];  // [row K + k], [k N + col]
   int32_t aExponents[kMaxInput], bExponents[kMaxInput];
-  mma::Scaled cScaled[kMaxOutput];
+  float cSignificands[kMaxOutput];
+  int32_t cExponents[kMaxOutput];
   uint64_t d[kMaxOutput];
 };
 
@@ -116,8 +117,11 @@ void gatherAll(const PreparedInstruction& pi, ExecContext& ctx, const Plan& p, T
     t.bSignificands[c.row * n + c.col] = s.significand;
     t.bExponents[c.row * n + c.col] = s.exponent;
   });
-  gather(ctx, pi.ops[3], fragmentOf(p, Part::C),
-         [&](Cell c, uint64_t v) { t.cScaled[c.row * n + c.col] = mma::scaledOf(v, p.c); });
+  gather(ctx, pi.ops[3], fragmentOf(p, Part::C), [&](Cell c, uint64_t v) {
+    mma::Scaled s = mma::scaledOf(v, p.c);
+    t.cSignificands[c.row * n + c.col] = s.significand;
+    t.cExponents[c.row * n + c.col] = s.exponent;
+  });
 }
 
 uint64_t integerResult(const Plan& p, bool satfinite, const double* a, const double* b, double c) {
@@ -147,13 +151,16 @@ uint64_t f64Result(const Plan& p, const double* a, const double* b, double c) {
 void floatRow(const Plan& p, Tiles& t, unsigned row) {
   unsigned k = p.shape.k, n = p.shape.n;
   unsigned step = p.a == Elem::TF32 ? 4 : k;
-  mma::Scaled c[kMaxOutput];
-  std::copy(&t.cScaled[row * n], &t.cScaled[row * n] + n, c);
+  float significands[kMaxOutput];
+  int32_t exponents[kMaxOutput];
+  mma::DotOperand c{&t.cSignificands[row * n], &t.cExponents[row * n]};
   uint32_t d[kMaxOutput];
   for (unsigned start = 0; start < k; start += step) {
     bool f16Result = p.d == Elem::F16 && start + step == k;
-    if (start != 0)
-      for (unsigned col = 0; col < n; ++col) c[col] = mma::scaledOf(d[col], Elem::F32);
+    if (start != 0) {
+      mma::scaleAll(Elem::F32, d, n, significands, exponents);
+      c = {significands, exponents};
+    }
     mma::DotOperand a{&t.aSignificands[row * k + start], &t.aExponents[row * k + start]};
     mma::DotColumns b{&t.bSignificands[start * n], &t.bExponents[start * n], n};
     mma::wgmmaDot(mma::wgmmaDotModel(false, f16Result), a, b, step, c, d);

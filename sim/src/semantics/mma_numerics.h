@@ -27,7 +27,7 @@ struct DotOperand {
 struct DotColumns {
   const float* significands;
   const int32_t* exponents;
-  unsigned n;  // at most kMaxDotColumns
+  unsigned n;  // a multiple of 8, at most kMaxDotColumns
 };
 inline constexpr unsigned kMaxDotColumns = 256;
 inline constexpr unsigned kMaxDotK = 64;
@@ -83,9 +83,9 @@ inline WgmmaDotModel wgmmaDotModel(bool fp8Inputs, bool f16Result) {
 }
 
 // d[c] = c[c] + sum of a[k] * b[k][c] for k < `k` (at most kMaxDotK)
-// under the wgmma model, for every column c of b; c[c] is an accumulator
-// (an f32 or f16 value). The results' bits are f32's or, with f16Result,
-// f16's; an f32 NaN is the canonical 0x7fffffff.
-void wgmmaDot(const WgmmaDotModel& model, DotOperand a, DotColumns b, unsigned k, const Scaled* c, uint32_t* d);
+// under the wgmma model, for every column c of b; c holds the accumulators
+// (f32 or f16 values), one a column. The results' bits are f32's or, with
+// f16Result, f16's; an f32 NaN is the canonical 0x7fffffff.
+void wgmmaDot(const WgmmaDotModel& model, DotOperand a, DotColumns b, unsigned k, DotOperand c, uint32_t* d);
 
 }  // namespace ptxsim::sim::semantics::mma

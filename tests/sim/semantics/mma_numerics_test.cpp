@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -50,7 +52,8 @@ const Format kF16{Elem::F16, 5, 10}, kBF16{Elem::BF16, 8, 7}, kTF32{Elem::TF32, 
 struct Operands {
   std::vector<float> aSignificands, bSignificands;
   std::vector<int32_t> aExponents, bExponents;
-  std::vector<Scaled> c;
+  std::vector<float> cSignificands;
+  std::vector<int32_t> cExponents;
   std::vector<uint32_t> cBits;
 };
 
@@ -70,7 +73,9 @@ Operands randomOperands(std::mt19937& rng, const Format& in, const Format& acc, 
     // Half the accumulators near the products' scale, half anywhere.
     uint32_t bits = randomBits(rng, acc, c % 2 == 0 ? 50 : specialPercent);
     o.cBits.push_back(bits);
-    o.c.push_back(scaledOf(bits, acc.elem));
+    Scaled s = scaledOf(bits, acc.elem);
+    o.cSignificands.push_back(s.significand);
+    o.cExponents.push_back(s.exponent);
   }
   return o;
 }
@@ -96,9 +101,11 @@ void expectWgmmaAgrees(const Format& in, const Format& acc, bool fp8, bool f16Re
     Operands o = randomOperands(rng, in, acc, k, n, trial % 4 == 0 ? 3 : 0);
     DotOperand a{o.aSignificands.data(), o.aExponents.data()};
     std::vector<uint32_t> d(n);
-    wgmmaDot(model, a, {o.bSignificands.data(), o.bExponents.data(), n}, k, o.c.data(), d.data());
+    wgmmaDot(model, a, {o.bSignificands.data(), o.bExponents.data(), n}, k,
+             {o.cSignificands.data(), o.cExponents.data()}, d.data());
     for (unsigned c = 0; c < n; ++c) {
-      uint32_t expected = wgmmaDotTermByTerm(model, a, Column(o, k, n, c).operand(), k, o.c[c]);
+      uint32_t expected =
+          wgmmaDotTermByTerm(model, a, Column(o, k, n, c).operand(), k, {o.cSignificands[c], o.cExponents[c]});
       ASSERT_EQ(d[c], expected) << "trial " << trial << " column " << c << " accumulator " << std::hex
                                 << o.cBits[c];
     }
@@ -148,6 +155,27 @@ TEST(MmaNumerics, ScaledElementsHoldTheExactValue) {
   EXPECT_EQ(valueOf(scaledOf(0x7e, Elem::E4M3)), 448.0);  // e4m3 has no infinity
   EXPECT_EQ(valueOf(scaledOf(0x3f801fff, Elem::TF32)), 1.0);  // tf32 drops 13 mantissa bits
   EXPECT_EQ(valueOf(scaledOf(0x00000001, Elem::F32)), 0x1p-149);
+}
+
+TEST(MmaNumerics, ScaleAllIsScaledOfForEveryPattern) {
+  for (Elem e : {Elem::F16, Elem::BF16, Elem::E4M3, Elem::E5M2}) {
+    std::vector<uint32_t> bits(e == Elem::F16 || e == Elem::BF16 ? 65536 : 256);
+    for (uint32_t i = 0; i < bits.size(); ++i) bits[i] = i;
+    std::vector<float> significands(bits.size());
+    std::vector<int32_t> exponents(bits.size());
+    scaleAll(e, bits.data(), static_cast<unsigned>(bits.size()), significands.data(), exponents.data());
+    for (uint32_t i = 0; i < bits.size(); ++i) {
+      Scaled s = scaledOf(i, e);
+      ASSERT_EQ(std::bit_cast<uint32_t>(significands[i]), std::bit_cast<uint32_t>(s.significand)) << i;
+      ASSERT_EQ(exponents[i], s.exponent) << i;
+      double v = valueOf(s), expected = valueOf(i, e);
+      if (std::isnan(expected)) {
+        ASSERT_TRUE(std::isnan(v)) << i;
+      } else {
+        ASSERT_EQ(v, expected) << static_cast<int>(e) << " " << i;
+      }
+    }
+  }
 }
 
 }  // namespace
