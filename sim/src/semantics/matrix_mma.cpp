@@ -69,95 +69,142 @@ unsigned perRegister(Elem e) { return e == Elem::F64 ? 1 : 32 / bitsOf(e); }
 unsigned accumulatorsPerLane(const Plan& p) { return p.m * p.n / exec::kWarpSize; }
 unsigned accumulatorsPerRegister(Elem e) { return e == Elem::F16 ? 2 : 1; }
 
-struct Tiles {
-  double a[kMaxM][kMaxK];
-  double b[kMaxK][kMaxN];  // b[k][col]
-  double c[kMaxM][kMaxN];
-  uint64_t d[kMaxM][kMaxN];  // result bits
-};
-
-void gather(const PreparedInstruction& pi, ExecContext& ctx, const Plan& p, Tiles& t) {
-  const PreparedOperand& a = pi.ops[1];
-  const PreparedOperand& b = pi.ops[2];
-  const PreparedOperand& c = pi.ops[3];
-  unsigned aPer = perRegister(p.a), bPer = perRegister(p.b), cPer = accumulatorsPerRegister(p.c);
-  for (unsigned r = 0; r < registersOf(a); ++r) {
-    const uint64_t* row = registerRow(ctx, a, r);
+// Calls visit(row, column, bits) for each element of A (row, k), B (k, col)
+// and C (row, col), read from every lane's registers.
+template <typename Visit>
+void forEachA(ExecContext& ctx, const PreparedOperand& op, const Plan& p, Visit visit) {
+  unsigned per = perRegister(p.a), bits = bitsOf(p.a);
+  for (unsigned r = 0; r < registersOf(op); ++r) {
+    const uint64_t* row = registerRow(ctx, op, r);
     for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
-      for (unsigned e = 0; e < aPer; ++e) {
-        mma::Cell cell = mma::aCell(p.m, aPer, lane, r, e);
-        t.a[cell.row][cell.col] = valueOf(elementBits(row[lane], bitsOf(p.a), e), p.a);
+      for (unsigned e = 0; e < per; ++e) {
+        mma::Cell cell = mma::aCell(p.m, per, lane, r, e);
+        visit(cell.row, cell.col, elementBits(row[lane], bits, e));
       }
-    }
-  }
-  for (unsigned r = 0; r < registersOf(b); ++r) {
-    const uint64_t* row = registerRow(ctx, b, r);
-    for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
-      for (unsigned e = 0; e < bPer; ++e) {
-        mma::Cell cell = mma::bCell(bPer, lane, r, e);
-        t.b[cell.row][cell.col] = valueOf(elementBits(row[lane], bitsOf(p.b), e), p.b);
-      }
-    }
-  }
-  for (unsigned i = 0; i < accumulatorsPerLane(p); ++i) {
-    const uint64_t* row = registerRow(ctx, c, i / cPer);
-    for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
-      mma::Cell cell = mma::cCell(p.m, lane, i);
-      t.c[cell.row][cell.col] = valueOf(elementBits(row[lane], bitsOf(p.c), i % cPer), p.c);
     }
   }
 }
 
-uint64_t integerResult(const Plan& p, const Tiles& t, unsigned row, unsigned col) {
-  int64_t sum = static_cast<int64_t>(t.c[row][col]);
-  for (unsigned k = 0; k < p.k; ++k)
-    sum += static_cast<int64_t>(t.a[row][k]) * static_cast<int64_t>(t.b[k][col]);
+template <typename Visit>
+void forEachB(ExecContext& ctx, const PreparedOperand& op, const Plan& p, Visit visit) {
+  unsigned per = perRegister(p.b), bits = bitsOf(p.b);
+  for (unsigned r = 0; r < registersOf(op); ++r) {
+    const uint64_t* row = registerRow(ctx, op, r);
+    for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
+      for (unsigned e = 0; e < per; ++e) {
+        mma::Cell cell = mma::bCell(per, lane, r, e);
+        visit(cell.row, cell.col, elementBits(row[lane], bits, e));
+      }
+    }
+  }
+}
+
+template <typename Visit>
+void forEachC(ExecContext& ctx, const PreparedOperand& op, const Plan& p, Visit visit) {
+  unsigned per = accumulatorsPerRegister(p.c), bits = bitsOf(p.c);
+  for (unsigned i = 0; i < accumulatorsPerLane(p); ++i) {
+    const uint64_t* row = registerRow(ctx, op, i / per);
+    for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
+      mma::Cell cell = mma::cCell(p.m, lane, i);
+      visit(cell.row, cell.col, elementBits(row[lane], bits, i % per));
+    }
+  }
+}
+
+// The operands as the computation reads them, decoded once per
+// instruction: A row by row (row K + k), B row by row of K (k N + col,
+// mma_numerics.h DotColumns), C and D (row N + col). The fp8 forms' adder
+// takes K in its steps' order (mma_numerics.h fp8StepOrder).
+struct Tiles {
+  uint32_t aBits[kMaxM * kMaxK], bBits[kMaxK * kMaxN], cBits[kMaxM * kMaxN];
+  // floating point but f64
+  float aSignificands[kMaxM * kMaxK], bSignificands[kMaxK * kMaxN];
+  int32_t aExponents[kMaxM * kMaxK], bExponents[kMaxK * kMaxN];
+  float cSignificands[kMaxM * kMaxN];
+  int32_t cExponents[kMaxM * kMaxN];
+  // s8/u8, B column by column (col K + k) for the integer dot products
+  int16_t aIntegers[kMaxM * kMaxK], bIntegers[kMaxN * kMaxK];
+  // f64 (m8n8k4), laid out as the integers
+  double aF64[kMaxM * kMaxK], bF64[kMaxN * kMaxK], cF64[kMaxM * kMaxN];
+  uint64_t d[kMaxM * kMaxN];  // result bits
+};
+
+void gatherF64(const PreparedInstruction& pi, ExecContext& ctx, const Plan& p, Tiles& t) {
+  forEachA(ctx, pi.ops[1], p, [&](unsigned row, unsigned k, uint64_t v) { t.aF64[row * p.k + k] = valueOf(v, p.a); });
+  forEachB(ctx, pi.ops[2], p, [&](unsigned k, unsigned col, uint64_t v) { t.bF64[col * p.k + k] = valueOf(v, p.b); });
+  forEachC(ctx, pi.ops[3], p,
+           [&](unsigned row, unsigned col, uint64_t v) { t.cF64[row * p.n + col] = valueOf(v, p.c); });
+}
+
+void gather(const PreparedInstruction& pi, ExecContext& ctx, const Plan& p, Tiles& t) {
+  if (p.a == Elem::F64) return gatherF64(pi, ctx, p, t);
+  bool fp8 = isFp8(p.a);
+  unsigned m = p.m, n = p.n, k = p.k;
+  forEachA(ctx, pi.ops[1], p, [&](unsigned row, unsigned i, uint64_t v) {
+    t.aBits[row * k + (fp8 ? mma::fp8StepOrder(i) : i)] = static_cast<uint32_t>(v);
+  });
+  forEachB(ctx, pi.ops[2], p, [&](unsigned i, unsigned col, uint64_t v) {
+    t.bBits[(fp8 ? mma::fp8StepOrder(i) : i) * n + col] = static_cast<uint32_t>(v);
+  });
+  forEachC(ctx, pi.ops[3], p,
+           [&](unsigned row, unsigned col, uint64_t v) { t.cBits[row * n + col] = static_cast<uint32_t>(v); });
+  if (isInteger(p.a)) {
+    mma::integersAll(p.a, t.aBits, m * k, t.aIntegers);
+    int16_t b[kMaxK * kMaxN];
+    mma::integersAll(p.b, t.bBits, k * n, b);
+    for (unsigned i = 0; i < k; ++i)
+      for (unsigned col = 0; col < n; ++col) t.bIntegers[col * k + i] = b[i * n + col];
+    return;
+  }
+  mma::scaleAll(p.a, t.aBits, m * k, t.aSignificands, t.aExponents);
+  mma::scaleAll(p.b, t.bBits, k * n, t.bSignificands, t.bExponents);
+  mma::scaleAll(p.c, t.cBits, m * n, t.cSignificands, t.cExponents);
+}
+
+// s8/u8 products summed in int32 (at most 32 of 255 x 255), the
+// accumulator added in int64 for .satfinite.
+uint64_t integerResult(const Plan& p, const int16_t* a, const int16_t* b, int64_t c) {
+  int32_t products = 0;
+  for (unsigned k = 0; k < p.k; ++k) products += a[k] * b[k];
+  int64_t sum = c + products;
   if (p.satfinite) sum = std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX);
   return static_cast<uint32_t>(static_cast<uint64_t>(sum));
 }
 
-uint64_t f64Result(const Plan& p, const Tiles& t, unsigned row, unsigned col) {
-  double d = t.c[row][col];
-  for (unsigned k = 0; k < p.k; ++k) d = std::fma(t.a[row][k], t.b[k][col], d);
+uint64_t f64Result(const Plan& p, const double* a, const double* b, double c) {
+  double d = c;
+  for (unsigned k = 0; k < p.k; ++k) d = std::fma(a[k], b[k], d);
   return std::bit_cast<uint64_t>(d);
 }
 
-// An f16, bf16 or tf32 element of D: the tensor core's adder as wgmma's
-// (mma_numerics.h wgmmaDot), fitted to mma_random's recording: f16 and
-// bf16 in one step of all K products, tf32 in steps of 4 (ptxas's m16n8k4
-// instructions), each step's f32 result the next one's accumulator.
-uint64_t floatResult(const Plan& p, const double* a, const double* b, double c) {
-  int aExponents[kMaxK], bExponents[kMaxK];
-  for (unsigned k = 0; k < p.k; ++k) {
-    aExponents[k] = mma::rawExponent(a[k], mma::minNormalExponent(p.a));
-    bExponents[k] = mma::rawExponent(b[k], mma::minNormalExponent(p.b));
+// A row of D from an f16, bf16 or tf32 row of A: the tensor core's adder
+// as wgmma's (mma_numerics.h wgmmaDot), fitted to mma_random's recording:
+// one step of all K products; fp8 in the two steps of fp8DotF32.
+void floatRow(const Plan& p, Tiles& t, unsigned row) {
+  static_assert(kMaxN <= mma::kMaxDotColumns && kMaxK <= mma::kMaxDotK);
+  mma::DotOperand a{&t.aSignificands[row * p.k], &t.aExponents[row * p.k]};
+  mma::DotColumns b{t.bSignificands, t.bExponents, p.n};
+  uint32_t d[kMaxN];
+  if (isFp8(p.a)) {
+    mma::fp8DotF32(a, b, &t.cBits[row * p.n], d);
+  } else {
+    mma::DotOperand c{&t.cSignificands[row * p.n], &t.cExponents[row * p.n]};
+    mma::wgmmaDot(mma::wgmmaDotModel(false, p.d == Elem::F16), a, b, p.k, c, d);
   }
-  unsigned step = p.k;
-  uint32_t accumulator = std::bit_cast<uint32_t>(static_cast<float>(c));
-  for (unsigned start = 0; start < p.k; start += step) {
-    bool f16Result = p.d == Elem::F16 && start + step == p.k;
-    accumulator = mma::wgmmaDot(mma::wgmmaDotModel(false, f16Result), {a + start, aExponents + start},
-                                {b + start, bExponents + start}, step, accumulator);
-  }
-  return accumulator;
+  std::copy(d, d + p.n, &t.d[row * p.n]);
 }
 
 void compute(const Plan& p, Tiles& t) {
-  for (unsigned col = 0; col < p.n; ++col) {
-    double bColumn[kMaxK];
-    for (unsigned k = 0; k < p.k; ++k) bColumn[k] = t.b[k][col];
-    for (unsigned row = 0; row < p.m; ++row) {
-      if (isInteger(p.a)) {
-        t.d[row][col] = integerResult(p, t, row, col);
-      } else if (p.a == Elem::F64) {
-        t.d[row][col] = f64Result(p, t, row, col);
-      } else if (isFp8(p.a)) {
-        t.d[row][col] =
-            mma::fp8DotF32(t.a[row], bColumn, mma::minNormalExponent(p.a), mma::minNormalExponent(p.b),
-                           std::bit_cast<uint32_t>(static_cast<float>(t.c[row][col])));
-      } else {
-        t.d[row][col] = floatResult(p, t.a[row], bColumn, t.c[row][col]);
-      }
+  for (unsigned row = 0; row < p.m; ++row) {
+    if (!isInteger(p.a) && p.a != Elem::F64) {
+      floatRow(p, t, row);
+      continue;
+    }
+    for (unsigned col = 0; col < p.n; ++col) {
+      unsigned i = row * p.n + col;
+      t.d[i] = isInteger(p.a)
+                   ? integerResult(p, &t.aIntegers[row * p.k], &t.bIntegers[col * p.k], static_cast<int32_t>(t.cBits[i]))
+                   : f64Result(p, &t.aF64[row * p.k], &t.bF64[col * p.k], t.cF64[i]);
     }
   }
 }
@@ -171,7 +218,7 @@ void scatter(const PreparedInstruction& pi, ExecContext& ctx, const Plan& p, con
       uint64_t value = 0;
       for (unsigned e = 0; e < per; ++e) {
         mma::Cell cell = mma::cCell(p.m, lane, r * per + e);
-        value |= t.d[cell.row][cell.col] << (e * bits);
+        value |= t.d[cell.row * p.n + cell.col] << (e * bits);
       }
       row[lane] = value;
     }

@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
-#include <memory>
 #include <vector>
 
 #include "../hex_text.h"
@@ -31,7 +30,6 @@
 #include "mma_numerics.h"
 #include "ptxsim/isa/instruction_table.h"
 #include "semantics.h"
-#include "small_float.h"
 #include "wait_group_count.h"
 #include "warp_aligned.h"
 #include "wgmma_layout.h"
@@ -83,32 +81,74 @@ uint64_t elementBits(const uint8_t* bytes, unsigned bits, unsigned bitInByte) {
   }
 }
 
-// A's rows of this warp and B's columns: exact values and raw exponents
-// (mma_numerics.h), or the bits of a .b1 row.
-struct Operands {
-  double a[kRowsPerWarp][kMaxK];
-  int aExponents[kRowsPerWarp][kMaxK];
-  double b[kMaxN][kMaxK];  // b[n][k]: a column of B is contiguous
-  int bExponents[kMaxN][kMaxK];
-  uint64_t aBits[kRowsPerWarp][4];  // .b1: 256 bits of a row
-  uint32_t aRaw[kRowsPerWarp][kMaxK];  // A's element bits: sparse tf32 places their 16-bit halves
-  uint64_t bBits[kMaxN][4];
+// One operand (A's rows of this warp, or B's columns), decoded once per
+// instruction for the arithmetic of the form: floating point as
+// mma::Scaled, s8/u8 as integers, .b1 as 256 bits a row. Integers and A
+// keep K along each row; B's floating-point elements are stored row by
+// row of K (mma_numerics.h DotColumns), as the adder reads them.
+struct Operand {
+  Elem type;
+  unsigned rows, k;
+  bool kMajor;
+  std::vector<uint32_t> raw;  // the elements' bits, decoded by decode()
+  std::vector<float> significands;
+  std::vector<int32_t> exponents;
+  std::vector<int16_t> integers;
+  std::vector<uint64_t> bits;  // .b1: 4 words a row
+
+  Operand(Elem elementType, unsigned rowCount, unsigned length, bool isB)
+      : type(elementType), rows(rowCount), k(length), kMajor(isB && !mma::isInteger(type)) {
+    if (type == Elem::B1) {
+      bits.assign(rows * 4, 0);
+    } else {
+      raw.assign(rows * k, 0);
+    }
+  }
+  void put(unsigned row, unsigned column, uint64_t v) {
+    if (type == Elem::B1) {
+      bits[row * 4 + column / 64] |= v << (column % 64);
+    } else {
+      raw[kMajor ? column * rows + row : row * k + column] = static_cast<uint32_t>(v);
+    }
+  }
+  void decode() {
+    if (type == Elem::B1) return;
+    if (mma::isInteger(type)) {
+      integers.resize(raw.size());
+      mma::integersAll(type, raw.data(), static_cast<unsigned>(raw.size()), integers.data());
+      return;
+    }
+    significands.resize(raw.size());
+    exponents.resize(raw.size());
+    mma::scaleAll(type, raw.data(), static_cast<unsigned>(raw.size()), significands.data(), exponents.data());
+  }
+  mma::DotOperand row(unsigned r) const { return {&significands[r * k], &exponents[r * k]}; }
+  mma::DotColumns columns() const { return {significands.data(), exponents.data(), rows}; }
 };
 
 // Reads `rows` x `columns` elements of a descriptor-described operand in
 // shared memory: rows firstRow.. of the M or N dimension, K along the
-// columns. False after a fault.
-bool readShared(ExecContext& ctx, uint64_t descriptorBits, bool transpose, Elem type, unsigned firstRow,
-                unsigned rows, unsigned columns, double (*values)[kMaxK], int (*exponents)[kMaxK],
-                uint64_t (*bits)[4], uint32_t (*raw)[kMaxK]) {
+// columns. False after a fault. Elements in one 16-byte chunk of a row of
+// the layout are contiguous (a swizzle moves whole chunks), so the address
+// is computed once a chunk; the walk runs along the layout's rows, along K
+// or, transposed, along M or N.
+bool readShared(ExecContext& ctx, uint64_t descriptorBits, bool transpose, unsigned firstRow, unsigned rows,
+                unsigned columns, Operand& out) {
   wgmma::Descriptor d = wgmma::decodeDescriptor(descriptorBits);
-  unsigned elementBitsWide = mma::bitsOf(type);
+  unsigned elementBitsWide = mma::bitsOf(out.type);
   unsigned bytes = elementBitsWide >= 8 ? elementBitsWide / 8 : 1;
   const std::vector<uint8_t>& shared = ctx.cta->shared;
-  for (unsigned r = 0; r < rows; ++r) {
-    if (type == Elem::B1) std::fill(bits[r], bits[r] + 4, 0);
-    for (unsigned k = 0; k < columns; ++k) {
-      uint32_t address = wgmma::elementAddress(d, transpose, firstRow + r, k, elementBitsWide);
+  unsigned outerCount = transpose ? columns : rows, innerCount = transpose ? rows : columns;
+  for (unsigned outer = 0; outer < outerCount; ++outer) {
+    uint32_t address = 0;
+    for (unsigned inner = 0; inner < innerCount; ++inner) {
+      unsigned r = transpose ? inner : outer, k = transpose ? outer : inner;
+      unsigned along = transpose ? firstRow + r : k;  // the layout's contiguous dimension
+      if (inner == 0 || elementBitsWide < 8 || along * elementBitsWide % 128 == 0) {
+        address = wgmma::elementAddress(d, transpose, firstRow + r, k, elementBitsWide);
+      } else {
+        address += bytes;
+      }
       if (address >= shared.size() || shared.size() - address < bytes) {
         ctx.fail(LaunchErrorKind::IllegalAddress,
                  "wgmma.mma_async reads shared memory at " + hex32(address) +
@@ -117,14 +157,7 @@ bool readShared(ExecContext& ctx, uint64_t descriptorBits, bool transpose, Elem 
                  0);
         return false;
       }
-      uint64_t v = elementBits(shared.data() + address, elementBitsWide, k % 8);
-      if (type == Elem::B1) {
-        bits[r][k / 64] |= v << (k % 64);
-      } else {
-        if (raw != nullptr) raw[r][k] = static_cast<uint32_t>(v);
-        values[r][k] = mma::valueOf(v, type);
-        exponents[r][k] = mma::rawExponent(values[r][k], mma::minNormalExponent(type));
-      }
+      out.put(r, k, elementBits(shared.data() + address, elementBitsWide, k % 8));
     }
   }
   return true;
@@ -132,18 +165,16 @@ bool readShared(ExecContext& ctx, uint64_t descriptorBits, bool transpose, Elem 
 
 // A from registers: register r of lane l holds, per element e, row
 // groupID + 8 (r & 1) and column (r / 2) 4E + t E + e (E elements a register).
-void readRegisters(ExecContext& ctx, const PreparedInstruction& pi, const Plan& p, Operands& o) {
-  const PreparedOperand& a = pi.ops[1];
+void readRegisters(ExecContext& ctx, const PreparedInstruction& pi, const Plan& p, Operand& a) {
+  const PreparedOperand& op = pi.ops[1];
   unsigned bits = mma::bitsOf(p.a), per = 32 / bits;
   for (unsigned r = 0; r < 4; ++r) {
-    const uint64_t* row = ctx.row(ctx.vectorRows(a)[r]);
+    const uint64_t* row = ctx.row(ctx.vectorRows(op)[r]);
     for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
       for (unsigned e = 0; e < per; ++e) {
         mma::Cell cell = mma::aCell(16, per, lane, r, e);
         uint64_t v = bits == 32 ? row[lane] & 0xffffffffu : (row[lane] >> (e * bits)) & ((1u << bits) - 1);
-        o.aRaw[cell.row][cell.col] = static_cast<uint32_t>(v);
-        o.a[cell.row][cell.col] = mma::valueOf(v, p.a);
-        o.aExponents[cell.row][cell.col] = mma::rawExponent(o.a[cell.row][cell.col], mma::minNormalExponent(p.a));
+        a.put(cell.row, cell.col, v);
       }
     }
   }
@@ -156,48 +187,73 @@ mma::Cell dCell(unsigned lane, unsigned i) {
   return {group + 8 * ((i / 2) % 2), 8 * (i / 4) + 2 * t + i % 2};
 }
 
-uint64_t floatResult(const Plan& p, mma::DotOperand a, mma::DotOperand b, uint32_t cBits) {
-  mma::WgmmaDotModel model = mma::wgmmaDotModel(mma::isFp8(p.a), p.d == Elem::F16);
-  return mma::wgmmaDot(model, a, b, p.k, cBits);
-}
-
-uint64_t integerResult(const Plan& p, const double* a, const double* b, int64_t c) {
-  int64_t sum = c;
-  for (unsigned k = 0; k < p.k; ++k) sum += static_cast<int64_t>(a[k]) * static_cast<int64_t>(b[k]);
+// s8/u8 products summed in int32 (at most 64 of 255 x 255), the
+// accumulator added in int64 for .satfinite.
+uint64_t integerResult(const Plan& p, const int16_t* a, const int16_t* b, int64_t c) {
+  int32_t products = 0;
+  for (unsigned k = 0; k < p.k; ++k) products += a[k] * b[k];
+  int64_t sum = c + products;
   if ((p.flags & kSatfinite) != 0) sum = std::clamp<int64_t>(sum, INT32_MIN, INT32_MAX);
   return static_cast<uint32_t>(static_cast<uint64_t>(sum));
 }
 
-// The sparse form's A holds half of K; the metadata places each element
-// (wgmma_sparse.h), or for tf32 each 16-bit half of one.
-void expandSparse(Operands& o, const uint64_t* meta, const Plan& p, unsigned selector) {
+// The sparse form's A holds half of K, at the start of each row; the
+// metadata places each element (wgmma_sparse.h), or for tf32 each 16-bit
+// half of one, on the elements' bits before they are decoded. The other
+// positions are zero.
+void expandSparse(Operand& a, const uint64_t* meta, const Plan& p, unsigned selector) {
   const unsigned stored = p.k / 2;
-  const int minExponent = mma::minNormalExponent(p.a);
   for (unsigned r = 0; r < kRowsPerWarp; ++r) {
-    if (p.a == Elem::TF32) {
-      uint32_t placed[kMaxK] = {};
-      for (unsigned j = 0; j < stored; ++j) {
-        for (unsigned half = 0; half < 2; ++half) {
-          unsigned position = wgmma::sparseHalfPosition(meta, r, j, half, selector);
-          placed[position / 2] |= ((o.aRaw[r][j] >> (16 * half)) & 0xffffu) << (16 * (position % 2));
-        }
-      }
-      for (unsigned k = 0; k < p.k; ++k) {
-        o.a[r][k] = mma::valueOf(placed[k], p.a);
-        o.aExponents[r][k] = mma::rawExponent(o.a[r][k], minExponent);
-      }
-      continue;
-    }
-    double values[kMaxK / 2];
-    int exponents[kMaxK / 2];
-    std::copy(o.a[r], o.a[r] + stored, values);
-    std::copy(o.aExponents[r], o.aExponents[r] + stored, exponents);
-    std::fill(o.a[r], o.a[r] + p.k, 0.0);
+    uint32_t* row = &a.raw[r * p.k];
+    uint32_t kept[kMaxK / 2];
+    std::copy(row, row + stored, kept);
+    std::fill(row, row + p.k, 0u);
     for (unsigned j = 0; j < stored; ++j) {
-      unsigned position = wgmma::sparsePosition(meta, r, j, mma::bitsOf(p.a), selector);
-      o.a[r][position] = values[j];
-      o.aExponents[r][position] = exponents[j];
+      if (p.a != Elem::TF32) {
+        row[wgmma::sparsePosition(meta, r, j, mma::bitsOf(p.a), selector)] = kept[j];
+        continue;
+      }
+      for (unsigned half = 0; half < 2; ++half) {
+        unsigned position = wgmma::sparseHalfPosition(meta, r, j, half, selector);
+        row[position / 2] |= ((kept[j] >> (16 * half)) & 0xffffu) << (16 * (position % 2));
+      }
     }
+  }
+}
+
+// Calls visit(register word, shift, cell) for each element of D in this
+// warp's registers, in register order.
+template <typename Visit>
+void forEachAccumulator(ExecContext& ctx, const PreparedInstruction& pi, const Plan& p, Visit visit) {
+  unsigned perRegister = p.d == Elem::F16 ? 2 : 1, bits = p.d == Elem::F16 ? 16 : 32;
+  for (unsigned r = 0; r < dRegisters(p); ++r) {
+    uint64_t* row = ctx.row(ctx.vectorRows(pi.ops[0])[r]);
+    for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
+      for (unsigned e = 0; e < perRegister; ++e) visit(row[lane], e * bits, dCell(lane, r * perRegister + e));
+    }
+  }
+}
+
+// Row `row` of D from row `row` of A and every column of B; `c` holds the
+// accumulators' bits (0 without scale-d) and receives the results.
+void computeRow(const Plan& p, const Operand& a, const Operand& b, unsigned row, uint32_t* c) {
+  if (p.a == Elem::B1) {
+    for (unsigned col = 0; col < p.n; ++col) {
+      int64_t sum = static_cast<int32_t>(c[col]);
+      for (unsigned w = 0; w < 4; ++w) sum += std::popcount(a.bits[row * 4 + w] & b.bits[col * 4 + w]);
+      c[col] = static_cast<uint32_t>(sum);
+    }
+  } else if (mma::isInteger(p.a)) {
+    for (unsigned col = 0; col < p.n; ++col) {
+      c[col] = static_cast<uint32_t>(integerResult(p, &a.integers[row * p.k], &b.integers[col * p.k],
+                                                   static_cast<int32_t>(c[col])));
+    }
+  } else {
+    mma::WgmmaDotModel model = mma::wgmmaDotModel(mma::isFp8(p.a), p.d == Elem::F16);
+    float significands[kMaxN];
+    int32_t exponents[kMaxN];
+    mma::scaleAll(p.d == Elem::F16 ? Elem::F16 : Elem::F32, c, p.n, significands, exponents);
+    mma::wgmmaDot(model, a.row(row), b.columns(), p.k, {significands, exponents}, c);
   }
 }
 
@@ -207,54 +263,36 @@ void wgmmaHandler(const PreparedInstruction& pi, ExecContext& ctx) {
   bool sparse = (p.flags & kSparse) != 0;
   unsigned aColumns = sparse ? p.k / 2 : p.k;
   unsigned warpInGroup = ctx.warp->index % 4;
-  auto o = std::make_unique<Operands>();
+  Operand a(p.a, kRowsPerWarp, p.k, false), b(p.b, p.n, p.k, true);
   if ((p.flags & kAFromRegisters) != 0) {
-    readRegisters(ctx, pi, p, *o);
-  } else if (!readShared(ctx, ctx.row(pi.ops[1].row)[0], (p.flags & kTransposeA) != 0, p.a,
-                         kRowsPerWarp * warpInGroup, kRowsPerWarp, aColumns, o->a, o->aExponents, o->aBits, o->aRaw)) {
+    readRegisters(ctx, pi, p, a);
+  } else if (!readShared(ctx, ctx.row(pi.ops[1].row)[0], (p.flags & kTransposeA) != 0, kRowsPerWarp * warpInGroup,
+                         kRowsPerWarp, aColumns, a)) {
     return;
   }
-  if (!readShared(ctx, ctx.row(pi.ops[2].row)[0], (p.flags & kTransposeB) != 0, p.b, 0, p.n, p.k, o->b,
-                  o->bExponents, o->bBits, nullptr))
-    return;
-  if (sparse) expandSparse(*o, ctx.row(pi.ops[3].row), p, static_cast<unsigned>(pi.aux2));
+  if (!readShared(ctx, ctx.row(pi.ops[2].row)[0], (p.flags & kTransposeB) != 0, 0, p.n, p.k, b)) return;
+  if (sparse) expandSparse(a, ctx.row(pi.ops[3].row), p, static_cast<unsigned>(pi.aux2));
+  a.decode();
+  b.decode();
   if ((p.flags & kNegateA) != 0)
-    for (auto& row : o->a)
-      for (double& v : row) v = -v;
+    for (float& v : a.significands) v = -v;
   if ((p.flags & kNegateB) != 0)
-    for (auto& row : o->b)
-      for (double& v : row) v = -v;
+    for (float& v : b.significands) v = -v;
   // scale-d: a predicate, the same in every lane.
   bool scaleD = (ctx.row(pi.ops[sparse ? 5 : 3].row)[0] & 1) != 0;
-  const PreparedOperand& d = pi.ops[0];
-  unsigned registers = dRegisters(p);
-  unsigned perRegister = p.d == Elem::F16 ? 2 : 1;
-  for (unsigned r = 0; r < registers; ++r) {
-    uint64_t* row = ctx.row(ctx.vectorRows(d)[r]);
-    for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
-      uint64_t out = 0;
-      for (unsigned e = 0; e < perRegister; ++e) {
-        mma::Cell cell = dCell(lane, r * perRegister + e);
-        unsigned elementBitsWide = p.d == Elem::F16 ? 16 : 32;
-        uint64_t cBits = scaleD ? (row[lane] >> (e * elementBitsWide)) & ((uint64_t{1} << elementBitsWide) - 1) : 0;
-        uint64_t result;
-        if (p.a == Elem::B1) {
-          int64_t sum = static_cast<int32_t>(cBits);
-          for (unsigned w = 0; w < 4; ++w) sum += std::popcount(o->aBits[cell.row][w] & o->bBits[cell.col][w]);
-          result = static_cast<uint32_t>(sum);
-        } else if (mma::isInteger(p.a)) {
-          result = integerResult(p, o->a[cell.row], o->b[cell.col], static_cast<int32_t>(cBits));
-        } else {
-          auto cF32 = static_cast<uint32_t>(p.d == Elem::F16 ? sf::encode(sf::decode(cBits, sf::kF16), sf::kF32, {})
-                                                             : cBits);
-          result = floatResult(p, {o->a[cell.row], o->aExponents[cell.row]},
-                               {o->b[cell.col], o->bExponents[cell.col]}, cF32);
-        }
-        out |= result << (e * elementBitsWide);
-      }
-      row[lane] = out;
-    }
+  // The accumulators as a 16 x N tile, computed a row at a time.
+  std::vector<uint32_t> tile(kRowsPerWarp * p.n, 0);
+  uint64_t mask = p.d == Elem::F16 ? 0xffff : 0xffffffff;
+  if (scaleD) {
+    forEachAccumulator(ctx, pi, p, [&](uint64_t& word, unsigned shift, mma::Cell cell) {
+      tile[cell.row * p.n + cell.col] = static_cast<uint32_t>((word >> shift) & mask);
+    });
   }
+  for (unsigned r = 0; r < kRowsPerWarp; ++r) computeRow(p, a, b, r, &tile[r * p.n]);
+  forEachAccumulator(ctx, pi, p, [&](uint64_t& word, unsigned shift, mma::Cell cell) {
+    if (shift == 0) word = 0;
+    word |= uint64_t{tile[cell.row * p.n + cell.col]} << shift;
+  });
 }
 
 // An immediate operand's value (imm-scale-a/b, imm-trans-a/b).

@@ -63,8 +63,13 @@ constexpr unsigned kMaxInput = 1024, kMaxOutput = 256;
 struct Tiles {
   double a[kMaxInput];                                // a[row K + k]
   double bt[kMaxInput];                               // B transposed: bt[col K + k]
-  int aExponents[kMaxInput], btExponents[kMaxInput];  // floating point: their raw exponents
   double c[kMaxOutput];                               // c[row N + col]
+  // floating point (not f64): the same elements as the adder reads them,
+  // B row by row (mma_numerics.h DotColumns)
+  float aSignificands[kMaxInput], bSignificands[kMaxInput];  // [row K + k], [k N + col]
+  int32_t aExponents[kMaxInput], bExponents[kMaxInput];
+  float cSignificands[kMaxOutput];
+  int32_t cExponents[kMaxOutput];
   uint64_t d[kMaxOutput];
 };
 
@@ -77,7 +82,7 @@ const uint64_t* registerRow(ExecContext& ctx, const PreparedOperand& op, unsigne
 }
 
 // Reads every distinct element of one fragment: `put` receives its cell
-// and exact value.
+// and bits.
 template <typename Put>
 void gather(ExecContext& ctx, const PreparedOperand& op, const Fragment& f, Put put) {
   unsigned per = wmma::elementsPerRegister(f), bits = mma::bitsOf(f.elem);
@@ -86,21 +91,37 @@ void gather(ExecContext& ctx, const PreparedOperand& op, const Fragment& f, Put 
     for (unsigned lane = 0; lane < exec::kWarpSize; ++lane) {
       uint64_t word =
           bits == 64 ? row[lane] : (row[lane] >> (bits * (i % per))) & ((uint64_t{1} << bits) - 1);
-      put(wmma::cellOf(f, lane, i), mma::valueOf(word, f.elem));
+      put(wmma::cellOf(f, lane, i), word);
     }
   }
 }
 
 void gatherAll(const PreparedInstruction& pi, ExecContext& ctx, const Plan& p, Tiles& t) {
   unsigned k = p.shape.k, n = p.shape.n;
-  gather(ctx, pi.ops[1], fragmentOf(p, Part::A), [&](Cell c, double v) { t.a[c.row * k + c.col] = v; });
-  gather(ctx, pi.ops[2], fragmentOf(p, Part::B), [&](Cell c, double v) { t.bt[c.col * k + c.row] = v; });
-  gather(ctx, pi.ops[3], fragmentOf(p, Part::C), [&](Cell c, double v) { t.c[c.row * n + c.col] = v; });
-  if (mma::isInteger(p.a) || p.a == Elem::B1 || p.a == Elem::F64) return;
-  for (unsigned i = 0; i < p.shape.m * k; ++i)
-    t.aExponents[i] = mma::rawExponent(t.a[i], mma::minNormalExponent(p.a));
-  for (unsigned i = 0; i < k * n; ++i)
-    t.btExponents[i] = mma::rawExponent(t.bt[i], mma::minNormalExponent(p.b));
+  if (mma::isInteger(p.a) || p.a == Elem::B1 || p.a == Elem::F64) {
+    gather(ctx, pi.ops[1], fragmentOf(p, Part::A),
+           [&](Cell c, uint64_t v) { t.a[c.row * k + c.col] = mma::valueOf(v, p.a); });
+    gather(ctx, pi.ops[2], fragmentOf(p, Part::B),
+           [&](Cell c, uint64_t v) { t.bt[c.col * k + c.row] = mma::valueOf(v, p.b); });
+    gather(ctx, pi.ops[3], fragmentOf(p, Part::C),
+           [&](Cell c, uint64_t v) { t.c[c.row * n + c.col] = mma::valueOf(v, p.c); });
+    return;
+  }
+  gather(ctx, pi.ops[1], fragmentOf(p, Part::A), [&](Cell c, uint64_t v) {
+    mma::Scaled s = mma::scaledOf(v, p.a);
+    t.aSignificands[c.row * k + c.col] = s.significand;
+    t.aExponents[c.row * k + c.col] = s.exponent;
+  });
+  gather(ctx, pi.ops[2], fragmentOf(p, Part::B), [&](Cell c, uint64_t v) {
+    mma::Scaled s = mma::scaledOf(v, p.b);
+    t.bSignificands[c.row * n + c.col] = s.significand;
+    t.bExponents[c.row * n + c.col] = s.exponent;
+  });
+  gather(ctx, pi.ops[3], fragmentOf(p, Part::C), [&](Cell c, uint64_t v) {
+    mma::Scaled s = mma::scaledOf(v, p.c);
+    t.cSignificands[c.row * n + c.col] = s.significand;
+    t.cExponents[c.row * n + c.col] = s.exponent;
+  });
 }
 
 uint64_t integerResult(const Plan& p, bool satfinite, const double* a, const double* b, double c) {
@@ -117,39 +138,48 @@ uint64_t integerResult(const Plan& p, bool satfinite, const double* a, const dou
   return static_cast<uint32_t>(static_cast<uint64_t>(sum));
 }
 
-// One element of D from a row of A and a column of B, with their raw
-// exponents (mma::rawExponent).
-uint64_t floatResult(const Plan& p, mma::DotOperand a, mma::DotOperand b, double c) {
-  unsigned k = p.shape.k;
-  if (p.a == Elem::F64) {
-    double d = c;
-    for (unsigned i = 0; i < k; ++i) d = std::fma(a.values[i], b.values[i], d);
-    return std::bit_cast<uint64_t>(d);
-  }
-  // f16/bf16: one step of the adder for all 16 products; tf32: two steps
-  // of 4 (ptxas's m16n8k4 instructions), the first's f32 result the
-  // second's accumulator.
+uint64_t f64Result(const Plan& p, const double* a, const double* b, double c) {
+  double d = c;
+  for (unsigned i = 0; i < p.shape.k; ++i) d = std::fma(a[i], b[i], d);
+  return std::bit_cast<uint64_t>(d);
+}
+
+// A row of D from a row of A and B as the adder reads them. f16/bf16: one
+// step of the adder for all 16 products; tf32: two steps of 4 (ptxas's
+// m16n8k4 instructions), the first's f32 results the second's
+// accumulators.
+void floatRow(const Plan& p, Tiles& t, unsigned row) {
+  unsigned k = p.shape.k, n = p.shape.n;
   unsigned step = p.a == Elem::TF32 ? 4 : k;
-  uint32_t accumulator = std::bit_cast<uint32_t>(static_cast<float>(c));
+  float significands[kMaxOutput];
+  int32_t exponents[kMaxOutput];
+  mma::DotOperand c{&t.cSignificands[row * n], &t.cExponents[row * n]};
+  uint32_t d[kMaxOutput];
   for (unsigned start = 0; start < k; start += step) {
     bool f16Result = p.d == Elem::F16 && start + step == k;
-    accumulator = mma::wgmmaDot(mma::wgmmaDotModel(false, f16Result), {a.values + start, a.exponents + start},
-                                {b.values + start, b.exponents + start}, step, accumulator);
+    if (start != 0) {
+      mma::scaleAll(Elem::F32, d, n, significands, exponents);
+      c = {significands, exponents};
+    }
+    mma::DotOperand a{&t.aSignificands[row * k + start], &t.aExponents[row * k + start]};
+    mma::DotColumns b{&t.bSignificands[start * n], &t.bExponents[start * n], n};
+    mma::wgmmaDot(mma::wgmmaDotModel(false, f16Result), a, b, step, c, d);
   }
-  return accumulator;
+  std::copy(d, d + n, &t.d[row * n]);
 }
 
 void compute(const Plan& p, bool satfinite, Tiles& t) {
   unsigned k = p.shape.k, n = p.shape.n;
   for (unsigned row = 0; row < p.shape.m; ++row) {
+    if (!mma::isInteger(p.a) && p.a != Elem::B1 && p.a != Elem::F64) {
+      floatRow(p, t, row);
+      continue;
+    }
     for (unsigned col = 0; col < n; ++col) {
       const double* a = &t.a[row * k];
       const double* b = &t.bt[col * k];
       double c = t.c[row * n + col];
-      bool integer = mma::isInteger(p.a) || p.a == Elem::B1;
-      t.d[row * n + col] = integer
-                               ? integerResult(p, satfinite, a, b, c)
-                               : floatResult(p, {a, &t.aExponents[row * k]}, {b, &t.btExponents[col * k]}, c);
+      t.d[row * n + col] = p.a == Elem::F64 ? f64Result(p, a, b, c) : integerResult(p, satfinite, a, b, c);
     }
   }
 }

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "half_value.h"
@@ -23,7 +24,118 @@ double fp8Value(uint64_t bits, const sf::Format& format) {
   return u.negative ? -magnitude : magnitude;
 }
 
+float powerOfTwo(int e) { return std::bit_cast<float>(static_cast<uint32_t>(e + 127) << 23); }
+
+// An IEEE-style format of E exponent and M mantissa bits; e4m3
+// (`nanOnlyMax`) has no infinity and one NaN mantissa. Written with
+// selects rather than branches, so that scaleAll's loops vectorise.
+template <unsigned E, unsigned M, bool nanOnlyMax = false>
+Scaled scaled(uint32_t bits) {
+  constexpr uint32_t expMask = (1u << E) - 1, manMask = (1u << M) - 1;
+  constexpr int bias = (1 << (E - 1)) - 1;
+  uint32_t exponent = (bits >> M) & expMask, mantissa = bits & manMask;
+  bool special = exponent == expMask && (!nanOnlyMax || mantissa == manMask);
+  bool infinite = special && mantissa == 0 && !nanOnlyMax;
+  uint32_t significand = special ? 0 : exponent == 0 ? mantissa : mantissa | (1u << M);
+  float magnitude = static_cast<float>(significand) * powerOfTwo(-static_cast<int>(M));  // exact
+  uint32_t sign = ((bits >> (E + M)) & 1) << 31;
+  int32_t raw = exponent == 0 ? 1 - bias : static_cast<int32_t>(exponent) - bias;
+  int32_t scaledExponent = special ? (infinite ? kInfinityExponent : kNaNExponent)
+                           : significand == 0 ? kZeroExponent
+                                              : raw;
+  // A NaN's sign is dropped: its significand stays +0.
+  sign = special && !infinite ? 0 : sign;
+  return {std::bit_cast<float>(std::bit_cast<uint32_t>(magnitude) | sign), scaledExponent};
+}
+
+Scaled tf32(uint32_t bits) { return scaled<8, 23>(bits & ~uint32_t{0x1fff}); }
+
 }  // namespace
+
+Scaled scaledOf(uint64_t bits, Elem e) {
+  auto word = static_cast<uint32_t>(bits);
+  switch (e) {
+    case Elem::F16: return scaled<5, 10>(word);
+    case Elem::BF16: return scaled<8, 7>(word);
+    case Elem::TF32: return tf32(word);
+    case Elem::E4M3: return scaled<4, 3, true>(word);
+    case Elem::E5M2: return scaled<5, 2>(word);
+    default: return scaled<8, 23>(word);
+  }
+}
+
+namespace {
+
+// Eight elements side by side, as the compiler's vector extension: the
+// decode of scaled() with lane-wise selects.
+using Words = uint32_t __attribute__((vector_size(32)));
+using Ints = int32_t __attribute__((vector_size(32)));
+using Floats = float __attribute__((vector_size(32)));
+constexpr unsigned kLanes = sizeof(Words) / sizeof(uint32_t);
+
+template <unsigned E, unsigned M, bool nanOnlyMax, uint32_t keep>
+void scaleEight(const uint32_t* in, float* significands, int32_t* exponents) {
+  constexpr uint32_t expMask = (1u << E) - 1, manMask = (1u << M) - 1;
+  constexpr int32_t bias = (1 << (E - 1)) - 1;
+  Words bits;
+  std::memcpy(&bits, in, sizeof bits);
+  bits &= keep;
+  Words exponent = (bits >> M) & expMask, mantissa = bits & manMask;
+  Ints special = exponent == expMask;
+  if constexpr (nanOnlyMax) special &= mantissa == manMask;
+  Ints infinite = nanOnlyMax ? Ints{} : special & (mantissa == 0);
+  Words significand = special ? Words{} : exponent == 0 ? mantissa : mantissa | (1u << M);
+  Floats magnitude = __builtin_convertvector(significand, Floats) * (1.0f / static_cast<float>(1u << M));
+  Words sign = ((bits >> (E + M)) & 1) << 31;
+  sign = special & ~infinite ? Words{} : sign;
+  Ints raw = exponent == 0 ? Ints{} + (1 - bias) : reinterpret_cast<Ints>(exponent) - bias;
+  Ints scaledExponent = special ? (infinite ? Ints{} + kInfinityExponent : Ints{} + kNaNExponent)
+                        : significand == 0 ? Ints{} + kZeroExponent
+                                           : raw;
+  Floats signedMagnitude = reinterpret_cast<Floats>(reinterpret_cast<Words>(magnitude) | sign);
+  std::memcpy(significands, &signedMagnitude, sizeof signedMagnitude);
+  std::memcpy(exponents, &scaledExponent, sizeof scaledExponent);
+}
+
+template <unsigned E, unsigned M, bool nanOnlyMax = false, uint32_t keep = ~0u>
+[[gnu::target_clones("avx2", "default")]]
+void scaleEach(const uint32_t* bits, unsigned count, float* significands, int32_t* exponents) {
+  unsigned i = 0;
+  for (; i + kLanes <= count; i += kLanes) scaleEight<E, M, nanOnlyMax, keep>(bits + i, significands + i, exponents + i);
+  for (; i < count; ++i) {
+    Scaled s = scaled<E, M, nanOnlyMax>(bits[i] & keep);
+    significands[i] = s.significand;
+    exponents[i] = s.exponent;
+  }
+}
+
+}  // namespace
+
+void scaleAll(Elem e, const uint32_t* bits, unsigned count, float* significands, int32_t* exponents) {
+  switch (e) {
+    case Elem::F16: return scaleEach<5, 10>(bits, count, significands, exponents);
+    case Elem::BF16: return scaleEach<8, 7>(bits, count, significands, exponents);
+    case Elem::TF32: return scaleEach<8, 23, false, ~uint32_t{0x1fff}>(bits, count, significands, exponents);
+    case Elem::E4M3: return scaleEach<4, 3, true>(bits, count, significands, exponents);
+    case Elem::E5M2: return scaleEach<5, 2>(bits, count, significands, exponents);
+    default: return scaleEach<8, 23>(bits, count, significands, exponents);
+  }
+}
+
+void integersAll(Elem e, const uint32_t* bits, unsigned count, int16_t* values) {
+  if (e == Elem::S8) {
+    for (unsigned i = 0; i < count; ++i) values[i] = static_cast<int8_t>(bits[i]);
+  } else {
+    for (unsigned i = 0; i < count; ++i) values[i] = static_cast<uint8_t>(bits[i]);
+  }
+}
+
+double valueOf(Scaled s) {
+  if (s.exponent == kNaNExponent) return std::numeric_limits<double>::quiet_NaN();
+  if (s.exponent == kInfinityExponent) return std::signbit(s.significand) ? -INFINITY : INFINITY;
+  if (s.exponent == kZeroExponent) return 0;
+  return std::ldexp(static_cast<double>(s.significand), s.exponent);
+}
 
 unsigned bitsOf(Elem e) {
   switch (e) {

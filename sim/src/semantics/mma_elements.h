@@ -24,6 +24,38 @@ int minNormalExponent(Elem e);
 // 13 low mantissa bits the tensor core does not read.
 double valueOf(uint64_t bits, Elem e);
 
+// A floating-point element as the tensor core's adder reads it
+// (mma_numerics.h): value = significand * 2^exponent, the exponent being
+// the raw one (a subnormal's is its format's smallest normal exponent), so
+// |significand| < 2 with at most 24 significant bits, exact in a float,
+// and the product of two exact in a float too. Decoded once per
+// instruction, so that the adder works on integers and floats, never on
+// std::ilogb and std::ldexp per product.
+// Zero has exponent kZeroExponent, far below any real one, so a product
+// with it never sets the alignment. Infinity and NaN have significand 0
+// (-0 for negative infinity) and exponent kInfinityExponent or
+// kNaNExponent, so that any product with one raises the alignment past
+// kSpecialAnchor, sending the dot product to the term-by-term path that
+// handles them, while its significand keeps the vector path's
+// arithmetic finite.
+struct Scaled {
+  float significand;
+  int32_t exponent;
+};
+inline constexpr int32_t kZeroExponent = -4096;
+inline constexpr int32_t kInfinityExponent = 65536;
+inline constexpr int32_t kNaNExponent = 65537;
+inline constexpr int32_t kSpecialAnchor = kInfinityExponent / 2;
+
+// The scaled form of an f16, bf16, tf32, f32, e4m3 or e5m2 element's bits.
+Scaled scaledOf(uint64_t bits, Elem e);
+// scaledOf for `count` elements of one type, the type's dispatch paid once.
+void scaleAll(Elem e, const uint32_t* bits, unsigned count, float* significands, int32_t* exponents);
+// The values of `count` s8 or u8 elements.
+void integersAll(Elem e, const uint32_t* bits, unsigned count, int16_t* values);
+// The exact value of a scaled element.
+double valueOf(Scaled s);
+
 // The element type of a PTX type; false for types no tensor-core form takes.
 bool elemOf(isa::DataType type, Elem& e);
 

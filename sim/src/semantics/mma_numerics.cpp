@@ -1,141 +1,188 @@
+// The adder of mma_numerics.h on integers, a row of D at a time: each
+// element comes decoded once per instruction as a float significand and an
+// integer raw exponent (mma_elements.h Scaled), so a product's significand
+// is one exact float multiplication and its raw exponent one integer
+// addition; aligning a term is a multiplication by a power of two built
+// from its bits, and truncating it toward zero the float-to-integer
+// conversion. The loops run over the columns of D, which the compiler
+// turns into vector instructions. A column with a NaN or infinite term, or
+// a result in f32's subnormal range, takes the term-by-term path
+// (mma_term_by_term.h) that defines the model.
+
 #include "mma_numerics.h"
 
 #include <algorithm>
-#include <climits>
 #include <bit>
 #include <cmath>
-#include <limits>
+#include <cstring>
+
+#include "mma_term_by_term.h"
 
 namespace ptxsim::sim::semantics::mma {
 
 namespace {
 
-constexpr uint32_t kF32NaN = 0x7fffffffu;
-constexpr uint32_t kF32Inf = 0x7f800000u;
-constexpr uint32_t kF32Sign = 0x80000000u;
+// An anchor below this had no nonzero term (zero's exponent is
+// kZeroExponent; real raw exponents are above -300).
+constexpr int kNoTerm = kZeroExponent / 2;
+// A term more than 64 places below its unit is 0 whatever its significand
+// (below 4); clamping the shift there keeps the power of two a normal
+// float. As a biased float exponent:
+constexpr int32_t kMinBiasedShift = 127 - 64;
+// Terms summed in int32 before they join the int64 sum: each is below
+// 2^(alignBits + 2) <= 2^27, so 16 of them stay below 2^31.
+constexpr unsigned kChunk = 16;
+// Columns computed side by side (DotColumns::n is a multiple).
+constexpr unsigned kBlock = 8;
 
-double f32Value(uint32_t bits) { return static_cast<double>(std::bit_cast<float>(bits)); }
+double powerOfTwo(int e) { return std::bit_cast<double>(static_cast<uint64_t>(e + 1023) << 52); }
 
-// One step of the fp8 path: the terms (exact values and their raw
-// exponents) aligned to the largest raw exponent, truncated toward zero 25
-// bits below it, summed exactly and rounded toward zero to f32. Every term
-// is below 2^(anchor + 2), so each aligned term is under 2^27 units and
-// the sum of 17 fits an int64 and, scaled back, a double.
-uint32_t fp8Step(const double* values, const int* exponents, unsigned count) {
-  int anchor = INT_MIN;
-  for (unsigned i = 0; i < count; ++i) {
-    if (values[i] != 0) anchor = std::max(anchor, exponents[i]);
+// The aligned sums of one row: for each column c, anchor[c] is the largest
+// raw exponent among the products a[k] b[k][c] and extra[c], and units[c]
+// the sum of those terms in units of 2^(anchor[c] - alignBits), each
+// truncated toward zero. A product's significand is below 4 and exact in
+// a float, and its exponent at most the anchor, so its aligned value is
+// below 2^(alignBits + 2): the scaling by a power of two is exact and the
+// truncation is the conversion to int32.
+struct RowSums {
+  int32_t anchor[kMaxDotColumns];
+  int64_t units[kMaxDotColumns];
+};
+
+// kBlock columns side by side, as the compiler's vector extension (8
+// lanes: one AVX2 register, two SSE2 ones).
+using Ints = int32_t __attribute__((vector_size(32)));
+using Floats = float __attribute__((vector_size(32)));
+static_assert(sizeof(Ints) / sizeof(int32_t) == kBlock);
+
+// Where the host has AVX2 the blocks run in one register each with a
+// native 32-bit max, about twice the SSE2 baseline; the clone is chosen
+// once, when the program loads. A block's anchors and sums stay in
+// registers across K.
+[[gnu::target_clones("avx2", "default")]]
+void alignedSums(int alignBits, DotOperand a, DotColumns b, unsigned k, DotOperand extra, RowSums& s) {
+  unsigned n = b.n;
+  for (unsigned c0 = 0; c0 < n; c0 += kBlock) {
+    Ints anchor;
+    std::memcpy(&anchor, extra.exponents + c0, sizeof anchor);
+    for (unsigned i = 0; i < k; ++i) {
+      Ints e;
+      std::memcpy(&e, b.exponents + i * n + c0, sizeof e);
+      e += a.exponents[i];
+      anchor = anchor > e ? anchor : e;
+    }
+    // The biased float exponent of 2^(alignBits - anchor), less the term's.
+    Ints bias = (127 + alignBits) - anchor;
+    int64_t units[kBlock];
+    for (unsigned j = 0; j < kBlock; ++j) {
+      int32_t shift = std::max(bias[j] + extra.exponents[c0 + j], kMinBiasedShift);
+      units[j] = static_cast<int32_t>(extra.significands[c0 + j] * std::bit_cast<float>(shift << 23));
+    }
+    for (unsigned start = 0; start < k; start += kChunk) {
+      Ints partial{};
+      for (unsigned i = start; i < std::min(k, start + kChunk); ++i) {
+        Ints shift;
+        Floats significands;
+        std::memcpy(&shift, b.exponents + i * n + c0, sizeof shift);
+        std::memcpy(&significands, b.significands + i * n + c0, sizeof significands);
+        shift += bias + a.exponents[i];
+        shift = shift > kMinBiasedShift ? shift : kMinBiasedShift;
+        auto scale = reinterpret_cast<Floats>(shift << 23);
+        Floats term = a.significands[i] * significands * scale;
+        partial += __builtin_convertvector(term, Ints);  // truncation toward zero
+      }
+      for (unsigned j = 0; j < kBlock; ++j) units[j] += partial[j];
+    }
+    for (unsigned j = 0; j < kBlock; ++j) {
+      s.anchor[c0 + j] = anchor[j];
+      s.units[c0 + j] = units[j];
+    }
   }
-  if (anchor == INT_MIN) return 0;
-  int lsb = anchor - 25;
-  int64_t sum = 0;
-  for (unsigned i = 0; i < count; ++i) {
-    if (values[i] != 0) sum += static_cast<int64_t>(std::trunc(std::ldexp(values[i], -lsb)));
-  }
-  if (sum == 0) return 0;
-  return static_cast<uint32_t>(sf::encode(sf::fromDouble(std::ldexp(static_cast<double>(sum), lsb)), sf::kF32,
-                                          {sf::Round::Zero, false, false}));
 }
+
+// `units` x 2^lsb truncated toward zero to `bits` significant bits and
+// f32, when the result is a normal f32 or infinite; false otherwise.
+bool f32Result(int64_t units, int lsb, unsigned bits, uint32_t& result) {
+  auto value = static_cast<double>(units) * powerOfTwo(lsb);  // exact: |units| < 2^37
+  uint64_t raw = std::bit_cast<uint64_t>(value);
+  int exponent = static_cast<int>((raw >> 52) & 0x7ff) - 1023;
+  if (exponent >= 128) {
+    result = 0x7f800000u | static_cast<uint32_t>((raw >> 32) & 0x80000000u);
+    return true;
+  }
+  if (exponent < -126) return false;
+  raw &= ~((uint64_t{1} << (53 - bits)) - 1);  // truncation toward zero: the magnitude loses bits
+  result = std::bit_cast<uint32_t>(static_cast<float>(std::bit_cast<double>(raw)));  // exact
+  return true;
+}
+
+// Column c of b as one operand, for the term-by-term path.
+struct Column {
+  float significands[kMaxDotK];
+  int32_t exponents[kMaxDotK];
+  Column(DotColumns b, unsigned k, unsigned c) {
+    for (unsigned i = 0; i < k; ++i) {
+      significands[i] = b.significands[i * b.n + c];
+      exponents[i] = b.exponents[i * b.n + c];
+    }
+  }
+  DotOperand operand() const { return {significands, exponents}; }
+};
 
 }  // namespace
 
-int rawExponent(double v, int minExponent) { return std::max(std::ilogb(v), minExponent); }
-
-WgmmaDotModel wgmmaDotModel(bool fp8Inputs, bool f16Result) {
-  if (!fp8Inputs) return {25, 24, f16Result};
-  return {13, f16Result ? 24u : 14u, f16Result};
-}
-
-namespace {
-
-// The wgmma sum (mma_numerics.h) before it takes the result's format: NaN,
-// an infinity, or the exact sum of the aligned terms.
-double wgmmaSum(const WgmmaDotModel& model, DotOperand a, DotOperand b, unsigned n, uint32_t cBits) {
-  constexpr unsigned kMaxTerms = 72;  // K is at most 64 (the sparse 8-bit forms)
-  bool nan = false, posInf = false, negInf = false;
-  double terms[kMaxTerms];
-  int exponents[kMaxTerms];
-  unsigned count = 0;
-  int anchor = INT_MIN;
-  auto add = [&](double value, int exponent) {
-    if (std::isnan(value)) {
-      nan = true;
-    } else if (std::isinf(value)) {
-      (value > 0 ? posInf : negInf) = true;
-    } else if (value != 0) {
-      terms[count] = value;
-      exponents[count++] = exponent;
-      anchor = std::max(anchor, exponent);
-    }
-  };
-  for (unsigned k = 0; k < n && k + 1 < kMaxTerms; ++k) {
-    add(a.values[k] * b.values[k], a.exponents[k] + b.exponents[k]);  // exact: at most 22 significant bits
-  }
-  double c = f32Value(cBits);
-  add(c, c == 0 || !std::isfinite(c) ? 0 : rawExponent(c, -126));
-  if (nan || (posInf && negInf)) return std::numeric_limits<double>::quiet_NaN();
-  if (posInf || negInf) return negInf ? -INFINITY : INFINITY;
-  if (count == 0) return 0;  // only zeros: +0, as mma_numerics.expected's "zero:" lines
-  // Every term is below 2^(anchor + 2), so each aligned term is under
-  // 2^(alignBits + 2) units and the sum of 65 fits an int64 and, scaled
-  // back, a double.
-  int lsb = anchor - model.alignBits;
-  int64_t sum = 0;
-  for (unsigned i = 0; i < count; ++i) sum += static_cast<int64_t>(std::trunc(std::ldexp(terms[i], -lsb)));
-  return std::ldexp(static_cast<double>(sum), lsb);  // +0 for a zero sum
-}
-
-}  // namespace
-
-uint32_t wgmmaDot(const WgmmaDotModel& model, DotOperand a, DotOperand b, unsigned n, uint32_t cBits) {
-  double value = wgmmaSum(model, a, b, n, cBits);
-  if (std::isnan(value)) {
-    return model.f16Result ? static_cast<uint32_t>(sf::encode(sf::decode(kF32NaN, sf::kF32), sf::kF16, {}))
-                           : kF32NaN;
-  }
-  if (model.f16Result) return static_cast<uint32_t>(sf::encode(sf::fromDouble(value), sf::kF16, {}));
-  if (std::fabs(value) >= 0x1p128) return kF32Inf | (value < 0 ? kF32Sign : 0);
-  if (value == 0) return 0;
-  if (model.resultBits < 24) {
-    int shift = std::ilogb(value) - static_cast<int>(model.resultBits) + 1;
-    value = std::ldexp(std::trunc(std::ldexp(value, -shift)), shift);
-  }
-  return static_cast<uint32_t>(sf::encode(sf::fromDouble(value), sf::kF32, {sf::Round::Zero, false, false}));
-}
-
-uint32_t fp8DotF32(const double* a, const double* b, int aMinExponent, int bMinExponent, uint32_t cBits) {
-  constexpr unsigned kK = 32, kStep = kK / 2;
-  bool nan = false, posInf = false, negInf = false;
-  double first[kStep], second[kStep + 1];
-  int firstExponents[kStep], secondExponents[kStep + 1];
-  unsigned firstCount = 0, secondCount = 0;
-  for (unsigned k = 0; k < kK; ++k) {
-    double p = a[k] * b[k];  // exact: at most 8 significant bits
-    if (std::isnan(p)) {     // a NaN operand, or infinity times zero
-      nan = true;
-    } else if (std::isinf(p)) {
-      (p > 0 ? posInf : negInf) = true;
-    } else if (k % 4 < 2) {
-      first[firstCount] = p;
-      firstExponents[firstCount++] = rawExponent(a[k], aMinExponent) + rawExponent(b[k], bMinExponent);
-    } else {
-      second[secondCount] = p;
-      secondExponents[secondCount++] = rawExponent(a[k], aMinExponent) + rawExponent(b[k], bMinExponent);
+void wgmmaDot(const WgmmaDotModel& model, DotOperand a, DotColumns b, unsigned k, DotOperand c, uint32_t* d) {
+  RowSums s;
+  alignedSums(model.alignBits, a, b, k, c, s);
+  for (unsigned col = 0; col < b.n; ++col) {
+    int anchor = s.anchor[col], lsb = anchor - model.alignBits;
+    if (anchor >= kSpecialAnchor) {
+      d[col] = wgmmaDotTermByTerm(model, a, Column(b, k, col).operand(), k, {c.significands[col], c.exponents[col]});
+    } else if (anchor < kNoTerm || s.units[col] == 0) {
+      d[col] = 0;  // only zeros, or a zero sum: +0, as mma_numerics.expected's "zero:" lines
+    } else if (model.f16Result || !f32Result(s.units[col], lsb, model.resultBits, d[col])) {
+      d[col] = wgmmaResult(model, static_cast<double>(s.units[col]) * powerOfTwo(lsb));
     }
   }
-  if (nan || (posInf && negInf)) return kF32NaN;
-  float products;
-  if (posInf || negInf) {
-    products = posInf ? INFINITY : -INFINITY;
-  } else {
-    float step = std::bit_cast<float>(fp8Step(first, firstExponents, firstCount));
-    second[secondCount] = step;
-    secondExponents[secondCount++] = rawExponent(step, -126);
-    products = std::bit_cast<float>(fp8Step(second, secondExponents, secondCount));
+}
+
+void fp8DotF32(DotOperand a, DotColumns b, const uint32_t* cBits, uint32_t* d) {
+  constexpr unsigned kStep = 16;
+  constexpr int kAlignBits = 25;
+  unsigned n = b.n;
+  // The first step's terms are the products alone; its results are terms
+  // of the second.
+  float carriedSignificands[kMaxDotColumns] = {};
+  int32_t carriedExponents[kMaxDotColumns];
+  std::fill(carriedExponents, carriedExponents + n, kZeroExponent);
+  DotOperand carried{carriedSignificands, carriedExponents};
+  bool special[kMaxDotColumns] = {};
+  uint32_t products[kMaxDotColumns];  // a step's results as f32
+  for (unsigned step = 0; step < 2; ++step) {
+    RowSums s;
+    DotColumns half{b.significands + step * kStep * n, b.exponents + step * kStep * n, n};
+    alignedSums(kAlignBits, {a.significands + step * kStep, a.exponents + step * kStep}, half, kStep, carried, s);
+    for (unsigned c = 0; c < n; ++c) {
+      int anchor = s.anchor[c];
+      special[c] = special[c] || anchor >= kSpecialAnchor;
+      uint32_t bits = 0;
+      if (!special[c] && anchor >= kNoTerm && s.units[c] != 0 &&
+          !f32Result(s.units[c], anchor - kAlignBits, 24, bits)) {
+        bits = f32TowardZero(static_cast<double>(s.units[c]) * powerOfTwo(anchor - kAlignBits));
+      }
+      products[c] = bits;
+    }
+    scaleAll(Elem::F32, products, n, carriedSignificands, carriedExponents);
   }
-  // The host's f32 addition is IEEE's, rounded to nearest even.
-  float d = products + std::bit_cast<float>(cBits);
-  return std::isnan(d) ? kF32NaN : std::bit_cast<uint32_t>(d);
+  for (unsigned c = 0; c < n; ++c) {
+    if (special[c]) {
+      d[c] = fp8DotF32TermByTerm(a, Column(b, 2 * kStep, c).operand(), cBits[c]);
+      continue;
+    }
+    // The host's f32 addition is IEEE's, rounded to nearest even.
+    float sum = std::bit_cast<float>(products[c]) + std::bit_cast<float>(cBits[c]);
+    d[c] = std::isnan(sum) ? 0x7fffffffu : std::bit_cast<uint32_t>(sum);
+  }
 }
 
 }  // namespace ptxsim::sim::semantics::mma

@@ -10,9 +10,27 @@
 
 #include <cstdint>
 
-#include "small_float.h"
+#include "mma_elements.h"
 
 namespace ptxsim::sim::semantics::mma {
+
+// A row of A, K elements decoded once per instruction (mma_elements.h
+// scaledOf), as arrays of significands and exponents.
+struct DotOperand {
+  const float* significands;
+  const int32_t* exponents;
+};
+// B: K rows of n columns, row k (the k-th element of every column)
+// contiguous, element (k, c) at index k n + c. Every function below
+// computes a whole row of D at once, one lane per column, so that the host
+// adds K products of n columns in vectors.
+struct DotColumns {
+  const float* significands;
+  const int32_t* exponents;
+  unsigned n;  // a multiple of 8, at most kMaxDotColumns
+};
+inline constexpr unsigned kMaxDotColumns = 256;
+inline constexpr unsigned kMaxDotK = 64;
 
 // mma.sync m16n8k32 with fp8 inputs (e4m3/e5m2) and an f32 accumulator,
 // as the H100 computes it: c + sum of a[k] * b[k] for k < 32. ptxas makes
@@ -30,11 +48,13 @@ namespace ptxsim::sim::semantics::mma {
 //   zero to f32;
 // - c is added last by an f32 addition rounded to nearest even.
 // A NaN operand, infinity times zero, or infinite products of both signs
-// give the canonical NaN; other infinite products an infinity. a[k], b[k]
-// are the fp8 values held exactly in doubles; `aMinExponent` and
-// `bMinExponent` their format's smallest normal exponent (-6 for e4m3, -14
-// for e5m2).
-uint32_t fp8DotF32(const double* a, const double* b, int aMinExponent, int bMinExponent, uint32_t cBits);
+// give the canonical NaN; other infinite products an infinity.
+// The 32 elements of a and of each column of b come in step order
+// (fp8StepOrder); d[c] is column c's result, c the f32 accumulators.
+void fp8DotF32(DotOperand a, DotColumns b, const uint32_t* cBits, uint32_t* d);
+// Where element k of an fp8 operand goes: the first step's 16 products,
+// then the second's.
+inline unsigned fp8StepOrder(unsigned k) { return (k / 2) % 2 * 16 + (k / 4) * 2 + k % 2; }
 
 // The tensor core's floating-point dot products for wgmma, wmma and
 // mma.sync's f16, bf16 and tf32 forms, fitted bit for bit to the H100
@@ -57,21 +77,15 @@ struct WgmmaDotModel {
   unsigned resultBits = 24;
   bool f16Result = false;
 };
-WgmmaDotModel wgmmaDotModel(bool fp8Inputs, bool f16Result);
+inline WgmmaDotModel wgmmaDotModel(bool fp8Inputs, bool f16Result) {
+  if (!fp8Inputs) return {25, 24, f16Result};
+  return {13, f16Result ? 24u : 14u, f16Result};
+}
 
-// One operand of a dot product: its elements' exact values and raw
-// exponents (rawExponent()).
-struct DotOperand {
-  const double* values;
-  const int* exponents;
-};
-// A value's exponent as the tensor core aligns it: a subnormal's is its
-// format's smallest normal exponent (`minExponent`).
-int rawExponent(double v, int minExponent);
-
-// c + sum of a[i] * b[i] for i < n under the wgmma model; `cBits` is the
-// accumulator as f32. The result's bits are f32's or, with f16Result,
-// f16's; an f32 NaN is the canonical 0x7fffffff.
-uint32_t wgmmaDot(const WgmmaDotModel& model, DotOperand a, DotOperand b, unsigned n, uint32_t cBits);
+// d[c] = c[c] + sum of a[k] * b[k][c] for k < `k` (at most kMaxDotK)
+// under the wgmma model, for every column c of b; c holds the accumulators
+// (f32 or f16 values), one a column. The results' bits are f32's or, with
+// f16Result, f16's; an f32 NaN is the canonical 0x7fffffff.
+void wgmmaDot(const WgmmaDotModel& model, DotOperand a, DotColumns b, unsigned k, DotOperand c, uint32_t* d);
 
 }  // namespace ptxsim::sim::semantics::mma
