@@ -31,7 +31,7 @@ namespace {
 // The GEMM problem every GEMM kernel solves.
 constexpr int kM = 512, kN = 512, kK = 512;
 // Attention: batch x heads sequences of kSeq tokens, head dimension 64.
-constexpr int kHeads = 4, kSeq = 512, kHeadDim = 64;
+constexpr int kHeads = 8, kSeq = 512, kHeadDim = 64;
 
 // ---------------------------------------------------------------------------
 // PTX wrappers (cute/arch/copy_sm90_desc.hpp, mma_sm90_desc.hpp, barrier.h)
