@@ -83,7 +83,8 @@ __device__ __forceinline__ void prefetchTensorMap(const CUtensorMap* map) {
 // counted on the barrier `bar`.
 __device__ __forceinline__ void tmaLoad2d(uint32_t dst, const CUtensorMap* map, uint32_t bar, int x, int y) {
   asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], "
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, "
+      "%3}], "
       "[%4];" ::"r"(dst),
       "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar)
       : "memory");
@@ -91,8 +92,8 @@ __device__ __forceinline__ void tmaLoad2d(uint32_t dst, const CUtensorMap* map, 
 
 // The same box into the same offset of every CTA of the cluster in `mask`,
 // each CTA's barrier at `bar`'s offset counting the bytes.
-__device__ __forceinline__ void tmaLoad2dMulticast(uint32_t dst, const CUtensorMap* map, uint32_t bar, int x, int y,
-                                                   uint16_t mask) {
+__device__ __forceinline__ void tmaLoad2dMulticast(uint32_t dst, const CUtensorMap* map, uint32_t bar, int x,
+                                                   int y, uint16_t mask) {
   asm volatile(
       "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster "
       "[%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
@@ -138,7 +139,9 @@ __device__ __forceinline__ bool electOne() {
 }
 
 __device__ __forceinline__ void wgmmaFence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
-__device__ __forceinline__ void wgmmaCommit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmmaCommit() {
+  asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
 template <int kPending>
 __device__ __forceinline__ void wgmmaWait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
@@ -162,27 +165,43 @@ __device__ __forceinline__ uint64_t descriptorSw128(uint32_t address) {
          (uint64_t(1) << 62);
 }
 
-
 // D (64 x 128, f32) += A (64 x 16) * B (128 x 16)^T, both K-major in shared memory.
-__device__ __forceinline__ void wgmmaSS_m64n128k16(float (&d)[64], uint64_t descA, uint64_t descB, int scaleD) {
+__device__ __forceinline__ void wgmmaSS_m64n128k16(float (&d)[64], uint64_t descA, uint64_t descB,
+                                                   int scaleD) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, "
+      "%22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, "
+      "%42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, "
+      "%62, %63}, "
       "%64, %65, p, 1, 1, 0, 0;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]),
+        "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+        "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),
+        "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),
+        "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]),
+        "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]),
+        "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
       : "l"(descA), "l"(descB), "r"(scaleD));
 }
 
 // D (64 x 64, f32) += A (64 x 16, f16 in registers) * B (16 x 64), B MN-major in shared memory.
-__device__ __forceinline__ void wgmmaRS_m64n64k16_tnspB(float (&d)[32], const uint32_t (&a)[4], uint64_t descB,
-                                                     int scaleD) {
+__device__ __forceinline__ void wgmmaRS_m64n64k16_tnspB(float (&d)[32], const uint32_t (&a)[4],
+                                                        uint64_t descB, int scaleD) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
-      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, "
+      "%22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
       "{%32, %33, %34, %35}, %36, p, 1, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]),
+        "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),
+        "+f"(d[30]), "+f"(d[31])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(descB), "r"(scaleD));
 }
 
@@ -192,7 +211,8 @@ __device__ __forceinline__ void wgmmaRS_m64n64k16_tnspB(float (&d)[32], const ui
 
 constexpr int kWmmaTile = 64, kWmmaK = 32, kWmmaPad = 8;
 
-__global__ void __launch_bounds__(128) wmmaGemmKernel(const half* a, const half* b, float* d, int m, int n, int k) {
+__global__ void __launch_bounds__(128)
+    wmmaGemmKernel(const half* a, const half* b, float* d, int m, int n, int k) {
   using namespace nvcuda;
   __shared__ __align__(32) half tileA[kWmmaTile][kWmmaK + kWmmaPad];
   __shared__ __align__(32) half tileB[kWmmaTile][kWmmaK + kWmmaPad];  // [n][k]: B^T's rows, B column-major
@@ -259,9 +279,10 @@ __device__ __forceinline__ uint32_t alignedDynamicShared(uint8_t* dynamic) {
 // accumulator holds the warpgroup's 64 x 128 (rows aOffset.. of each A
 // stage). Leaves the last stage's wgmmas waited for and every stage released.
 template <int kStages>
-__device__ __forceinline__ void consumeTile(float (&acc)[64], const Pipeline& pipe, uint32_t stageA, uint32_t stageB,
-                                            uint32_t stageBytes, uint32_t aOffset, int position,
-                                            uint32_t releaseRank = 0, bool releaseRemote = false) {
+__device__ __forceinline__ void consumeTile(float (&acc)[64], const Pipeline& pipe, uint32_t stageA,
+                                            uint32_t stageB, uint32_t stageBytes, uint32_t aOffset,
+                                            int position, uint32_t releaseRank = 0,
+                                            bool releaseRemote = false) {
   const bool leader = threadIdx.x % 32 == 0;
   fenceOperands(acc);
   for (int kb = 0; kb < kKBlocks; ++kb) {
@@ -295,7 +316,8 @@ __device__ __forceinline__ void consumeTile(float (&acc)[64], const Pipeline& pi
 // The accumulator of warpgroup-relative layout (wgmma's D fragment: warp w
 // holds rows 16w..16w+15; per 8 columns j a thread holds (g, 8j+2t..+1) and
 // (g+8, 8j+2t..+1), g = lane/4, t = lane%4) stored to D at (row0, col0).
-__device__ __forceinline__ void storeAccumulator(const float (&acc)[64], float* d, int n, int row0, int col0) {
+__device__ __forceinline__ void storeAccumulator(const float (&acc)[64], float* d, int n, int row0,
+                                                 int col0) {
   const int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
   const int row = row0 + 16 * warp + lane / 4, col = col0 + 2 * (lane % 4);
 #pragma unroll
@@ -310,9 +332,10 @@ __device__ __forceinline__ void storeAccumulator(const float (&acc)[64], float* 
 // empty (parity 1 first: a fresh barrier's previous phase counts as done),
 // announce its bytes, load A's rows and B's rows.
 template <int kStages>
-__device__ __forceinline__ void produceTile(const Pipeline& pipe, const CUtensorMap* mapA, const CUtensorMap* mapB,
-                                            uint32_t stageA, uint32_t stageB, uint32_t stageBytes, int position,
-                                            int row0, int col0, uint32_t aBytes) {
+__device__ __forceinline__ void produceTile(const Pipeline& pipe, const CUtensorMap* mapA,
+                                            const CUtensorMap* mapB, uint32_t stageA, uint32_t stageB,
+                                            uint32_t stageBytes, int position, int row0, int col0,
+                                            uint32_t aBytes) {
   for (int kb = 0; kb < kKBlocks; ++kb) {
     const int p = position + kb, stage = p % kStages;
     mbarrierWait(pipe.emptyOf(stage), ((p / kStages) & 1) ^ 1);
@@ -326,8 +349,8 @@ __device__ __forceinline__ void produceTile(const Pipeline& pipe, const CUtensor
 constexpr int kWsStages = 4;
 constexpr uint32_t kWsStageBytes = kABytes + kBBytes;
 
-__global__ void __launch_bounds__(256, 1)
-    wsGemmKernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB, float* d) {
+__global__ void __launch_bounds__(256, 1) wsGemmKernel(const __grid_constant__ CUtensorMap mapA,
+                                                       const __grid_constant__ CUtensorMap mapB, float* d) {
   extern __shared__ uint8_t dynamicShared[];
   __shared__ __align__(8) uint64_t full[kWsStages], empty[kWsStages];
   const uint32_t base = alignedDynamicShared(dynamicShared);
@@ -362,7 +385,8 @@ constexpr int kPpStages = 4;
 constexpr int kTilesM = kM / kWgRows, kTilesN = kN / kTileN;
 
 __global__ void __launch_bounds__(384, 1)
-    pingpongGemmKernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB, float* d) {
+    pingpongGemmKernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB,
+                       float* d) {
   extern __shared__ uint8_t dynamicShared[];
   __shared__ __align__(8) uint64_t full[kPpStages], empty[kPpStages];
   const uint32_t base = alignedDynamicShared(dynamicShared);
@@ -411,8 +435,9 @@ constexpr int kCoStages = 3;
 constexpr uint32_t kCoABytes = 2 * kABytes, kCoStageBytes = kCoABytes + kBBytes;
 constexpr int kCoTilesM = kM / (2 * kWgRows);
 
-__global__ void __launch_bounds__(384, 1) cooperativeGemmKernel(const __grid_constant__ CUtensorMap mapA,
-                                                                const __grid_constant__ CUtensorMap mapB, float* d) {
+__global__ void __launch_bounds__(384, 1)
+    cooperativeGemmKernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB,
+                          float* d) {
   extern __shared__ uint8_t dynamicShared[];
   __shared__ __align__(8) uint64_t full[kCoStages], empty[kCoStages];
   const uint32_t base = alignedDynamicShared(dynamicShared);
@@ -446,8 +471,10 @@ __global__ void __launch_bounds__(384, 1) cooperativeGemmKernel(const __grid_con
   float acc[64];
   for (int local = 0; local < localTiles; ++local) {
     const int tile = blockIdx.x + local * gridDim.x;
-    consumeTile<kCoStages>(acc, pipe, base, base + kCoABytes, kCoStageBytes, consumer * kABytes, local * kKBlocks);
-    storeAccumulator(acc, d, kN, (tile / kTilesN) * 2 * kWgRows + consumer * kWgRows, (tile % kTilesN) * kTileN);
+    consumeTile<kCoStages>(acc, pipe, base, base + kCoABytes, kCoStageBytes, consumer * kABytes,
+                           local * kKBlocks);
+    storeAccumulator(acc, d, kN, (tile / kTilesN) * 2 * kWgRows + consumer * kWgRows,
+                     (tile % kTilesN) * kTileN);
   }
 }
 
@@ -458,8 +485,8 @@ __global__ void __launch_bounds__(384, 1) cooperativeGemmKernel(const __grid_con
 constexpr int kMcStages = 4;
 
 __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(256, 1)
-    clusterMulticastGemmKernel(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB,
-                               float* d) {
+    clusterMulticastGemmKernel(const __grid_constant__ CUtensorMap mapA,
+                               const __grid_constant__ CUtensorMap mapB, float* d) {
   extern __shared__ uint8_t dynamicShared[];
   __shared__ __align__(8) uint64_t full[kMcStages], empty[kMcStages];
   const uint32_t base = alignedDynamicShared(dynamicShared);
@@ -613,16 +640,17 @@ __global__ void __launch_bounds__(384, 1)
   const int consumer = warpgroup - 1;
   const bool leader = threadIdx.x % 32 == 0;
   const uint32_t qRows = q + consumer * (kAttnTileBytes / 2);
-  auto issueS = [&](float (&s)[64], int j) {
+  auto issueS = [&](float(&s)[64], int j) {
     const uint32_t k = kStage + (j % kAttnStages) * kAttnTileBytes;
 #pragma unroll
     for (int kk = 0; kk < kHeadDim / 16; ++kk)
       wgmmaSS_m64n128k16(s, descriptorSw128(qRows + 32 * kk), descriptorSw128(k + 32 * kk), kk > 0);
   };
-  auto issuePV = [&](float (&o)[32], const uint32_t (&p)[8][4], int j) {
+  auto issuePV = [&](float(&o)[32], const uint32_t(&p)[8][4], int j) {
     const uint32_t v = vStage + (j % kAttnStages) * kAttnTileBytes;
 #pragma unroll
-    for (int kk = 0; kk < kAttnKeys / 16; ++kk) wgmmaRS_m64n64k16_tnspB(o, p[kk], descriptorSw128(v + 2048 * kk), 1);
+    for (int kk = 0; kk < kAttnKeys / 16; ++kk)
+      wgmmaRS_m64n64k16_tnspB(o, p[kk], descriptorSw128(v + 2048 * kk), 1);
   };
   float o[32], s[64], rowMax[2] = {-INFINITY, -INFINITY}, rowSum[2] = {0.0f, 0.0f}, rescale[2];
   uint32_t p[8][4];
@@ -702,10 +730,10 @@ __global__ void __launch_bounds__(384, 1)
 static bool encodeTiles(CUtensorMap& map, const half* base, uint64_t inner, uint64_t rows, uint32_t boxRows) {
   cuuint64_t dims[2] = {inner, rows}, strides[1] = {inner * sizeof(half)};
   cuuint32_t box[2] = {64, boxRows}, elementStrides[2] = {1, 1};
-  CUresult e = cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<half*>(base), dims,
-                                      strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  CUresult e =
+      cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<half*>(base), dims, strides,
+                             box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (e != CUDA_SUCCESS) std::printf("cuTensorMapEncodeTiled failed: %d\n", static_cast<int>(e));
   return e == CUDA_SUCCESS;
 }
@@ -743,7 +771,8 @@ static bool wanted(const char* kernel) {
 
 static int testGemms(Report& report) {
   std::vector<int> a, b;
-  std::vector<half> hostA = smallIntegers(size_t(kM) * kK, 41, a), hostB = smallIntegers(size_t(kN) * kK, 42, b);
+  std::vector<half> hostA = smallIntegers(size_t(kM) * kK, 41, a),
+                    hostB = smallIntegers(size_t(kN) * kK, 42, b);
   std::vector<float> want(size_t(kM) * kN), got;
   for (int i = 0; i < kM; ++i)
     for (int j = 0; j < kN; ++j) {
@@ -765,7 +794,8 @@ static int testGemms(Report& report) {
   CHECK(cudaFuncSetAttribute(wsGemmKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, wsShared));
   CHECK(cudaFuncSetAttribute(pingpongGemmKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ppShared));
   CHECK(cudaFuncSetAttribute(cooperativeGemmKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, coShared));
-  CHECK(cudaFuncSetAttribute(clusterMulticastGemmKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, mcShared));
+  CHECK(cudaFuncSetAttribute(clusterMulticastGemmKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             mcShared));
   struct Gemm {
     const char* name;
     void (*launch)(const Gemm&, const CUtensorMap*, float*);
@@ -839,7 +869,8 @@ static int testAttention(Report& report) {
   CHECK(cudaMemset(dO.ptr, 0, elements * sizeof(half)));
   CUtensorMap mapQ, mapK, mapV;
   const uint64_t rows = uint64_t(kHeads) * kSeq;
-  if (!encodeTiles(mapQ, dQ.ptr, kHeadDim, rows, kAttnRows) || !encodeTiles(mapK, dK.ptr, kHeadDim, rows, kAttnKeys) ||
+  if (!encodeTiles(mapQ, dQ.ptr, kHeadDim, rows, kAttnRows) ||
+      !encodeTiles(mapK, dK.ptr, kHeadDim, rows, kAttnKeys) ||
       !encodeTiles(mapV, dV.ptr, kHeadDim, rows, kAttnKeys))
     return 1;
   const int shared = (1 + 2 * kAttnStages) * kAttnTileBytes + 1024;
