@@ -20,4 +20,8 @@ OperandAccess operandAccess(const Instruction& inst, unsigned index) {
   }
 }
 
+bool destinationIsRead(const Instruction& inst, unsigned index) {
+  return index == 0 && (inst.opcode == Opcode::WgmmaMmaAsync || inst.opcode == Opcode::WgmmaMmaAsyncSp);
+}
+
 }  // namespace ptxsim::isa

@@ -98,5 +98,16 @@ TEST(OperandDependences, TextureAndCollectiveOperands) {
   EXPECT_EQ(deps[2].reads, Names({}));
 }
 
+TEST(OperandDependences, WgmmaReadsTheAccumulatorItWrites) {
+  // D is added to in place: it is read as well as written (so its old value
+  // stays live, and the scoreboard waits for its last writer).
+  auto deps = dependencesOf(".reg .f32 %d<4>; .reg .b64 %a, %b; .reg .pred %p;",
+                            "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%d0, %d1, %d2, %d3}, %a, %b, "
+                            "%p, 1, 1, 0, 0;");
+  ASSERT_EQ(deps.size(), 3u);
+  EXPECT_EQ(deps[0].writes, Names({"%d0", "%d1", "%d2", "%d3"}));
+  EXPECT_EQ(deps[0].reads, Names({"%d0", "%d1", "%d2", "%d3", "%a", "%b", "%p"}));
+}
+
 }  // namespace
 }  // namespace ptxsim::sim::exec

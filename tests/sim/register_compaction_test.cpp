@@ -162,5 +162,33 @@ TEST(RegisterCompaction, A128BitRegisterTakesTwoRowsInARow) {
   EXPECT_EQ(run.registerValue(4, 5), 6u);
 }
 
+TEST(RegisterCompaction, AWgmmaAccumulatorStaysLiveBetweenWgmmas) {
+  // The second wgmma adds to the first's D (in another commit group, as
+  // CUTLASS's mainloops chain k-blocks): %t, made and dead between them,
+  // must not take a row of D. Before wgmma said that it reads D, %t took
+  // %d0's row and the sum lost the first product.
+  test::OneWarpGrid run;
+  run.start(kernel(
+      ".reg .f32 %d<4>; .reg .b64 %a, %b, %t; .reg .pred %p;",
+      "mov.b64 %a, 0;\n"
+      "mov.b64 %b, 0;\n"
+      "setp.eq.u32 %p, 1, 1;\n"
+      "wgmma.fence.sync.aligned;\n"
+      "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%d0, %d1, %d2, %d3}, %a, %b, %p, 1, 1, 0, 0;\n"
+      "wgmma.commit_group.sync.aligned;\n"
+      "wgmma.wait_group.sync.aligned 0;\n"
+      "add.u64 %t, %b, 2;\n"
+      "st.shared.u64 [buf+16], %t;\n"
+      "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%d0, %d1, %d2, %d3}, %a, %b, %p, 1, 1, 0, 0;\n"
+      "wgmma.commit_group.sync.aligned;\n"
+      "wgmma.wait_group.sync.aligned 0;\n"
+      "st.shared.v4.f32 [buf], {%d0, %d1, %d2, %d3};\n"
+      "ret;\n"));
+  ASSERT_NE(run.ctx, nullptr);
+  const PreparedFunction& fn = run.kernel->kernel();
+  ASSERT_EQ(fn.declaredRegisterRows, 8u);
+  for (unsigned d = 0; d < 4; ++d) EXPECT_NE(fn.registerRows[6], fn.registerRows[d]) << "%d" << d;
+}
+
 }  // namespace
 }  // namespace ptxsim::sim::exec

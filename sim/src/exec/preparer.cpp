@@ -394,6 +394,10 @@ class FunctionPreparer {
                                       : reads;
       for (uint8_t e = 0; e < op.elementCount; ++e) add(to, out_->vectorRows[op.firstElement + e]);
       if (op.elementCount == 0 && op.row != kNoRow) add(to, op.row);
+      if (isa::destinationIsRead(inst, i)) {
+        for (uint8_t e = 0; e < op.elementCount; ++e) add(reads, out_->vectorRows[op.firstElement + e]);
+        if (op.elementCount == 0 && op.row != kNoRow) add(reads, op.row);
+      }
       if (op.secondRow != kNoRow) add(writes, op.secondRow);
     }
     if (pi.guardRow != kNoRow) add(reads, pi.guardRow);

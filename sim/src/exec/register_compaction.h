@@ -20,8 +20,8 @@
 //   writing some of the destination);
 // What an instruction reads and writes comes from its operands' roles
 // (operand_access.h): an instruction that also reads a destination (an
-// accumulator written in place, as wgmma's, not implemented yet) must say
-// so there, or its old value counts as dead.
+// accumulator written in place, as wgmma's) says so there
+// (destinationIsRead), or its old value would count as dead.
 //
 // A register read before any write on some path is live from the entry
 // (where a frame's rows start at zero, warp_control.cpp) to that read, so

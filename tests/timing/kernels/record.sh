@@ -24,6 +24,8 @@
 # pass. Takes about 2-4 minutes on an H100.
 # RECORD_CACHES_ONLY=1 records only NAME.caches.ncu.csv and NAME.sass.txt.gz,
 # RECORD_SASS_ONLY=1 only NAME.sass.txt.gz (the rest stays as recorded).
+# RECORD_PROGRAMS=FILE records the programs FILE lists instead of
+# programs.txt's (programs_hopper.txt: the Hopper kernels, not yet in the suite).
 # Usage: tests/timing/kernels/record.sh OUTDIR
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -101,7 +103,7 @@ profile() {  # profile NAME TAG METRICS...
 note "$(cat "$out/device.txt")"
 
 bin="$(mktemp -d)"
-mapfile -t programs < <(grep -v '^#' "$here/programs.txt")
+mapfile -t programs < <(grep -v '^#' "${RECORD_PROGRAMS:-$here/programs.txt}")
 for name in "${programs[@]}"; do
   if "$here/build.sh" "$name" "$bin/$name" >>"$log" 2>&1; then
     note "built $name"

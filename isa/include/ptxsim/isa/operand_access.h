@@ -19,4 +19,9 @@ enum class OperandAccess : uint8_t {
 // read elsewhere.
 OperandAccess operandAccess(const Instruction& inst, unsigned index);
 
+// Whether operand `index` of `inst`, a destination, is read as well: an
+// accumulator updated in place (wgmma.mma_async's D, to which the product
+// is added when scale-d is true). Its old value is live up to `inst`.
+bool destinationIsRead(const Instruction& inst, unsigned index);
+
 }  // namespace ptxsim::isa
