@@ -59,16 +59,16 @@ std::string kernelPtx(const Form& f, unsigned chain) {
   std::string p = ".version 8.4\n.target sm_90a\n.address_size 64\n.extern .shared .align 1024 .b8 smem[];\n";
   p += ".visible .entry probe(.param .u64 out)\n{\n";
   p += floatD ? ".reg .f32 %d<130>;\n" : ".reg .b32 %d<130>;\n";
-  p += ".reg .b32 %a<4>, %tid, %lane, %base, %i, %meta, %step;\n.reg .b64 %da, %db, %t0, %t1, %span, %rd<4>;\n"
+  p += ".reg .b32 %a<4>, %thread, %lane, %base, %i, %meta, %step;\n.reg .b64 %da, %db, %t0, %t1, %span, %rd<4>;\n"
        ".reg .pred %p, %first;\n";
-  p += "mov.u32 %tid, %tid.x;\nand.b32 %lane, %tid, 31;\nsetp.eq.u32 %first, %lane, 0;\nsetp.eq.u32 %p, 1, 1;\n";
+  p += "mov.u32 %thread, %tid.x;\nand.b32 %lane, %thread, 31;\nsetp.eq.u32 %first, %lane, 0;\nsetp.eq.u32 %p, 1, 1;\n";
   p += "mov.u32 %meta, 0x44444444;\n";
   for (unsigned r = 0; r < regs; ++r)
     p += std::string(floatD ? "mov.f32 %d" : "mov.b32 %d") + std::to_string(r) + (floatD ? ", 0f00000000;\n" : ", 0;\n");
   for (unsigned r = 0; r < 4; ++r) p += "mov.b32 %a" + std::to_string(r) + ", 0;\n";
   // Zero 32 KiB of shared memory, then the descriptors: no swizzle, core
   // matrices 128 bytes apart along K and 256 along M or N.
-  p += "mov.u32 %base, smem;\nmov.u32 %i, %tid;\nmov.u32 %step, %ntid.x;\nZERO:\nshl.b32 %meta, %i, 2;\n"
+  p += "mov.u32 %base, smem;\nmov.u32 %i, %thread;\nmov.u32 %step, %ntid.x;\nZERO:\nshl.b32 %meta, %i, 2;\n"
        "add.u32 %meta, %meta, %base;\nst.shared.u32 [%meta], 0;\nadd.u32 %i, %i, %step;\n"
        "setp.lt.u32 %first, %i, 8192;\n@%first bra ZERO;\n";
   p += "mov.u32 %meta, 0x44444444;\nsetp.eq.u32 %first, %lane, 0;\nbar.sync 0;\n";
@@ -85,7 +85,7 @@ std::string kernelPtx(const Form& f, unsigned chain) {
          ", " + (f.aFromRegisters ? "{%a0,%a1,%a2,%a3}" : "%da") + ", %db, " + trailing(f) + ";\n";
   }
   p += "wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\nmov.u64 %t1, %clock64;\n";
-  p += "sub.s64 %span, %t1, %t0;\nld.param.u64 %rd1, [out];\nshr.u32 %i, %tid, 5;\nmul.wide.u32 %rd2, %i, 16;\n"
+  p += "sub.s64 %span, %t1, %t0;\nld.param.u64 %rd1, [out];\nshr.u32 %i, %thread, 5;\nmul.wide.u32 %rd2, %i, 16;\n"
        "add.u64 %rd1, %rd1, %rd2;\n@%first st.global.u64 [%rd1], %span;\n";
   p += std::string("@%first st.global.") + (floatD ? "f32" : "b32") + " [%rd1+8], %d0;\n";
   p += "ret;\n}\n";
