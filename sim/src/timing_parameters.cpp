@@ -280,6 +280,11 @@ std::vector<TimingParameter> makeParameters() {
   p.push_back(number("tensor.wgmma.latency", "cycles",
                      "a wgmma's results after its tensor core is done with it (wgmma.wait_group waits for them)",
                      [](TimingConfig& t) -> uint32_t& { return t.tensor.wgmmaLatencyCycles; }));
+  p.push_back(number("tma.latency", "cycles",
+                     "a bulk copy's completion after the L2 answered its last line (mbarrier complete-tx, bulk group)",
+                     [](TimingConfig& t) -> uint32_t& { return t.tma.latencyCycles; }));
+  p.push_back(decimal("tma.bytes_per_cycle", "bytes/cycle", "what an SM's tensor memory accelerator sends to the L2 a cycle",
+                      [](TimingConfig& t) -> double& { return t.tma.bytesPerCycle; }));
   p.push_back(number("icache.instruction_bytes", "bytes", "one instruction in the instruction caches",
                      [](TimingConfig& t) -> uint32_t& { return t.fetch.instructionBytes; }, 1));
   p.push_back(number("icache.line_bytes", "bytes", "instruction-cache line",

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "bulk_copy_log.h"
 #include "cta_state.h"
 #include "grid_context.h"
 #include "prepared.h"
@@ -43,6 +44,9 @@ struct ExecContext {
   // loads see them (store_overlay.h); null otherwise. Atomics must not run
   // while it is set (the driver defers them).
   StoreOverlay* overlay = nullptr;
+  // The timing driver's log of the bulk copies an instruction issued
+  // (bulk_copy_log.h); null otherwise.
+  BulkCopyLog* bulkCopies = nullptr;
 
   // One register, scratch or constant row.
   uint64_t* row(uint32_t r) const {

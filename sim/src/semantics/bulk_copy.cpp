@@ -17,6 +17,7 @@
 #include "lane_ops.h"
 #include "mbarrier_access.h"
 #include "semantics.h"
+#include "wait_group_count.h"
 
 namespace ptxsim::sim::semantics {
 
@@ -63,6 +64,10 @@ void bulkCopyHandler(const PreparedInstruction& pi, ExecContext& ctx) {
         return;
       }
     }
+    if (ctx.bulkCopies != nullptr) {
+      ctx.bulkCopies->touch(globalSource ? from : to, size);
+      ctx.bulkCopies->writesGlobal = globalDestination;
+    }
     for (uint32_t offset = 0; offset < size; offset += kBulkGranule) {
       const uint8_t* p = ctx.access(sourceSpace, from + offset, kBulkGranule, l, AccessKind::Load);
       if (p == nullptr) return;
@@ -72,7 +77,7 @@ void bulkCopyHandler(const PreparedInstruction& pi, ExecContext& ctx) {
       if (q == nullptr) return;
       std::memcpy(q, chunk, kBulkGranule);
     }
-    if (onMbarrier) completeTransaction(ctx, pi, pi.ops[3], l, size);
+    if (onMbarrier) completeCopyTransaction(ctx, pi, pi.ops[3], l, size);
   });
   // The shared memory written is a write the livelock watch must see
   // (step() counts only a recorded store).
@@ -126,19 +131,14 @@ bool selectBulkCopy(const isa::Instruction& inst, PreparedInstruction& pi, Selec
   return true;
 }
 
-// Copies complete when issued, so bulk groups have nothing left to wait for.
+// Copies complete when issued, so bulk groups have nothing left to wait for
+// (the timing model decides when they are done: sm_model.cpp).
 void bulkGroupHandler(const PreparedInstruction&, ExecContext&) {}
 
 bool selectBulkGroup(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext& sc,
                      std::string& why) {
-  if (inst.opcode == Opcode::CpAsyncBulkWaitGroup) {
-    const isa::Operand& n = sc.function.operands[inst.firstOperand];
-    if (n.kind != isa::OperandKind::Immediate || n.value < 0) {
-      why = "cp.async.bulk.wait_group's N must be a non-negative integer constant";
-      return false;
-    }
-    pi.aux = static_cast<uint64_t>(n.value);
-  }
+  pi.aux = 0;
+  if (inst.opcode == Opcode::CpAsyncBulkWaitGroup && !selectWaitGroupCount(inst, pi, sc, why)) return false;
   pi.handler = &bulkGroupHandler;
   return true;
 }

@@ -76,12 +76,21 @@ inline bool completeTransactionAt(ExecContext& ctx, const PreparedInstruction& p
   return true;
 }
 
-// The same for the mbarrier at operand `op` (the bulk and tensor copies).
-inline bool completeTransaction(ExecContext& ctx, const PreparedInstruction& pi, const PreparedOperand& op,
-                                unsigned lane, uint32_t bytes) {
+// A bulk or tensor copy's complete-tx on the mbarrier at `address`: now,
+// or, under the timing driver, when its data arrives (bulk_copy_log.h).
+inline bool completeCopyTransactionAt(ExecContext& ctx, const PreparedInstruction& pi, uint64_t address,
+                                      unsigned lane, uint32_t bytes) {
+  if (ctx.bulkCopies == nullptr) return completeTransactionAt(ctx, pi, address, lane, bytes);
+  ctx.bulkCopies->completions.push_back({address, bytes, lane});
+  return true;
+}
+
+// The same for the mbarrier at operand `op` (the bulk copies).
+inline bool completeCopyTransaction(ExecContext& ctx, const PreparedInstruction& pi, const PreparedOperand& op,
+                                    unsigned lane, uint32_t bytes) {
   uint64_t address = op.effectiveAddress(ctx.row(op.row)[lane]);
   ctx.report.addresses[lane] = address;
-  return completeTransactionAt(ctx, pi, address, lane, bytes);
+  return completeCopyTransactionAt(ctx, pi, address, lane, bytes);
 }
 
 }  // namespace ptxsim::sim::semantics

@@ -263,6 +263,7 @@ void tensorLoadHandler(const PreparedInstruction& pi, ExecContext& ctx) {
       forEachElement(box, [&](uint64_t offset, uint64_t address, bool inBounds) {
         if (!ok) return;
         if (inBounds) {
+          if (ctx.bulkCopies != nullptr && target == 0) ctx.bulkCopies->touch(address, box.elementBytes);
           const uint8_t* p = ctx.access(AddressSpace::Global, address, box.elementBytes, l, AccessKind::Load);
           if (p == nullptr) {
             ok = false;
@@ -281,7 +282,7 @@ void tensorLoadHandler(const PreparedInstruction& pi, ExecContext& ctx) {
         }
         std::memcpy(q, element, box.elementBytes);
       });
-      if (ok) ok = completeTransactionAt(ctx, pi, destinationAddress(to, target, barrier), l, bytes);
+      if (ok) ok = completeCopyTransactionAt(ctx, pi, destinationAddress(to, target, barrier), l, bytes);
     }
   });
   if (ctx.mask != 0) noteMemoryWrite(*ctx.cta);  // the livelock watch must see the shared memory written
@@ -400,8 +401,10 @@ void tensorStoreHandler(const PreparedInstruction& pi, ExecContext& ctx) {
     ctx.report.addresses[l] = box.map.globalAddress;
     unsigned swizzle = swizzleBytesOf(box.map);
     bool ok = true;
+    if (ctx.bulkCopies != nullptr) ctx.bulkCopies->writesGlobal = true;
     forEachElement(box, [&](uint64_t offset, uint64_t address, bool inBounds) {
       if (!ok || !inBounds) return;
+      if (ctx.bulkCopies != nullptr) ctx.bulkCopies->touch(address, box.elementBytes);
       uint32_t at = swizzleSharedAddress(static_cast<uint32_t>(base + offset), swizzle);
       const uint8_t* value = ctx.access(AddressSpace::Shared, at, box.elementBytes, l, AccessKind::Load);
       uint8_t* memory = value == nullptr ? nullptr

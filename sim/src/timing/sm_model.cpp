@@ -36,6 +36,7 @@ SmModel::SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& ti
       constantBackend_(timing.constant.missLatencyCycles, timing.constant.lineBytes),
       constantCache_(caches.constant),
       fetch_(fetch) {
+  ctx_.bulkCopies = &bulkCopies_;
   subPartitions_.resize(timing.sm.subPartitions);
   for (SubPartition& sp : subPartitions_) sp.policy = makeIssuePolicy(timing.sm.scheduler);
 }
@@ -79,6 +80,7 @@ void SmModel::startCta(uint64_t linearId, uint64_t startCycle) {
 
 exec::CtaState* SmModel::livelockedCta() const {
   if (!placed_.empty()) return nullptr;  // a CTA that has not run yet moves on
+  if (!arriving_.empty()) return nullptr;  // a copy's completion still to come moves an mbarrier on
   for (const Watch& watch : watches_) {
     if (!watch.repeating || watch.writesAtVerdict != launchWrites_) return nullptr;
   }
@@ -318,8 +320,18 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
   // An instruction ptxas wraps in others: their issue slots (below) and
   // the whole's latency.
   const bool wgmma = isWgmma(pi.source->opcode);
-  uint64_t ready = wgmma ? queueWgmma(w, pi, sp, now)
-                         : now + (facts.latencyCycles != 0 ? facts.latencyCycles : resultLatency(pipe, space, now));
+  // Bulk copies (the tensor memory accelerator's) write no registers and
+  // do not hold the warp: their completions arrive later (arriving_).
+  const bool bulk = !bulkCopies_.empty();
+  if (wgmma || bulk || facts.latencyCycles != 0) {
+    lgWait_ = 0;
+    accessTickets_.clear();
+    accessAnswerOffset_ = 0;
+  }
+  if (bulk) timeBulkCopies(w, pi, now);
+  uint64_t ready = wgmma  ? queueWgmma(w, pi, sp, now)
+                   : bulk ? now + 1
+                          : now + (facts.latencyCycles != 0 ? facts.latencyCycles : resultLatency(pipe, space, now));
   // max: a deferred instruction (runDeferred) times itself at its issue
   // cycle, after later issues have already moved these on.
   uint64_t& pipelineFree = sp.pipelineFree[static_cast<size_t>(pipe)];
@@ -343,11 +355,11 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
     // No register waits for the copy, nor does a fence: only
     // cp.async.wait_group/wait_all (trackAsyncCopies).
     w.asyncCopiesDone = std::max(w.asyncCopiesDone, ready);
-  } else if (!wgmma) {
+  } else if (!wgmma && !bulk) {
     w.lastResult = std::max(w.lastResult, ready);
     if (ctx_.report.access != AccessKind::None) w.memoryDone = std::max(w.memoryDone, ready);
     trackAsyncCopies(w, pi, now);
-    trackWgmma(w, pi, now);
+    trackCompletionGroups(w, pi, now);
   }
   if (lgWait_ != 0 && now + lgWait_ > w.notBefore) {
     // The access waited for an L1 miss slot; the warp's next instruction
@@ -401,18 +413,22 @@ uint64_t SmModel::queueWgmma(TimedWarp& w, const exec::PreparedInstruction& pi, 
   // one waits in the queue behind the one running.
   uint64_t& pipelineFree = sp.pipelineFree[static_cast<size_t>(Pipeline::Tensor)];
   pipelineFree = std::max(pipelineFree, start);
-  const uint64_t done = sp.tensorCoreFree + timing_.tensor.wgmmaLatencyCycles;
-  w.wgmma.open = std::max(w.wgmma.open, done);
+  w.wgmma.add(sp.tensorCoreFree + timing_.tensor.wgmmaLatencyCycles);
   // The accumulators are not scoreboarded (warpgroup_mma.h): the next
   // instruction may read them, the next wgmma accumulate into them.
   return now + 1;
 }
 
-void SmModel::trackWgmma(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now) {
-  const isa::Opcode op = pi.source->opcode;
-  if (op != isa::Opcode::WgmmaCommitGroup && op != isa::Opcode::WgmmaWaitGroup) return;
-  const uint64_t done = trackWgmmaGroups(w.wgmma, op, pi.aux, now);
-  // ptxas makes the wait a WARPGROUP.DEPBAR on the group's scoreboard;
+void SmModel::trackCompletionGroups(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now) {
+  uint64_t done = now;
+  switch (pi.source->opcode) {
+    case isa::Opcode::WgmmaCommitGroup: w.wgmma.commit(); return;
+    case isa::Opcode::CpAsyncBulkCommitGroup: w.bulkGroups.commit(); return;
+    case isa::Opcode::WgmmaWaitGroup: done = w.wgmma.waitFor(pi.aux, now); break;
+    case isa::Opcode::CpAsyncBulkWaitGroup: done = w.bulkGroups.waitFor(pi.aux, now); break;
+    default: return;
+  }
+  // ptxas makes a wgmma wait a WARPGROUP.DEPBAR on the group's scoreboard;
   // which stall Nsight Compute names for it is not measured yet.
   if (done > w.notBefore) {
     w.notBefore = done;
@@ -455,7 +471,10 @@ uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState
   }
   now_ = now;
   clock_ = now;
+  applyArrivedCopies(now);
+  if (ctx_.aborted) return UINT64_MAX;
   uint64_t next = UINT64_MAX;
+  for (const ArrivingCopy& a : arriving_) next = std::min(next, a.at);
   std::vector<WarpCandidate>& candidates = candidates_;
   std::vector<uint32_t>& indices = candidateWarps_;
   std::vector<const exec::PreparedInstruction*>& nextInstructions = candidateInstructions_;
@@ -571,6 +590,8 @@ void SmModel::retireFinished(std::vector<std::unique_ptr<exec::CtaState>>& finis
       for (uint32_t& i : sp.warps) i = remap[i];
     }
     std::erase(parkedCtas_, cta);
+    // Its copies still on their way have no one left to complete for.
+    std::erase_if(arriving_, [&](const ArrivingCopy& a) { return a.cta == cta; });
     finished.push_back(std::move(ctas_[c]));
     ctas_.erase(ctas_.begin() + static_cast<std::ptrdiff_t>(c));
     watches_.erase(watches_.begin() + static_cast<std::ptrdiff_t>(c));

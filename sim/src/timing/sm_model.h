@@ -226,7 +226,8 @@ class alignas(64) SmModel {
     std::vector<uint64_t> asyncGroupsDone;
     uint64_t asyncGroupsCommitted = 0;  // groups closed so far (the open one's number)
     uint64_t asyncGroupsWaited = 0;     // of those, waited for (left asyncGroupsDone)
-    WgmmaGroups wgmma;
+    CompletionGroups wgmma;
+    CompletionGroups bulkGroups;  // cp.async.bulk's stores and reductions (bulk_group)
     // The operands its previous instruction read (the reuse cache).
     OperandSources lastSources;
     // Its next instruction (null: blocked), known until it steps or wakes.
@@ -307,7 +308,15 @@ class alignas(64) SmModel {
   // there (warpgroup_mma.h); commit_group and wait_group keep the warp's
   // groups and hold it for them.
   uint64_t queueWgmma(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now);
-  void trackWgmma(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now);
+  // The groups of wgmma and of the bulk copies after `pi` issued at `now`:
+  // commit_group closes one, wait_group holds the warp for them.
+  void trackCompletionGroups(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now);
+  // The bulk copies `pi` just issued at `now` (bulkCopies_): their lines
+  // through the tensor memory accelerator and the L2; a load's mbarrier
+  // completions wait in arriving_, a store's group gets its end.
+  void timeBulkCopies(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now);
+  // Applies the completions that have arrived by `now`.
+  void applyArrivedCopies(uint64_t now);
   ResultPath resultPath(Pipeline pipe, AddressSpace space) const;
   // Cycles the instruction just executed keeps its pipeline from the next issue.
   uint32_t occupancy(Pipeline pipe) const;
@@ -404,6 +413,19 @@ class alignas(64) SmModel {
   memory::FixedLatencyBackend constantBackend_;
   memory::L1Cache& constantCache_;
   InstructionFetch& fetch_;
+  // The bulk copies of the instruction being executed (ctx_.bulkCopies),
+  // and the loads' mbarrier completions still on their way, with the warp
+  // that issued them.
+  exec::BulkCopyLog bulkCopies_;
+  struct ArrivingCopy {
+    uint64_t at = 0;
+    exec::CtaState* cta = nullptr;
+    exec::Warp* warp = nullptr;
+    const exec::PreparedInstruction* instruction = nullptr;
+    exec::BulkCopyLog::Completion completion;
+  };
+  std::vector<ArrivingCopy> arriving_;
+  double tmaFree_ = 0;  // when the SM's tensor memory accelerator can send its next line
   uint64_t lgWait_ = 0;          // MSHR wait of the access just executed
   // The provisional L2 answers the access just executed depends on, and
   // the cycles its result comes after the back end's answer.

@@ -10,26 +10,16 @@
 // the wait undefined.
 
 #include <cstdint>
-#include <vector>
 
+#include "completion_groups.h"
 #include "ptxsim/isa/module.h"
 #include "ptxsim/sim/timing_config.h"
 
 namespace ptxsim::sim::timing {
 
-// A warp's wgmma groups.
-struct WgmmaGroups {
-  uint64_t open = 0;                // when the wgmmas since the last commit_group are done
-  std::vector<uint64_t> committed;  // when each committed group is, oldest first
-};
-
 bool isWgmma(isa::Opcode op);
 
 // Cycles the wgmma `inst` keeps its sub-partition's tensor core.
 uint32_t wgmmaTensorCycles(const TensorCoreTiming& tensor, const isa::Instruction& inst);
-
-// After the wgmma ordering instruction `op` issued at `now` (`waitCount`:
-// wait_group's N): the cycle from which the warp may issue again.
-uint64_t trackWgmmaGroups(WgmmaGroups& groups, isa::Opcode op, uint64_t waitCount, uint64_t now);
 
 }  // namespace ptxsim::sim::timing

@@ -190,6 +190,19 @@ struct TensorCoreTiming {
   bool operator==(const TensorCoreTiming&) const = default;
 };
 
+// The tensor memory accelerator (cp.async.bulk, cp.async.bulk.tensor): an
+// SM's engine sends each copy's global lines to the L2 (its L1 is not
+// involved) at bytesPerCycle, one copy after another; a load's mbarrier
+// completion lands latencyCycles after its last line is answered, and a
+// store's or reduction's bulk group is done then. Both estimates until
+// tests/timing/calibration/tma.cu is recorded.
+struct TmaTiming {
+  uint32_t latencyCycles = 32;
+  double bytesPerCycle = 128;
+
+  bool operator==(const TmaTiming&) const = default;
+};
+
 // What a copy or a fill takes on the simulated device's clock, the one
 // events read (cudaMemcpy*, cudaMemset*, their async forms and graph
 // nodes; runtime/cudart/transfer_time.h). Measured on the H200's host
@@ -230,6 +243,7 @@ struct TimingConfig {
   ConstantCacheTiming constant;
   TextureTiming texture;
   TensorCoreTiming tensor;
+  TmaTiming tma;
   InstructionFetchTiming fetch;
   TransferTiming transfer;
   // What a grid's elapsed cycles (gpc__cycles_elapsed.max) count beyond its
