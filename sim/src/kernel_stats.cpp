@@ -62,6 +62,8 @@ std::string KernelStats::toJson() const {
     j["sm__cycles_active.avg"] = timing.smCyclesActiveAvg;
     j["sm__warps_active.avg.pct_of_peak_sustained_active"] = timing.warpsActivePct;
     j["smsp__inst_issued.sum"] = timing.instructionsIssued;
+    j["sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active"] = timing.tensorGmmaPct;
+    j["sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"] = timing.tensorHmmaPct;
     for (size_t r = 0; r < kStallReasons; ++r) {
       double ratio = timing.instructionsIssued == 0 ? 0.0
                                              : static_cast<double>(timing.stallWarpCycles[r]) /

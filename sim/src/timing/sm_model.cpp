@@ -335,7 +335,11 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
   // max: a deferred instruction (runDeferred) times itself at its issue
   // cycle, after later issues have already moved these on.
   uint64_t& pipelineFree = sp.pipelineFree[static_cast<size_t>(pipe)];
-  if (!wgmma) pipelineFree = std::max(pipelineFree, now + occupancy(pipe));
+  if (!wgmma) {
+    const uint32_t busy = occupancy(pipe);
+    pipelineFree = std::max(pipelineFree, now + busy);
+    if (pipe == Pipeline::Tensor) counters_.tensorHmmaCycles += busy;
+  }
   // Sources sharing a register bank are read one after another; the
   // dispatch waits for them (a dependent instruction waits longer anyway).
   sp.dispatchFree = std::max(sp.dispatchFree, now + 1 + facts.addedSass + bankConflictCycles(sources, w.lastSources));
@@ -408,7 +412,9 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
 
 uint64_t SmModel::queueWgmma(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now) {
   const uint64_t start = std::max(now, sp.tensorCoreFree);
-  sp.tensorCoreFree = start + wgmmaTensorCycles(timing_.tensor, *pi.source);
+  const uint32_t cycles = wgmmaTensorCycles(timing_.tensor, *pi.source);
+  sp.tensorCoreFree = start + cycles;
+  counters_.tensorGmmaCycles += cycles;
   // The next wgmma of the sub-partition issues once this one has started:
   // one waits in the queue behind the one running.
   uint64_t& pipelineFree = sp.pipelineFree[static_cast<size_t>(Pipeline::Tensor)];

@@ -50,6 +50,10 @@ struct SmCounters {
   uint64_t sharedBankConflictsLoad = 0;
   uint64_t sharedBankConflictsStore = 0;
   uint64_t sharedBankConflictsAtomic = 0;
+  // Sub-partition-cycles the tensor cores spent on wgmma (gmma) and on
+  // mma.sync and wmma (hmma): sm__pipe_tensor_op_{gmma,hmma}_cycles_active.
+  uint64_t tensorGmmaCycles = 0;
+  uint64_t tensorHmmaCycles = 0;
 };
 
 // alignas: SMs run on different host threads (timing_driver.cpp); their

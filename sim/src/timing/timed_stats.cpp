@@ -17,7 +17,7 @@ void gatherTimedStats(KernelStats& stats, const std::vector<std::unique_ptr<SmMo
   stats.timed = true;
   // The front end's launch and retirement of the grid (launch.grid_cycles).
   stats.timing.cyclesElapsed = lastActive + 1 - startCycle + config.timing.gridCycles;
-  uint64_t active = 0, warpCycles = 0;
+  uint64_t active = 0, warpCycles = 0, gmma = 0, hmma = 0;
   for (const auto& sm : sms) {
     stats.add(sm->context().stats);
     active += sm->counters().activeCycles;
@@ -28,6 +28,8 @@ void gatherTimedStats(KernelStats& stats, const std::vector<std::unique_ptr<SmMo
     stats.timing.sharedBankConflictsLoad += c.sharedBankConflictsLoad;
     stats.timing.sharedBankConflictsStore += c.sharedBankConflictsStore;
     stats.timing.sharedBankConflictsAtomic += c.sharedBankConflictsAtomic;
+    gmma += c.tensorGmmaCycles;
+    hmma += c.tensorHmmaCycles;
     const memory::L1Stats& l1 = sm->l1();
     stats.timing.l1LoadRequests += l1.loadRequests;
     stats.timing.l1StoreRequests += l1.storeRequests;
@@ -56,9 +58,13 @@ void gatherTimedStats(KernelStats& stats, const std::vector<std::unique_ptr<SmMo
   stats.timing.durationNs = stats.timing.cyclesElapsed * 1'000'000 / clockKhz;
   stats.timing.smCyclesActiveAvg = static_cast<double>(active) / static_cast<double>(sms.size());
   uint32_t warpSlots = config.maxThreadsPerSm / exec::kWarpSize;
-  if (active != 0)
+  if (active != 0) {
     stats.timing.warpsActivePct =
         100.0 * static_cast<double>(warpCycles) / (static_cast<double>(active) * warpSlots);
+    const double subPartitionCycles = static_cast<double>(active) * config.timing.sm.subPartitions;
+    stats.timing.tensorGmmaPct = 100.0 * static_cast<double>(gmma) / subPartitionCycles;
+    stats.timing.tensorHmmaPct = 100.0 * static_cast<double>(hmma) / subPartitionCycles;
+  }
 }
 
 }  // namespace ptxsim::sim::timing

@@ -77,6 +77,18 @@ TEST(WgmmaTiming, NarrowWgmmasTakeTheMinimum) {
   EXPECT_NEAR(measured, kTensor.wgmmaMinCycles, 0.5);
 }
 
+// sm__pipe_tensor_op_gmma_cycles_active: each of the four tensor cores
+// busy N / columns-per-cycle cycles a wgmma, over the SMs' active
+// sub-partition-cycles.
+TEST(WgmmaTiming, TheGmmaPipeCountsItsBusyCycles) {
+  test::TimedRun run = runTimed(chainKernel(128, 8), 16, 128, true);
+  ASSERT_FALSE(run.result.error) << run.result.error.message;
+  const sim::TimedStats& t = run.result.stats.timing;
+  const double subPartitionCycles = t.smCyclesActiveAvg * sim::GpuConfig{}.smCount * 4;
+  EXPECT_NEAR(t.tensorGmmaPct * subPartitionCycles / 100, 4 * 8 * (128 / kTensor.wgmmaColumnsPerCycle), 0.5);
+  EXPECT_EQ(t.tensorHmmaPct, 0);
+}
+
 TEST(WgmmaTiming, TwoWarpgroupsShareTheTensorCores) {
   const double one = (static_cast<double>(span(128, 8)) - static_cast<double>(span(128, 4))) / 4;
   const double two = (static_cast<double>(span(128, 8, 2)) - static_cast<double>(span(128, 4, 2))) / 4;

@@ -8,6 +8,8 @@
 #                        units, mangled names), one row per kernel and metric
 #   NAME.stalls.ncu.csv  the warp stall reasons, from a second ncu run so a
 #                        metric name this ncu lacks cannot cost the main CSV
+#   NAME.tensor.ncu.csv  the tensor pipes' use (wgmma's and mma.sync's), where
+#                        this Nsight Compute has the metrics
 #   NAME.caches.ncu.csv  where the L1's and the L2's sector lookups come from
 #                        and which hit (a third run, informative: what the
 #                        hit-rate metrics count)
@@ -61,6 +63,14 @@ cache_metrics=(
   l1tex__t_sectors.sum l1tex__t_sectors_lookup_hit.sum
   l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct l1tex__t_sector_pipe_lsu_mem_global_op_st_hit_rate.pct
   l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+)
+# The tensor pipes' use (wgmma: gmma; mma.sync and wmma: hmma), in a pass
+# of their own that may fail without failing the recording: their names are
+# not checked on every Nsight Compute.
+tensor_metrics=(
+  sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active
+  sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
+  sm__inst_executed_pipe_tensor_op_gmma.sum sm__inst_executed_pipe_tensor_op_hmma.sum
 )
 stall_reasons=(long_scoreboard short_scoreboard wait math_pipe_throttle mio_throttle lg_throttle barrier
   no_instruction not_selected branch_resolving membar)
@@ -144,6 +154,7 @@ for name in "${programs[@]}"; do
     fail "stall metrics of $name, both families (see $name.stalls*.log)"
   fi
   profile "$name" caches.ncu "${cache_metrics[@]}" || note "NOTE: cache metrics of $name (see $name.caches.ncu.log)"
+  profile "$name" tensor.ncu "${tensor_metrics[@]}" || note "NOTE: tensor metrics of $name (see $name.tensor.ncu.log)"
 done
 
 {

@@ -21,6 +21,11 @@ struct TimedStats {
   uint64_t cyclesElapsed = 0;          // gpc__cycles_elapsed.max
   double smCyclesActiveAvg = 0;        // sm__cycles_active.avg
   double warpsActivePct = 0;           // sm__warps_active.avg.pct_of_peak_sustained_active
+  // The tensor cores' busy cycles over the active SMs' sub-partition-cycles
+  // (sm__pipe_tensor_op_{gmma,hmma}_cycles_active.avg.pct_of_peak_sustained_active):
+  // wgmma's, and mma.sync's and wmma's.
+  double tensorGmmaPct = 0;
+  double tensorHmmaPct = 0;
   uint64_t instructionsIssued = 0;     // smsp__inst_issued.sum
   uint64_t durationNs = 0;             // gpu__time_duration.sum: the cycles at the preset's SM clock
   // Warp-cycles by stall reason; over instructionsIssued, Nsight Compute's
