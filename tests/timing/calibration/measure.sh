@@ -21,7 +21,7 @@ if ! command -v nvcc >/dev/null 2>&1; then
 fi
 mkdir -p "$out"
 # CALIB_PROGRAMS="a b" runs only those programs.
-read -r -a programs <<<"${CALIB_PROGRAMS:-alu_latency alu_throughput shared_memory memory_latency control instruction_fetch register_banks bandwidth texture_cp_async wgmma tma}"
+read -r -a programs <<<"${CALIB_PROGRAMS:-alu_latency alu_throughput shared_memory memory_latency control instruction_fetch register_banks bandwidth texture_cp_async wgmma tma cluster}"
 bin="$(mktemp -d)"
 mkdir -p "$bin"
 for p in "${programs[@]}"; do

@@ -1,0 +1,152 @@
+// cluster: thread block clusters' own costs, in SM cycles (for the timing
+// model of clusters, which does not run them yet; under ptxsim the program
+// runs functionally only):
+// - latency.dsmem.chase: one thread of rank 0 chases 32-bit offsets through
+//   rank 1's shared memory (ld.shared::cluster of a mapa address; each word
+//   holds the offset of the next, a random cycle over 4 KiB), chains of 256
+//   and 512, (T512 - T256) / 256; latency.dsmem.own_chase the same through
+//   its own shared memory by the same instruction, for reference;
+// - latency.dsmem.store_load: st.shared::cluster to rank 1 then
+//   ld.shared::cluster of the same word, until the value is seen;
+// - barrier.cluster.size_S: cycles of one barrier.cluster.arrive + wait by
+//   every thread of a cluster of S CTAs of 128 threads (S = 2, 4, 8, 16),
+//   (T(64 barriers) - T(32)) / 32 on rank 0's thread 0.
+// Every chase's end is checked against the host's walk.
+//
+// Output: METRIC VALUE UNIT, then ok or FAILED.
+#include <cooperative_groups.h>
+
+#include <cstdint>
+
+#include "calib_common.h"
+
+namespace cg = cooperative_groups;
+
+namespace {
+
+constexpr unsigned kWords = 1024;  // 4 KiB of offsets
+
+#define DSMEM_STEP "ld.shared::cluster.u32 %0, [%0];\n"
+
+// Rank 0's thread 0 chases through `target`'s (0: its own, 1: rank 1's)
+// shared memory, whose words every CTA filled from `next`. times: reps
+// pairs of (T256, T512); end: the last offset.
+__global__ void __cluster_dims__(2, 1, 1) dsmemChase(const uint32_t* next, unsigned target, int reps,
+                                                     long long* times, uint32_t* end) {
+  __shared__ __align__(16) uint32_t words[kWords];
+  // The words hold the .shared::cluster addresses of the next word in the
+  // target's shared memory (every CTA's words sit at the same offset).
+  uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+               : "=r"(remote)
+               : "r"(static_cast<uint32_t>(__cvta_generic_to_shared(words))), "r"(target));
+  for (unsigned i = threadIdx.x; i < kWords; i += blockDim.x) words[i] = remote + next[i];
+  cg::cluster_group cluster = cg::this_cluster();
+  cluster.sync();
+  if (cluster.block_rank() == 0 && threadIdx.x == 0) {
+    uint32_t x = remote;
+    for (int r = 0; r < reps; ++r) {
+      long long t0 = clk();
+      asm volatile(R256(DSMEM_STEP) : "+r"(x)::"memory");
+      long long t1 = clk();
+      asm volatile(R512(DSMEM_STEP) : "+r"(x)::"memory");
+      long long t2 = clk();
+      times[2 * r] = t1 - t0;
+      times[2 * r + 1] = t2 - t1;
+    }
+    *end = x - remote;
+  }
+  cluster.sync();
+}
+
+__global__ void __cluster_dims__(2, 1, 1) dsmemStoreLoad(int reps, long long* times) {
+  __shared__ uint32_t word;
+  cg::cluster_group cluster = cg::this_cluster();
+  if (threadIdx.x == 0) word = 0;
+  cluster.sync();
+  if (cluster.block_rank() == 0 && threadIdx.x == 0) {
+    uint32_t remote;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, 1;" : "=r"(remote) : "r"(static_cast<uint32_t>(__cvta_generic_to_shared(&word))));
+    for (int r = 0; r < reps; ++r) {
+      uint32_t seen = 0;
+      long long t0 = clk();
+      asm volatile("st.shared::cluster.u32 [%0], %1;" ::"r"(remote), "r"(r + 1) : "memory");
+      while (seen != static_cast<uint32_t>(r + 1))
+        asm volatile("ld.volatile.shared::cluster.u32 %0, [%1];" : "=r"(seen) : "r"(remote) : "memory");
+      times[r] = clk() - t0;
+    }
+  }
+  cluster.sync();
+}
+
+__global__ void clusterBarrier(int count, long long* times) {
+  cg::cluster_group cluster = cg::this_cluster();
+  cluster.sync();
+  long long t0 = clk();
+  for (int i = 0; i < count; ++i) cluster.sync();
+  long long t1 = clk();
+  if (cluster.block_rank() == 0 && threadIdx.x == 0) times[0] = t1 - t0;
+}
+
+}  // namespace
+
+int main() {
+  reportClock();
+  const int reps = quickMode() ? 2 : 7;
+  // A random cyclic order of the 1024 words: next[i] holds the byte offset
+  // (4 x word) of the word after i.
+  std::vector<uint32_t> order(kWords);
+  for (unsigned i = 0; i < kWords; ++i) order[i] = i;
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  for (unsigned i = kWords - 1; i > 0; --i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    std::swap(order[i], order[(state >> 33) % (i + 1)]);
+  }
+  std::vector<uint32_t> next(kWords);
+  for (unsigned i = 0; i < kWords; ++i) next[order[i]] = 4 * order[(i + 1) % kWords];
+  uint32_t* dNext = nullptr;
+  long long* times = nullptr;
+  uint32_t* end = nullptr;
+  CUDA_CHECK(cudaMalloc(&dNext, kWords * 4));
+  CUDA_CHECK(cudaMemcpy(dNext, next.data(), kWords * 4, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMallocManaged(&times, 64 * sizeof(long long)));
+  CUDA_CHECK(cudaMallocManaged(&end, sizeof(uint32_t)));
+  // The host's walk: 768 steps a repetition from word 0.
+  uint32_t expected = 0;
+  for (int s = 0; s < 768 * reps; ++s) expected = next[expected / 4];
+  for (unsigned target : {1u, 0u}) {
+    dsmemChase<<<2, 32>>>(dNext, target, reps, times, end);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    if (*end != expected) fail("dsmem chase of rank %u ended at %u, the host's walk at %u", target, *end, expected);
+    std::vector<long long> diffs;
+    for (int r = 0; r < reps; ++r) diffs.push_back(times[2 * r + 1] - times[2 * r]);
+    report(target == 1 ? "latency.dsmem.chase" : "latency.dsmem.own_chase", median(diffs) / 256.0, "cycles");
+  }
+  dsmemStoreLoad<<<2, 32>>>(reps, times);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  report("latency.dsmem.store_load", median(std::vector<long long>(times, times + reps)), "cycles");
+  for (int size : {2, 4, 8, 16}) {
+    cudaLaunchConfig_t config = {};
+    cudaLaunchAttribute attributes[1];
+    attributes[0].id = cudaLaunchAttributeClusterDimension;
+    attributes[0].val.clusterDim.x = size;
+    attributes[0].val.clusterDim.y = 1;
+    attributes[0].val.clusterDim.z = 1;
+    config.gridDim = dim3(size);
+    config.blockDim = dim3(128);
+    config.attrs = attributes;
+    config.numAttrs = 1;
+    if (size > 8) CUDA_CHECK(cudaFuncSetAttribute(clusterBarrier, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    std::vector<long long> perBarrier;
+    for (int r = 0; r < reps; ++r) {
+      CUDA_CHECK(cudaLaunchKernelEx(&config, clusterBarrier, 32, times));
+      CUDA_CHECK(cudaDeviceSynchronize());
+      long long t32 = times[0];
+      CUDA_CHECK(cudaLaunchKernelEx(&config, clusterBarrier, 64, times));
+      CUDA_CHECK(cudaDeviceSynchronize());
+      perBarrier.push_back(times[0] - t32);
+    }
+    report("barrier.cluster.size_" + std::to_string(size), median(perBarrier) / 32.0, "cycles");
+  }
+  return finish();
+}
