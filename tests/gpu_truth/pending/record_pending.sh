@@ -18,13 +18,13 @@ root="$(cd "$(dirname "$0")/../../.." && pwd)"
 out="$(realpath -m "${1:-${OUT:?usage: record_pending.sh OUT}}")"
 mkdir -p "$out/programs" "$out/calibration" "$out/hopper"
 work="$(mktemp -d)"
-cp -r "$root/." "$work/tree"
+mkdir -p "$work/tree"
+tar -C "$root" --exclude=./build --exclude=./.git -cf - . | tar -C "$work/tree" -xf -
 cd "$work/tree" || exit 1
 status=0
 pending=(wgmma_sparse_tf32 tma_copies runtime_then_driver)
 for name in "${pending[@]}"; do cp "tests/gpu_truth/pending/$name.cu" tests/cuda/programs/; done
-git apply -p0 tests/gpu_truth/pending/tensormap_replace_fault_last.patch 2>/dev/null ||
-  patch -p0 <tests/gpu_truth/pending/tensormap_replace_fault_last.patch || status=1
+patch -p0 <tests/gpu_truth/pending/tensormap_replace_fault_last.patch || status=1
 RECORD=programs ONLY="${pending[*]} tensormap_replace" bash tests/gpu_truth/record.sh "$out/sem" "$out/programs" ||
   status=1
 CALIB_PROGRAMS="wgmma tma cluster" tests/timing/calibration/measure.sh "$out/calibration" || status=1
