@@ -10,8 +10,12 @@
 //    r 4E + t E + e;
 //  - C and D (16 x 8): element i holds row groupID + 8 (i / 2), column
 //    2t + (i & 1); f32/s32 keep one element per register, f16 two.
-// m8n8k4.f64 holds one element of A (row groupID, column t) and of B (row
-// t, column groupID) and two of C (row groupID, columns 2t and 2t + 1).
+// M = 8 (m8n8k4.f64, m8n8k16 s8/u8, m8n8k32 s4/u4, m8n8k128 b1) holds one
+// register of A (row groupID, columns t E + e) and of B (rows t E + e,
+// column groupID) and two elements of C (row groupID, columns 2t and 2t +
+// 1). The sub-byte forms of M = 16 (s4/u4 k32/k64, b1 k128/k256) follow the
+// M = 16 rule with E = 8 or 32. m8n8k4 with f16 inputs is another layout
+// altogether (matrix_mma_quad_pair.cpp).
 
 namespace ptxsim::sim::semantics::mma {
 
@@ -21,7 +25,7 @@ struct Cell {
 
 inline Cell aCell(unsigned m, unsigned perRegister, unsigned lane, unsigned reg, unsigned element) {
   unsigned group = lane >> 2, t = lane & 3;
-  if (m == 8) return {group, t};
+  if (m == 8) return {group, t * perRegister + element};
   return {group + 8 * (reg & 1), (reg >> 1) * 4 * perRegister + t * perRegister + element};
 }
 

@@ -1,9 +1,11 @@
 // mma.sync.aligned: one warp multiplies a matrix fragment held across its
-// 32 lanes. The forms nvcc emits for sm_80/sm_90 code: m16n8k16 and
-// m16n8k8 with f16/bf16 inputs (tf32 for m16n8k8 and m16n8k4), m16n8k32 and
-// m16n8k16 with s8/u8 inputs, m16n8k32 with e4m3/e5m2 inputs and f32
-// accumulators (cuBLASLt's fp8 kernels), and m8n8k4.f64. Other shapes and
-// types are refused when the module loads.
+// 32 lanes. Here: m16n8k16 and m16n8k8 with f16/bf16 inputs (tf32 for
+// m16n8k8 and m16n8k4), m16n8k32, m16n8k16 and m8n8k16 with s8/u8 inputs,
+// m16n8k32 and m16n8k16 with e4m3/e5m2 inputs and f32 or f16 accumulators
+// (cuBLASLt's fp8 kernels use the first), and m8n8k4.f64. The sub-byte
+// forms (s4/u4, b1) are matrix_mma_sub_byte.cpp's, m8n8k4 with f16 inputs
+// matrix_mma_quad_pair.cpp's. Other shapes and types are refused when the
+// module loads.
 //
 // The handler gathers A, B and C from every lane's registers (where each
 // element lives: matrix_fragment.h), computes D and only then writes it,
@@ -19,6 +21,7 @@
 
 #include "half_value.h"
 #include "matrix_fragment.h"
+#include "matrix_mma_forms.h"
 #include "mma_elements.h"
 #include "mma_numerics.h"
 #include "ptxsim/isa/instruction_table.h"
@@ -51,11 +54,8 @@ static_assert(sizeof(Plan) == 8);
 
 constexpr unsigned kMaxM = 16, kMaxN = 8, kMaxK = 32;
 
-unsigned registersOf(const PreparedOperand& op) { return op.elementCount != 0 ? op.elementCount : 1; }
-
-const uint64_t* registerRow(ExecContext& ctx, const PreparedOperand& op, unsigned r) {
-  return ctx.row(op.elementCount != 0 ? ctx.vectorRows(op)[r] : op.row);
-}
+using mma::registerRow;
+using mma::registersOf;
 
 uint64_t elementBits(uint64_t value, unsigned bits, unsigned element) {
   if (bits == 64) return value;
@@ -141,10 +141,10 @@ void gather(const PreparedInstruction& pi, ExecContext& ctx, const Plan& p, Tile
   bool fp8 = isFp8(p.a);
   unsigned m = p.m, n = p.n, k = p.k;
   forEachA(ctx, pi.ops[1], p, [&](unsigned row, unsigned i, uint64_t v) {
-    t.aBits[row * k + (fp8 ? mma::fp8StepOrder(i) : i)] = static_cast<uint32_t>(v);
+    t.aBits[row * k + (fp8 ? mma::fp8StepOrder(i, k) : i)] = static_cast<uint32_t>(v);
   });
   forEachB(ctx, pi.ops[2], p, [&](unsigned i, unsigned col, uint64_t v) {
-    t.bBits[(fp8 ? mma::fp8StepOrder(i) : i) * n + col] = static_cast<uint32_t>(v);
+    t.bBits[(fp8 ? mma::fp8StepOrder(i, k) : i) * n + col] = static_cast<uint32_t>(v);
   });
   forEachC(ctx, pi.ops[3], p,
            [&](unsigned row, unsigned col, uint64_t v) { t.cBits[row * n + col] = static_cast<uint32_t>(v); });
@@ -179,14 +179,17 @@ uint64_t f64Result(const Plan& p, const double* a, const double* b, double c) {
 
 // A row of D from an f16, bf16 or tf32 row of A: the tensor core's adder
 // as wgmma's (mma_numerics.h wgmmaDot), fitted to mma_random's recording:
-// one step of all K products; fp8 in the two steps of fp8DotF32.
+// one step of all K products; fp8 in the two steps of fp8DotF32 (f32
+// accumulators) or fp8DotF16 (f16 ones, not yet recorded).
 void floatRow(const Plan& p, Tiles& t, unsigned row) {
   static_assert(kMaxN <= mma::kMaxDotColumns && kMaxK <= mma::kMaxDotK);
   mma::DotOperand a{&t.aSignificands[row * p.k], &t.aExponents[row * p.k]};
   mma::DotColumns b{t.bSignificands, t.bExponents, p.n};
   uint32_t d[kMaxN];
-  if (isFp8(p.a)) {
-    mma::fp8DotF32(a, b, &t.cBits[row * p.n], d);
+  if (isFp8(p.a) && p.d == Elem::F16) {
+    mma::fp8DotF16(a, b, p.k, &t.cBits[row * p.n], d);
+  } else if (isFp8(p.a)) {
+    mma::fp8DotF32(a, b, p.k, &t.cBits[row * p.n], d);
   } else {
     mma::DotOperand c{&t.cSignificands[row * p.n], &t.cExponents[row * p.n]};
     mma::wgmmaDot(mma::wgmmaDotModel(false, p.d == Elem::F16), a, b, p.k, c, d);
@@ -240,23 +243,25 @@ bool supportedForm(const Plan& p) {
   bool bf16In = p.a == Elem::BF16 && p.b == Elem::BF16;
   bool tf32In = p.a == Elem::TF32 && p.b == Elem::TF32;
   bool int8In = (p.a == Elem::S8 || p.a == Elem::U8) && (p.b == Elem::S8 || p.b == Elem::U8);
-  // fp8 with f16 accumulators is not measured on the H100 yet: refused.
   bool fp8In = isFp8(p.a) && isFp8(p.b);
   bool halfAcc = (p.d == Elem::F16 || p.d == Elem::F32) && (p.c == Elem::F16 || p.c == Elem::F32);
   bool f32Acc = p.d == Elem::F32 && p.c == Elem::F32;
+  // fp8: f16 or f32 accumulators, not mixed (ptxas: "Unexpected instruction types").
+  bool fp8Acc = f32Acc || (p.d == Elem::F16 && p.c == Elem::F16);
   bool intAcc = p.d == Elem::S32 && p.c == Elem::S32;
   if (p.satfinite && !int8In) return false;
   if (p.m == 16 && p.n == 8) {
     switch (p.k) {
       case 4: return tf32In && f32Acc;
       case 8: return (halfIn && halfAcc) || ((bf16In || tf32In) && f32Acc);
-      case 16: return (halfIn && halfAcc) || (bf16In && f32Acc) || (int8In && intAcc);
-      case 32: return (int8In && intAcc) || (fp8In && f32Acc);
+      case 16: return (halfIn && halfAcc) || (bf16In && f32Acc) || (int8In && intAcc) || (fp8In && fp8Acc);
+      case 32: return (int8In && intAcc) || (fp8In && fp8Acc);
       default: return false;
     }
   }
-  return p.m == 8 && p.n == 8 && p.k == 4 && p.a == Elem::F64 && p.b == Elem::F64 && p.c == Elem::F64 &&
-         p.d == Elem::F64;
+  if (p.m != 8 || p.n != 8) return false;
+  if (p.k == 16) return int8In && intAcc;
+  return p.k == 4 && p.a == Elem::F64 && p.b == Elem::F64 && p.c == Elem::F64 && p.d == Elem::F64;
 }
 
 bool selectMma(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext&, std::string& why) {
@@ -265,6 +270,8 @@ bool selectMma(const isa::Instruction& inst, PreparedInstruction& pi, SelectCont
   p.n = static_cast<uint8_t>(inst.shape.n);
   p.k = static_cast<uint8_t>(inst.shape.k);
   p.satfinite = inst.modifiers.has(Mod::Satfinite);
+  if (inst.typeCount == 4 && mma::isSubByteForm(inst)) return selectMmaSubByte(inst, pi, why);
+  if (inst.typeCount == 4 && mma::isQuadPairForm(inst)) return selectMmaQuadPair(inst, pi, why);
   if (inst.typeCount != 4 || !elemOf(inst.types[0], p.d) || !elemOf(inst.types[1], p.a) ||
       !elemOf(inst.types[2], p.b) || !elemOf(inst.types[3], p.c) || !supportedForm(p)) {
     why = "this mma shape and type combination";

@@ -146,8 +146,8 @@ void wgmmaDot(const WgmmaDotModel& model, DotOperand a, DotColumns b, unsigned k
   }
 }
 
-void fp8DotF32(DotOperand a, DotColumns b, const uint32_t* cBits, uint32_t* d) {
-  constexpr unsigned kStep = 16;
+void fp8DotF32(DotOperand a, DotColumns b, unsigned k, const uint32_t* cBits, uint32_t* d) {
+  unsigned kStep = k / 2;
   constexpr int kAlignBits = 25;
   unsigned n = b.n;
   // The first step's terms are the products alone; its results are terms
@@ -176,13 +176,32 @@ void fp8DotF32(DotOperand a, DotColumns b, const uint32_t* cBits, uint32_t* d) {
   }
   for (unsigned c = 0; c < n; ++c) {
     if (special[c]) {
-      d[c] = fp8DotF32TermByTerm(a, Column(b, 2 * kStep, c).operand(), cBits[c]);
+      d[c] = fp8DotF32TermByTerm(a, Column(b, k, c).operand(), k, cBits[c]);
       continue;
     }
     // The host's f32 addition is IEEE's, rounded to nearest even.
     float sum = std::bit_cast<float>(products[c]) + std::bit_cast<float>(cBits[c]);
     d[c] = std::isnan(sum) ? 0x7fffffffu : std::bit_cast<uint32_t>(sum);
   }
+}
+
+void fp8DotF16(DotOperand a, DotColumns b, unsigned k, const uint32_t* cBits, uint32_t* d) {
+  const WgmmaDotModel step = wgmmaDotModel(false, true);
+  unsigned n = b.n, half = k / 2;
+  // The first step's accumulator is zero; the second's the first's result.
+  float carriedSignificands[kMaxDotColumns] = {};
+  int32_t carriedExponents[kMaxDotColumns];
+  std::fill(carriedExponents, carriedExponents + n, kZeroExponent);
+  uint32_t sums[kMaxDotColumns];
+  for (unsigned s = 0; s < 2; ++s) {
+    DotColumns part{b.significands + s * half * n, b.exponents + s * half * n, n};
+    wgmmaDot(step, {a.significands + s * half, a.exponents + s * half}, part, half,
+             {carriedSignificands, carriedExponents}, sums);
+    scaleAll(Elem::F16, sums, n, carriedSignificands, carriedExponents);
+  }
+  // HADD2: both f16, so their sum is exact in a double and rounds once.
+  for (unsigned c = 0; c < n; ++c)
+    d[c] = wgmmaResult(step, valueOf(sums[c], Elem::F16) + valueOf(cBits[c], Elem::F16));
 }
 
 }  // namespace ptxsim::sim::semantics::mma

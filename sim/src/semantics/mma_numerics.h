@@ -49,12 +49,23 @@ inline constexpr unsigned kMaxDotK = 64;
 // - c is added last by an f32 addition rounded to nearest even.
 // A NaN operand, infinity times zero, or infinite products of both signs
 // give the canonical NaN; other infinite products an infinity.
-// The 32 elements of a and of each column of b come in step order
-// (fp8StepOrder); d[c] is column c's result, c the f32 accumulators.
-void fp8DotF32(DotOperand a, DotColumns b, const uint32_t* cBits, uint32_t* d);
-// Where element k of an fp8 operand goes: the first step's 16 products,
-// then the second's.
-inline unsigned fp8StepOrder(unsigned k) { return (k / 2) % 2 * 16 + (k / 4) * 2 + k % 2; }
+// The `k` (32, or 16 for m16n8k16) elements of a and of each column of b
+// come in step order (fp8StepOrder); d[c] is column c's result, c the f32
+// accumulators. m16n8k16 is the same two steps of 8 products (ptxas makes
+// it two m16n8k8 HMMA and the FADD: its sm_90 cubin, read by opcode as the
+// lab notes describe); that form awaits its recording.
+void fp8DotF32(DotOperand a, DotColumns b, unsigned k, const uint32_t* cBits, uint32_t* d);
+// mma.sync's fp8 forms with f16 accumulators: ptxas makes them the same two
+// f16 tensor-core steps, accumulating in f16 (HMMA .F16, the first with a
+// zero accumulator, the second on the first's f16 result), then adds C by
+// an f16x2 addition (HADD2) rounded to nearest even. Each step is wgmmaDot
+// with f16 inputs' model and an f16 result (as mma.sync's f16 forms).
+// Read off the cubin's opcodes only; not yet recorded on the GPU. cBits
+// holds f16 accumulators, d gets f16 bits.
+void fp8DotF16(DotOperand a, DotColumns b, unsigned k, const uint32_t* cBits, uint32_t* d);
+// Where element i of a K-element fp8 operand goes: the first step's K/2
+// products (those with i mod 4 of 0 or 1), then the second's.
+inline unsigned fp8StepOrder(unsigned i, unsigned k = 32) { return (i / 2) % 2 * (k / 2) + (i / 4) * 2 + i % 2; }
 
 // The tensor core's floating-point dot products for wgmma, wmma and
 // mma.sync's f16, bf16 and tf32 forms, fitted bit for bit to the H100

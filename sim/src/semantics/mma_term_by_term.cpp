@@ -99,11 +99,12 @@ uint32_t wgmmaDotTermByTerm(const WgmmaDotModel& model, DotOperand a, DotOperand
   return wgmmaResult(model, wgmmaSum(model, a, b, n, c));
 }
 
-uint32_t fp8DotF32TermByTerm(DotOperand a, DotOperand b, uint32_t cBits) {
-  constexpr unsigned kK = 32, kStep = kK / 2;
+uint32_t fp8DotF32TermByTerm(DotOperand a, DotOperand b, unsigned kK, uint32_t cBits) {
+  constexpr unsigned kMaxStep = 16;
+  unsigned kStep = kK / 2;
   bool nan = false, posInf = false, negInf = false;
-  double first[kStep], second[kStep + 1];
-  int firstExponents[kStep], secondExponents[kStep + 1];
+  double first[kMaxStep], second[kMaxStep + 1];
+  int firstExponents[kMaxStep], secondExponents[kMaxStep + 1];
   unsigned firstCount = 0, secondCount = 0;
   for (unsigned k = 0; k < kK; ++k) {
     // exact: at most 8 significant bits

@@ -13,8 +13,8 @@
 namespace ptxsim::sim::semantics::mma {
 
 uint32_t wgmmaDotTermByTerm(const WgmmaDotModel& model, DotOperand a, DotOperand b, unsigned n, Scaled c);
-// a and b hold their 32 elements in step order (fp8StepOrder).
-uint32_t fp8DotF32TermByTerm(DotOperand a, DotOperand b, uint32_t cBits);
+// a and b hold their k (32 or 16) elements in step order (fp8StepOrder).
+uint32_t fp8DotF32TermByTerm(DotOperand a, DotOperand b, unsigned k, uint32_t cBits);
 
 // The result's bits for the exact sum `value` of the aligned terms (NaN
 // and infinities included): truncated to the model's result bits and to

@@ -133,14 +133,15 @@ TEST(MmaNumerics, RowOfFp8DotProductsIsTheTermByTermModel) {
 TEST(MmaNumerics, MmaSyncFp8StepsAreTheTermByTermModel) {
   for (const Format* in : {&kE4M3, &kE5M2}) {
     std::mt19937 rng(static_cast<unsigned>(in->elem));
-    const unsigned n = 8, k = 32;
+    const unsigned n = 8;
     for (unsigned trial = 0; trial < 400; ++trial) {
+      unsigned k = trial % 2 == 0 ? 32 : 16;  // m16n8k32, m16n8k16
       Operands o = randomOperands(rng, *in, kF32, k, n, trial % 4 == 0 ? 3 : 0);
       DotOperand a{o.aSignificands.data(), o.aExponents.data()};
       std::vector<uint32_t> d(n);
-      fp8DotF32(a, {o.bSignificands.data(), o.bExponents.data(), n}, o.cBits.data(), d.data());
+      fp8DotF32(a, {o.bSignificands.data(), o.bExponents.data(), n}, k, o.cBits.data(), d.data());
       for (unsigned c = 0; c < n; ++c)
-        ASSERT_EQ(d[c], fp8DotF32TermByTerm(a, Column(o, k, n, c).operand(), o.cBits[c])) << trial << " " << c;
+        ASSERT_EQ(d[c], fp8DotF32TermByTerm(a, Column(o, k, n, c).operand(), k, o.cBits[c])) << trial << " " << c;
     }
   }
 }
