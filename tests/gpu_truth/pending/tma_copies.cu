@@ -277,6 +277,15 @@ void fillRandom(uint8_t* p, size_t n) {
   for (size_t i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(next());
 }
 
+// A tensor map the driver refused: the case's line names the error (not a
+// failure of the program: the refusal is what the case records).
+int encodeFailed(const char* name, CUresult r) {
+  const char* e = nullptr;
+  cuGetErrorName(r, &e);
+  std::printf("%s: encode %s\n", name, e);
+  return 0;
+}
+
 // The launch's outcome: 0, or 1 after printing the case's name and error.
 int finish(const char* name) {
   cudaError_t e = cudaGetLastError();
@@ -290,12 +299,7 @@ int loadCase(const char* name, const Buffers& b, const Tensor& t, LoadArgs args)
   fillRandom(b.tensor, b.tensorBytes);
   CUtensorMap map;
   CUresult r = encodeTiled(&map, t, b.tensor);
-  if (r != CUDA_SUCCESS) {
-    const char* e = nullptr;
-    cuGetErrorName(r, &e);
-    std::printf("%s: encode %s\n", name, e);
-    return 0;
-  }
+  if (r != CUDA_SUCCESS) return encodeFailed(name, r);
   args.bytes = t.boxBytes();
   loadKernel<<<1, 128, kSharedBytes + 1024>>>(map, args, b.shared);
   if (finish(name) != 0) return 1;
@@ -321,12 +325,7 @@ int im2colCase(const char* name, const Buffers& b, unsigned rank, const cuuint64
                                        upper, channels, pixels, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                                        CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
                                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) {
-    const char* e = nullptr;
-    cuGetErrorName(r, &e);
-    std::printf("%s: encode %s\n", name, e);
-    return 0;
-  }
+  if (r != CUDA_SUCCESS) return encodeFailed(name, r);
   args.im2col = true;
   args.rank = static_cast<int>(rank);
   args.bytes = channels * pixels * 2;
@@ -343,12 +342,7 @@ int storeCase(const char* name, const Buffers& b, const Tensor& t, StoreArgs arg
   fillRandom(b.input, kSharedBytes);
   CUtensorMap map;
   CUresult r = encodeTiled(&map, t, b.tensor);
-  if (r != CUDA_SUCCESS) {
-    const char* e = nullptr;
-    cuGetErrorName(r, &e);
-    std::printf("%s: encode %s\n", name, e);
-    return 0;
-  }
+  if (r != CUDA_SUCCESS) return encodeFailed(name, r);
   storeKernel<<<1, 128, kSharedBytes + 1024>>>(map, args, b.input);
   if (finish(name) != 0) return 1;
   std::printf("%s: %016llx\n", name, bitsHash(b.tensor, t.bytes()));
@@ -364,12 +358,7 @@ int multicastCase(const Buffers& b) {
   fillRandom(b.tensor, b.tensorBytes);
   CUtensorMap map;
   CUresult r = encodeTiled(&map, t, b.tensor);
-  if (r != CUDA_SUCCESS) {
-    const char* e = nullptr;
-    cuGetErrorName(r, &e);
-    std::printf("%s: encode %s\n", name, e);
-    return 0;
-  }
+  if (r != CUDA_SUCCESS) return encodeFailed(name, r);
   uint8_t* both = nullptr;
   CHECK(cudaMallocManaged(&both, 2 * kSharedBytes));
   multicastKernel<<<2, 128, kSharedBytes + 1024>>>(map, 8, 4, t.boxBytes(), both);

@@ -57,18 +57,18 @@ __device__ __forceinline__ void bulkLoad(uint32_t dst, const void* src, uint32_t
 
 constexpr unsigned kMaxBytes = 16384;
 
-// reps copies of `bytes` at src + r * stride; times[r]: issue to completion;
-// last[r]: the copy's last word.
-__global__ void bulkLatency(const uint8_t* src, uint64_t stride, uint32_t bytes, int reps, long long* times,
-                            uint32_t* last) {
-  __shared__ __align__(128) uint8_t box[kMaxBytes];
+// reps copies of `bytes` into shared memory, issue(r, box, barrier)
+// issuing copy r; times[r]: its issue to its completion; last[r]: its last
+// word.
+template <typename Issue>
+__device__ void timeCopies(uint8_t* box, uint32_t bytes, int reps, long long* times, uint32_t* last, Issue issue) {
   __shared__ __align__(8) uint64_t barrier;
   const uint32_t bar = sharedAddress(&barrier);
   initBarrier(bar);
   for (int r = 0; r < reps; ++r) {
     expectBytes(bar, bytes);
     long long t0 = clk();
-    bulkLoad(sharedAddress(box), src + r * stride, bytes, bar);
+    issue(r, sharedAddress(box), bar);
     waitPhase(bar, r & 1);
     long long t1 = clk();
     times[r] = t1 - t0;
@@ -76,25 +76,25 @@ __global__ void bulkLatency(const uint8_t* src, uint64_t stride, uint32_t bytes,
   }
 }
 
+// Copy r: `bytes` at src + r * stride.
+__global__ void bulkLatency(const uint8_t* src, uint64_t stride, uint32_t bytes, int reps, long long* times,
+                            uint32_t* last) {
+  __shared__ __align__(128) uint8_t box[kMaxBytes];
+  timeCopies(box, bytes, reps, times, last,
+             [&](int r, uint32_t dst, uint32_t bar) { bulkLoad(dst, src + r * stride, bytes, bar); });
+}
+
+// Every copy: the box at (0, 0) of `map`.
 __global__ void tensorLatency(const __grid_constant__ CUtensorMap map, uint32_t bytes, int reps, long long* times,
                               uint32_t* last) {
   __shared__ __align__(128) uint8_t box[kMaxBytes];
-  __shared__ __align__(8) uint64_t barrier;
-  const uint32_t bar = sharedAddress(&barrier);
-  initBarrier(bar);
-  for (int r = 0; r < reps; ++r) {
-    expectBytes(bar, bytes);
-    long long t0 = clk();
+  timeCopies(box, bytes, reps, times, last, [&](int, uint32_t dst, uint32_t bar) {
     asm volatile(
         "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::
-            "r"(sharedAddress(box)),
+            "r"(dst),
         "l"(reinterpret_cast<uint64_t>(&map)), "r"(0), "r"(0), "r"(bar)
         : "memory");
-    waitPhase(bar, r & 1);
-    long long t1 = clk();
-    times[r] = t1 - t0;
-    last[r] = *reinterpret_cast<volatile uint32_t*>(box + bytes - 4);
-  }
+  });
 }
 
 __global__ void storeLatency(uint8_t* dst, uint32_t bytes, int reps, long long* times) {

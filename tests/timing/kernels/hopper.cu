@@ -269,6 +269,20 @@ struct Pipeline {
   __device__ uint32_t emptyOf(int stage) const { return empty + 8 * stage; }
 };
 
+// Thread 0 of the CTA: the tensor maps prefetched, each stage's full
+// barrier (the producer's one arrive and the copies' bytes) and empty
+// barrier (`consumerWarps` arrives) initialised.
+__device__ void setUpPipeline(const Pipeline& pipe, int stages, uint32_t consumerWarps, const CUtensorMap* mapA,
+                              const CUtensorMap* mapB) {
+  prefetchTensorMap(mapA);
+  prefetchTensorMap(mapB);
+  for (int s = 0; s < stages; ++s) {
+    mbarrierInit(pipe.fullOf(s), 1);
+    mbarrierInit(pipe.emptyOf(s), consumerWarps);
+  }
+  fenceBarrierInit();
+}
+
 // Shared memory rounded up to the 1024 bytes the 128-byte swizzle's atoms
 // need (the dynamic allocation is asked for 1 KiB more).
 __device__ __forceinline__ uint32_t alignedDynamicShared(uint8_t* dynamic) {
@@ -358,13 +372,7 @@ __global__ void __launch_bounds__(256, 1) wsGemmKernel(const __grid_constant__ C
   const int warpgroup = threadIdx.x / 128;
   const int row0 = blockIdx.y * kWgRows, col0 = blockIdx.x * kTileN;
   if (threadIdx.x == 0) {
-    prefetchTensorMap(&mapA);
-    prefetchTensorMap(&mapB);
-    for (int s = 0; s < kWsStages; ++s) {
-      mbarrierInit(pipe.fullOf(s), 1);
-      mbarrierInit(pipe.emptyOf(s), 4);
-    }
-    fenceBarrierInit();
+    setUpPipeline(pipe, kWsStages, 4, &mapA, &mapB);
   }
   __syncthreads();
   if (warpgroup == 0) {
@@ -395,13 +403,7 @@ __global__ void __launch_bounds__(384, 1)
   const int tiles = kTilesM * kTilesN;
   const int localTiles = (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x;
   if (threadIdx.x == 0) {
-    prefetchTensorMap(&mapA);
-    prefetchTensorMap(&mapB);
-    for (int s = 0; s < kPpStages; ++s) {
-      mbarrierInit(pipe.fullOf(s), 1);
-      mbarrierInit(pipe.emptyOf(s), 4);
-    }
-    fenceBarrierInit();
+    setUpPipeline(pipe, kPpStages, 4, &mapA, &mapB);
   }
   __syncthreads();
   if (warpgroup == 0) {
@@ -446,13 +448,7 @@ __global__ void __launch_bounds__(384, 1)
   const int tiles = kCoTilesM * kTilesN;
   const int localTiles = (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x;
   if (threadIdx.x == 0) {
-    prefetchTensorMap(&mapA);
-    prefetchTensorMap(&mapB);
-    for (int s = 0; s < kCoStages; ++s) {
-      mbarrierInit(pipe.fullOf(s), 1);
-      mbarrierInit(pipe.emptyOf(s), 8);
-    }
-    fenceBarrierInit();
+    setUpPipeline(pipe, kCoStages, 8, &mapA, &mapB);
   }
   __syncthreads();
   if (warpgroup == 0) {
@@ -496,13 +492,7 @@ __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(256, 1)
   const int row0 = blockIdx.x * kWgRows, col0 = blockIdx.y * kTileN;
   const uint32_t stageA = base, stageB = base + kABytes;
   if (threadIdx.x == 0) {
-    prefetchTensorMap(&mapA);
-    prefetchTensorMap(&mapB);
-    for (int s = 0; s < kMcStages; ++s) {
-      mbarrierInit(pipe.fullOf(s), 1);
-      mbarrierInit(pipe.emptyOf(s), 8);
-    }
-    fenceBarrierInit();
+    setUpPipeline(pipe, kMcStages, 8, &mapA, &mapB);
   }
   // Both CTAs' barriers initialised before either CTA's loads or arrives.
   clusterSync();
