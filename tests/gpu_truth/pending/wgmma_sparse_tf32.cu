@@ -13,30 +13,16 @@
 // Every case prints the hash of all 128 threads' D words, then warp 0's
 // words (16 rows) in full.
 // nvcc flags: -lcuda
-#include "wgmma_probe.h"
+#include "wgmma_sparse_probe.h"
 
 namespace {
 
-using namespace wgmma_probe;
+using namespace wgmma_sparse_probe;
 
 uint64_t state = 0x3c6ef372fe94f82bull;
 uint32_t next() {
   state = state * 6364136223846793005ull + 1442695040888963407ull;
   return static_cast<uint32_t>(state >> 33);
-}
-
-constexpr unsigned kAOffset = 0, kBOffset = 16384;
-
-// The bits of the value 2^e (e >= 0, small) and of 1 in each input type.
-uint32_t powerOfTwo(T t, unsigned e) {
-  switch (t) {
-    case T::F16: return (15 + e) << 10;
-    case T::BF16: return (127 + e) << 7;
-    case T::TF32: return (127 + e) << 23;
-    case T::E4M3: return (7 + e) << 3;
-    case T::E5M2: return (15 + e) << 2;
-    default: return 1u << e;
-  }
 }
 
 // Random valid tf32 metadata: each 4-bit field keeps the first (0b0100)
@@ -50,29 +36,6 @@ std::vector<uint32_t> randomMetadata() {
   return meta;
 }
 
-Case sparseCase(std::string name, T d, T a, unsigned n, unsigned selector) {
-  Case k;
-  k.name = std::move(name);
-  k.d = d, k.a = a, k.b = a, k.n = n;
-  k.sparse = true;
-  k.sparseSelector = selector;
-  k.descA = descriptor(kAOffset, 128, 256, 0);
-  // B: K-major, K of the sparse shape (twice the dense one): 64 bytes a
-  // row, core matrices 128 bytes apart along K, 8 rows 512 bytes apart.
-  k.descB = descriptor(kBOffset, 128, 512, 0);
-  k.image.assign(kBOffset + 256 * 64, 0);
-  k.c.assign(128 * dRegisters(k), 0);
-  k.meta = randomMetadata();
-  k.printAll = true;
-  return k;
-}
-
-// B element (n, k) of the sparse shape's K in the layout of descB.
-void putB(Case& k, unsigned n, unsigned kk, uint32_t v) {
-  unsigned bytes = bitsOf(k.b) / 8, kb = kk * bytes;
-  putElement(k.image, kBOffset + (n / 8) * 512 + (kb / 16) * 128 + (n % 8) * 16 + kb % 16, k.b, v);
-}
-
 }  // namespace
 
 int main() {
@@ -84,7 +47,7 @@ int main() {
   for (unsigned selector = 0; selector < 2; ++selector) {
     for (int repeat = 0; repeat < 3; ++repeat) {
       Case k = sparseCase("where f32.tf32 selector " + std::to_string(selector) + " " + std::to_string(repeat),
-                          T::F32, type, 8, selector);
+                          T::F32, type, 8, selector, randomMetadata());
       for (unsigned o = 0; o < 64 * 32; o += bytes) putElement(k.image, kAOffset + o, type, powerOfTwo(type, 0));
       for (unsigned kk = 0; kk < sparseK; ++kk) putB(k, kk / window, kk, powerOfTwo(type, kk % window));
       cases.push_back(std::move(k));
@@ -96,7 +59,7 @@ int main() {
     for (int wide = 0; wide < 2; ++wide) {
       Case k = sparseCase(std::string("random f32.tf32 selector ") + std::to_string(selector) +
                               (wide ? " wide" : ""),
-                          T::F32, type, 16, selector);
+                          T::F32, type, 16, selector, randomMetadata());
       auto randomValue = [&]() -> uint32_t {
         uint32_t sign = next() & 1, e = wide ? (next() % 8 == 0 ? 0 : 100 + next() % 50) : 125 + next() % 5;
         return (sign << 31) | (e << 23) | (next() & 0x7fffff);
