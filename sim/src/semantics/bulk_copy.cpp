@@ -132,7 +132,7 @@ bool selectBulkCopy(const isa::Instruction& inst, PreparedInstruction& pi, Selec
 }
 
 // Copies complete when issued, so bulk groups have nothing left to wait for
-// (the timing model decides when they are done: sm_model.cpp).
+// (the timing model decides when they are done: timing/sm_async_units.cpp).
 void bulkGroupHandler(const PreparedInstruction&, ExecContext&) {}
 
 bool selectBulkGroup(const isa::Instruction& inst, PreparedInstruction& pi, SelectContext& sc,

@@ -34,10 +34,6 @@ SmModel::ResultPath SmModel::resultPath(Pipeline pipe, AddressSpace space) const
 
 uint32_t SmModel::resultLatency(Pipeline pipe, AddressSpace space, uint64_t now) {
   const StepReport& r = ctx_.report;
-  lastWavefronts_ = 0;
-  lgWait_ = 0;
-  accessTickets_.clear();
-  accessAnswerOffset_ = 0;
   if (r.unit == isa::UnitClass::Texture) {
     // Queries (txq, suq, istypep) read only the descriptor: an L1 hit.
     if (r.access == AccessKind::None) return timing_.l1.hitLatencyCycles;

@@ -323,11 +323,7 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
   // Bulk copies (the tensor memory accelerator's) write no registers and
   // do not hold the warp: their completions arrive later (arriving_).
   const bool bulk = !bulkCopies_.empty();
-  if (wgmma || bulk || facts.latencyCycles != 0) {
-    lgWait_ = 0;
-    accessTickets_.clear();
-    accessAnswerOffset_ = 0;
-  }
+  forgetLastAccess();
   if (bulk) timeBulkCopies(w, pi, now);
   uint64_t ready = wgmma  ? queueWgmma(w, pi, sp, now)
                    : bulk ? now + 1
@@ -410,38 +406,6 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
   ++windowInstructions_;
 }
 
-uint64_t SmModel::queueWgmma(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now) {
-  const uint64_t start = std::max(now, sp.tensorCoreFree);
-  const uint32_t cycles = wgmmaTensorCycles(timing_.tensor, *pi.source);
-  sp.tensorCoreFree = start + cycles;
-  counters_.tensorGmmaCycles += cycles;
-  // The next wgmma of the sub-partition issues once this one has started:
-  // one waits in the queue behind the one running.
-  uint64_t& pipelineFree = sp.pipelineFree[static_cast<size_t>(Pipeline::Tensor)];
-  pipelineFree = std::max(pipelineFree, start);
-  w.wgmma.add(sp.tensorCoreFree + timing_.tensor.wgmmaLatencyCycles);
-  // The accumulators are not scoreboarded (warpgroup_mma.h): the next
-  // instruction may read them, the next wgmma accumulate into them.
-  return now + 1;
-}
-
-void SmModel::trackCompletionGroups(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now) {
-  uint64_t done = now;
-  switch (pi.source->opcode) {
-    case isa::Opcode::WgmmaCommitGroup: w.wgmma.commit(); return;
-    case isa::Opcode::CpAsyncBulkCommitGroup: w.bulkGroups.commit(); return;
-    case isa::Opcode::WgmmaWaitGroup: done = w.wgmma.waitFor(pi.aux, now); break;
-    case isa::Opcode::CpAsyncBulkWaitGroup: done = w.bulkGroups.waitFor(pi.aux, now); break;
-    default: return;
-  }
-  // ptxas makes a wgmma wait a WARPGROUP.DEPBAR on the group's scoreboard;
-  // which stall Nsight Compute names for it is not measured yet.
-  if (done > w.notBefore) {
-    w.notBefore = done;
-    w.notBeforeReason = StallReason::Wait;
-  }
-}
-
 void SmModel::trackAsyncCopies(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now) {
   isa::Opcode op = pi.source->opcode;
   if (op == isa::Opcode::CpAsyncCommitGroup || op == isa::Opcode::CpAsyncWaitAll) {
@@ -477,10 +441,8 @@ uint64_t SmModel::cycle(uint64_t now, std::vector<std::unique_ptr<exec::CtaState
   }
   now_ = now;
   clock_ = now;
-  applyArrivedCopies(now);
+  uint64_t next = applyArrivedCopies(now);
   if (ctx_.aborted) return UINT64_MAX;
-  uint64_t next = UINT64_MAX;
-  for (const ArrivingCopy& a : arriving_) next = std::min(next, a.at);
   std::vector<WarpCandidate>& candidates = candidates_;
   std::vector<uint32_t>& indices = candidateWarps_;
   std::vector<const exec::PreparedInstruction*>& nextInstructions = candidateInstructions_;

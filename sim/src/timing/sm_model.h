@@ -291,9 +291,19 @@ class alignas(64) SmModel {
   // reductions on global memory, device-runtime calls): run between windows.
   bool isSerial(const TimedWarp& w, const exec::PreparedInstruction& pi) const;
   // Cycles from issue until the instruction just executed (ctx_.report) has its result.
-  // Sets lgWait_ when the access waited for an L1 MSHR.
+  // Sets lgWait_ when the access waited for an L1 MSHR (execute() clears
+  // the access's state first: forgetLastAccess).
   // `space`: where the access resolved to (memory instructions).
   uint32_t resultLatency(Pipeline pipe, AddressSpace space, uint64_t now);
+  // Clears what the previous instruction's access left (its MSHR wait, L2
+  // tickets, wavefronts), so that an instruction timed without
+  // resultLatency (wgmma, bulk copies, wrapped MUFU forms) inherits none.
+  void forgetLastAccess() {
+    lastWavefronts_ = 0;
+    lgWait_ = 0;
+    accessTickets_.clear();
+    accessAnswerOffset_ = 0;
+  }
   // Global and local accesses (and cp.async's reads) through the L1 and
   // the back end: cycles from `now` until the data is there.
   uint64_t l1Latency(uint64_t now);
@@ -319,8 +329,9 @@ class alignas(64) SmModel {
   // through the tensor memory accelerator and the L2; a load's mbarrier
   // completions wait in arriving_, a store's group gets its end.
   void timeBulkCopies(TimedWarp& w, const exec::PreparedInstruction& pi, uint64_t now);
-  // Applies the completions that have arrived by `now`.
-  void applyArrivedCopies(uint64_t now);
+  // Applies the completions that have arrived by `now`; returns the
+  // earliest still to come (UINT64_MAX if none).
+  uint64_t applyArrivedCopies(uint64_t now);
   ResultPath resultPath(Pipeline pipe, AddressSpace space) const;
   // Cycles the instruction just executed keeps its pipeline from the next issue.
   uint32_t occupancy(Pipeline pipe) const;
