@@ -43,6 +43,36 @@ constexpr unsigned kSharedBytes = 48 * 1024;
 
 __device__ uint32_t sharedAddress(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
 
+// The 1 KiB-aligned box in dynamic shared memory, filled with 0xEE so
+// bytes the copy does not write show.
+__device__ uint8_t* alignedBox(uint8_t* shared) {
+  uint8_t* box = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(shared) + 1023) & ~uintptr_t{1023});
+  for (unsigned i = threadIdx.x; i < kSharedBytes; i += blockDim.x) box[i] = 0xee;
+  return box;
+}
+
+// Thread 0 initialises the mbarrier for one arrival; its shared address.
+__device__ uint32_t initBarrier(uint64_t* bar) {
+  const uint32_t address = sharedAddress(bar);
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(address));
+    asm volatile("fence.mbarrier_init.release.cluster;");
+  }
+  asm volatile("fence.proxy.async.shared::cta;");
+  return address;
+}
+
+// Spins until the mbarrier's first phase completes.
+__device__ void waitFirstPhase(uint32_t bar) {
+  uint32_t done = 0;
+  while (!done) {
+    asm volatile(
+        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+        : "=r"(done)
+        : "r"(bar));
+  }
+}
+
 __device__ void issueLoad(const CUtensorMap* map, uint32_t dst, uint32_t bar, int rank, const int* c) {
   uint64_t m = reinterpret_cast<uint64_t>(map);
   switch (rank) {
@@ -106,14 +136,8 @@ struct LoadArgs {
 __global__ void loadKernel(const __grid_constant__ CUtensorMap map, LoadArgs args, uint8_t* out) {
   extern __shared__ __align__(1024) uint8_t shared[];
   __shared__ uint64_t bar;
-  uint8_t* box = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(shared) + 1023) & ~uintptr_t{1023});
-  for (unsigned i = threadIdx.x; i < kSharedBytes; i += blockDim.x) box[i] = 0xee;
-  uint32_t barAddress = sharedAddress(&bar);
-  if (threadIdx.x == 0) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(barAddress));
-    asm volatile("fence.mbarrier_init.release.cluster;");
-  }
-  asm volatile("fence.proxy.async.shared::cta;");
+  uint8_t* box = alignedBox(shared);
+  const uint32_t barAddress = initBarrier(&bar);
   __syncthreads();
   if (threadIdx.x == 0) {
     uint64_t m = reinterpret_cast<uint64_t>(&map);
@@ -128,13 +152,7 @@ __global__ void loadKernel(const __grid_constant__ CUtensorMap map, LoadArgs arg
     else
       issueLoad(&map, sharedAddress(box), barAddress, args.rank, args.coords);
   }
-  uint32_t done = 0;
-  while (!done) {
-    asm volatile(
-        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
-        : "=r"(done)
-        : "r"(barAddress));
-  }
+  waitFirstPhase(barAddress);
   for (unsigned i = threadIdx.x; i < kSharedBytes; i += blockDim.x) out[i] = box[i];
 }
 
@@ -195,16 +213,10 @@ __global__ void __cluster_dims__(2, 1, 1) multicastKernel(const __grid_constant_
                                                           unsigned bytes, uint8_t* out) {
   extern __shared__ __align__(1024) uint8_t shared[];
   __shared__ uint64_t bar;
-  uint8_t* box = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(shared) + 1023) & ~uintptr_t{1023});
   unsigned rank;
   asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
-  for (unsigned i = threadIdx.x; i < kSharedBytes; i += blockDim.x) box[i] = 0xee;
-  uint32_t barAddress = sharedAddress(&bar);
-  if (threadIdx.x == 0) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(barAddress));
-    asm volatile("fence.mbarrier_init.release.cluster;");
-  }
-  asm volatile("fence.proxy.async.shared::cta;");
+  uint8_t* box = alignedBox(shared);
+  const uint32_t barAddress = initBarrier(&bar);
   asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
   if (threadIdx.x == 0)
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(barAddress), "r"(bytes));
@@ -218,13 +230,7 @@ __global__ void __cluster_dims__(2, 1, 1) multicastKernel(const __grid_constant_
         "l"(m), "r"(x), "r"(y), "r"(barAddress), "h"(mask)
         : "memory");
   }
-  uint32_t done = 0;
-  while (!done) {
-    asm volatile(
-        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
-        : "=r"(done)
-        : "r"(barAddress));
-  }
+  waitFirstPhase(barAddress);
   for (unsigned i = threadIdx.x; i < kSharedBytes; i += blockDim.x) out[rank * kSharedBytes + i] = box[i];
   asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
