@@ -10,13 +10,20 @@
 //   ld.shared::cluster of the same word, until the value is seen;
 // - barrier.cluster.size_S: cycles of one barrier.cluster.arrive + wait by
 //   every thread of a cluster of S CTAs of 128 threads (S = 2, 4, 8, 16),
-//   (T(64 barriers) - T(32)) / 32 on rank 0's thread 0.
+//   (T(64 barriers) - T(32)) / 32 on rank 0's thread 0;
+// - placement.size_S: where the CTAs of 16 clusters of S CTAs (S = 2, 4)
+//   of 128 threads land, one launch: placement.size_S.shared_sm counts the
+//   clusters with two CTAs on one SM, placement.size_S.smids lists every
+//   CTA's %smid in block order (for the timing model's CTA placement).
 // Every chase's end is checked against the host's walk.
 //
 // Output: METRIC VALUE UNIT, then ok or FAILED.
 #include <cooperative_groups.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "calib_common.h"
 
@@ -88,6 +95,11 @@ __global__ void clusterBarrier(int count, long long* times) {
   if (cluster.block_rank() == 0 && threadIdx.x == 0) times[0] = t1 - t0;
 }
 
+__global__ void clusterPlacement(unsigned* smids) {
+  if (threadIdx.x == 0) smids[blockIdx.x] = smid();
+  cg::this_cluster().sync();
+}
+
 }  // namespace
 
 int main() {
@@ -147,6 +159,32 @@ int main() {
       perBarrier.push_back(times[0] - t32);
     }
     report("barrier.cluster.size_" + std::to_string(size), median(perBarrier) / 32.0, "cycles");
+  }
+  unsigned* smids = nullptr;
+  CUDA_CHECK(cudaMallocManaged(&smids, 64 * sizeof(unsigned)));
+  for (unsigned size : {2u, 4u}) {
+    cudaLaunchConfig_t config = {};
+    cudaLaunchAttribute attributes[1];
+    attributes[0].id = cudaLaunchAttributeClusterDimension;
+    attributes[0].val.clusterDim.x = size;
+    attributes[0].val.clusterDim.y = 1;
+    attributes[0].val.clusterDim.z = 1;
+    config.gridDim = dim3(16 * size);
+    config.blockDim = dim3(128);
+    config.attrs = attributes;
+    config.numAttrs = 1;
+    CUDA_CHECK(cudaLaunchKernelEx(&config, clusterPlacement, smids));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    unsigned shared = 0;
+    std::string list;
+    for (unsigned c = 0; c < 16; ++c) {
+      std::vector<unsigned> sms(smids + c * size, smids + (c + 1) * size);
+      std::sort(sms.begin(), sms.end());
+      shared += std::adjacent_find(sms.begin(), sms.end()) != sms.end() ? 1 : 0;
+    }
+    for (unsigned b = 0; b < 16 * size; ++b) list += (b == 0 ? "" : ",") + std::to_string(smids[b]);
+    report("placement.size_" + std::to_string(size) + ".shared_sm", shared, "clusters");
+    std::printf("placement.size_%u.smids %s list\n", size, list.c_str());
   }
   return finish();
 }
