@@ -389,14 +389,6 @@ LaunchResult Gpu::runGrid(LoadedModule& module, uint32_t index, const LaunchConf
     result.error = {LaunchErrorKind::InvalidClusterSize, "launch of " + fn.name + ": " + why};
     return result;
   }
-  if (options.timing && clusters.size() > 1) {
-    result.error = {LaunchErrorKind::Unsupported,
-                    "launch of " + fn.name +
-                        ": the timing model does not run thread block clusters of more than "
-                        "one CTA (" +
-                        std::to_string(clusters.size()) + " here); run it without --timing"};
-    return result;
-  }
   if (config.cooperative) {
     if (std::string why = checkCoResidency(module, fn, config); !why.empty()) {
       result.error = {LaunchErrorKind::CooperativeTooLarge, "cooperative launch of " + fn.name + ": " + why};

@@ -285,6 +285,12 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.tma.latencyCycles; }));
   p.push_back(decimal("tma.bytes_per_cycle", "bytes/cycle", "what an SM's tensor memory accelerator sends to the L2 a cycle",
                       [](TimingConfig& t) -> double& { return t.tma.bytesPerCycle; }));
+  p.push_back(number("cluster.dsmem_latency", "cycles",
+                     "a load of another CTA's shared memory in the cluster (distributed shared memory), issue to use",
+                     [](TimingConfig& t) -> uint32_t& { return t.cluster.dsmemLatencyCycles; }));
+  p.push_back(number("cluster.barrier_cycles", "cycles",
+                     "the warps barrier.cluster.wait holds, after the arrival that completed the phase",
+                     [](TimingConfig& t) -> uint32_t& { return t.cluster.barrierCycles; }));
   p.push_back(number("icache.instruction_bytes", "bytes", "one instruction in the instruction caches",
                      [](TimingConfig& t) -> uint32_t& { return t.fetch.instructionBytes; }, 1));
   p.push_back(number("icache.line_bytes", "bytes", "instruction-cache line",

@@ -362,16 +362,5 @@ TEST(Cluster, RemoteMbarrierArriveCompletesThePhase) {
   EXPECT_EQ(run.out[0], 1u);
 }
 
-TEST(Cluster, TimingModelRefusesClustersOfMoreThanOneCta) {
-  ClusterLaunch l;
-  l.grid = {2, 1, 1};
-  l.cluster = {2, 1, 1};
-  l.timing = true;
-  ClusterRun run = runCluster(clusterKernel("", ""), l, 1);
-  ASSERT_EQ(run.result.error.kind, sim::LaunchErrorKind::Unsupported) << run.result.error.message;
-  EXPECT_NE(run.result.error.message.find("timing model does not run thread block clusters"),
-            std::string::npos);
-}
-
 }  // namespace
 }  // namespace ptxsim

@@ -20,6 +20,9 @@ struct ClusterBarrier {
   uint64_t phase = 0;      // phases completed so far
   uint32_t arrived = 0;    // live warps that arrived in the current phase
   uint32_t liveWarps = 0;  // warps of the cluster that have not exited
+  // The timing model's: the simulated cycle the last phase completed in,
+  // which holds the warps that wait for it after that (sm_cluster.cpp).
+  uint64_t completedAt = 0;
   // Warps blocked at barrier.cluster.wait: their CTA and warp index.
   std::vector<std::pair<CtaState*, uint32_t>> waiters;
 };

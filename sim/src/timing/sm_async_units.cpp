@@ -83,6 +83,10 @@ uint64_t SmModel::applyArrivedCopies(uint64_t now) {
     }
     const ArrivingCopy a = arriving_[i];
     arriving_.erase(arriving_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (clustered_ && reachesPeer(a)) {
+      peerArrivals_.push_back(a);  // another CTA's mbarrier: between windows (applyPeerArrivals)
+      continue;
+    }
     ctx_.cta = a.cta;
     ctx_.warp = a.warp;
     ctx_.frame = nullptr;

@@ -9,7 +9,9 @@
 #include "pipeline_of.h"
 #include "access_shape.h"
 #include "register_banks.h"
+#include "cluster_reach.h"
 #include "stays_on_sm.h"
+#include "../exec/cluster_geometry.h"
 #include "ptxsim/memory/generic_address.h"
 #include "ptxsim/memory/shared_banks.h"
 
@@ -37,21 +39,24 @@ SmModel::SmModel(uint32_t index, exec::GridContext& grid, const TimingConfig& ti
       constantCache_(caches.constant),
       fetch_(fetch) {
   ctx_.bulkCopies = &bulkCopies_;
+  clustered_ = grid.clusters.size() > 1;
   subPartitions_.resize(timing.sm.subPartitions);
   for (SubPartition& sp : subPartitions_) sp.policy = makeIssuePolicy(timing.sm.scheduler);
 }
 
 void SmModel::startPlacedCtas() {
-  for (const Placed& p : placed_) startCta(p.linearId, p.startCycle);
+  for (const Placed& p : placed_) startCta(p);
   placed_.clear();
 }
 
 void SmModel::recycleFinished() {
-  for (Finished& f : finished_) spareCtas_.push_back(std::move(f.cta));
+  for (Finished& f : finished_)
+    if (f.cta != nullptr) spareCtas_.push_back(std::move(f.cta));  // a cluster's CTA stays with its cluster
   finished_.clear();
 }
 
-void SmModel::startCta(uint64_t linearId, uint64_t startCycle) {
+void SmModel::startCta(const Placed& placed) {
+  const uint64_t startCycle = placed.startCycle;
   if (ctas_.empty()) now_ = std::max(now_, startCycle);  // idle until then
   std::unique_ptr<exec::CtaState> cta;
   if (spareCtas_.empty()) {
@@ -61,7 +66,13 @@ void SmModel::startCta(uint64_t linearId, uint64_t startCycle) {
     spareCtas_.pop_back();
   }
   ctx_.cta = cta.get();
-  exec::initCta(ctx_, *cta, linearId);
+  exec::initCta(ctx_, *cta, placed.linearId);
+  if (placed.cluster != nullptr) {
+    // Only this SM writes the rank's entry; the other CTAs read it between
+    // windows (cluster_reach.h), when every CTA placed with it has started.
+    cta->cluster = placed.cluster;
+    placed.cluster->ctas[placed.rank] = cta.get();
+  }
   for (exec::Warp& warp : cta->warps) {
     TimedWarp w;
     w.cta = cta.get();
@@ -186,6 +197,12 @@ void SmModel::watchForLivelock(uint64_t writes) {
 }
 
 bool SmModel::isSerial(const TimedWarp& w, const exec::PreparedInstruction& pi) const {
+  if (clustered_) {
+    const exec::ThreadGroup& group = w.warp->groups[w.warp->current];
+    if (reachesClusterPeers(pi, *group.frame, group.mask, exec::rankInCluster(w.cta->ctaid, grid_.clusters.dims),
+                            ctx_.layout))
+      return true;
+  }
   switch (pi.source->opcode) {
     case isa::Opcode::Atom:
     case isa::Opcode::Red:
@@ -238,9 +255,12 @@ void SmModel::runDeferred(size_t i) {
   if (w == warps_.end()) return;  // cannot happen: the warp waits for this instruction
   const uint64_t clock = clock_;
   clock_ = d.cycle;  // %clock as at its issue
+  exec::ClusterState* cluster = w->cta->cluster;
+  const uint64_t phase = cluster != nullptr ? cluster->barrier.phase : 0;
   execute(*w, *d.instruction, subPartitions_[d.subPartition], d.cycle, true);
   w->retry = 0;
   clock_ = clock;
+  if (cluster != nullptr) noteClusterBarrier(*w, *cluster, phase, d);
 }
 
 void SmModel::reviseLateAnswers() {
@@ -325,9 +345,12 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
   const bool bulk = !bulkCopies_.empty();
   forgetLastAccess();
   if (bulk) timeBulkCopies(w, pi, now);
-  uint64_t ready = wgmma  ? queueWgmma(w, pi, sp, now)
-                   : bulk ? now + 1
-                          : now + (facts.latencyCycles != 0 ? facts.latencyCycles : resultLatency(pipe, space, now));
+  // Another CTA's shared memory answers over the SM-to-SM network.
+  const bool peerShared = clustered_ && space == AddressSpace::Shared && reachedPeerShared();
+  uint64_t ready = wgmma        ? queueWgmma(w, pi, sp, now)
+                   : bulk       ? now + 1
+                   : peerShared ? now + timing_.cluster.dsmemLatencyCycles
+                                : now + (facts.latencyCycles != 0 ? facts.latencyCycles : resultLatency(pipe, space, now));
   // max: a deferred instruction (runDeferred) times itself at its issue
   // cycle, after later issues have already moved these on.
   uint64_t& pipelineFree = sp.pipelineFree[static_cast<size_t>(pipe)];
@@ -340,7 +363,7 @@ void SmModel::execute(TimedWarp& w, const exec::PreparedInstruction& pi, SubPart
   // dispatch waits for them (a dependent instruction waits longer anyway).
   sp.dispatchFree = std::max(sp.dispatchFree, now + 1 + facts.addedSass + bankConflictCycles(sources, w.lastSources));
   w.lastSources = sources;
-  ResultPath path = resultPath(pipe, space);
+  ResultPath path = peerShared ? ResultPath::Lsu : resultPath(pipe, space);
   for (const exec::PreparedInstruction* done : {&pi, partner}) {
     if (done == nullptr) continue;
     for (uint32_t row : fn.writesOf(*done)) {

@@ -81,7 +81,11 @@ class alignas(64) SmModel {
   // Its state is built when the SM next runs (startPlacedCtas), so that
   // the driver's serial phase only notes it and the work is spread over
   // the host threads with the SM's window.
-  void placeCta(uint64_t linearId, uint64_t startCycle) { placed_.push_back({linearId, startCycle}); }
+  // A CTA of a thread block cluster joins `cluster` as rank `rank` then.
+  void placeCta(uint64_t linearId, uint64_t startCycle, exec::ClusterState* cluster = nullptr,
+                uint32_t rank = 0) {
+    placed_.push_back({linearId, startCycle, cluster, rank});
+  }
 
   // Runs cycle `now`: every sub-partition issues at most one instruction.
   // Returns the earliest later cycle at which something may happen here
@@ -142,6 +146,23 @@ class alignas(64) SmModel {
   // memory as the overlays' commit left it).
   void runDeferred(size_t i);
   void clearDeferred() { deferred_.clear(); }
+
+  // --- Thread block clusters (sm_cluster.cpp) ---
+  // The cluster barrier phases deferred instructions completed in the
+  // window (an arrival or a warp's exit), with the cycle each did; the
+  // driver wakes the cluster's waiting warps on their SMs and clears them.
+  struct ClusterRelease {
+    const exec::ClusterState* cluster = nullptr;
+    uint64_t cycle = 0;
+  };
+  std::vector<ClusterRelease>& clusterReleases() { return clusterReleases_; }
+  // The warps of `cluster`'s CTAs here that a barrier.cluster phase
+  // released move on at `at`; whether any did.
+  bool wakeClusterWaiters(const exec::ClusterState& cluster, uint64_t at);
+  // Bulk copies' mbarrier completions for other CTAs of the cluster
+  // (multicast), held back from the window: applied by the driver between
+  // windows, in SM order. False if the launch failed.
+  bool applyPeerArrivals();
   // CTAs that finished in the window, with the cycle each did.
   struct Finished {
     uint64_t cycle = 0;
@@ -210,6 +231,7 @@ class alignas(64) SmModel {
     uint64_t notBefore = 0;       // barrier release, CTA start, branch resolution
     StallReason notBeforeReason = StallReason::NoInstruction;
     bool wasBlocked = false;
+    bool clusterWaiting = false;  // blocked at barrier.cluster.wait: another CTA's arrival wakes it
     // What the warp has been doing since `since` (cycles before it are
     // counted in SmCounters::warpCycles).
     StallReason state = StallReason::NoInstruction;
@@ -346,7 +368,8 @@ class alignas(64) SmModel {
   void reviseLateAnswers();
   // Builds the state of the CTAs placeCta placed, in the order placed.
   void startPlacedCtas();
-  void startCta(uint64_t linearId, uint64_t startCycle);
+  struct Placed;
+  void startCta(const Placed& placed);
   // After a step of `w`: counts it out if it finished, and wakes the warps
   // of its CTA that were parked blocked (only its CTA's steps release them).
   void afterStep(TimedWarp& w);
@@ -360,6 +383,8 @@ class alignas(64) SmModel {
   struct Placed {
     uint64_t linearId = 0;
     uint64_t startCycle = 0;
+    exec::ClusterState* cluster = nullptr;
+    uint32_t rank = 0;
   };
   std::vector<Placed> placed_;  // placed, not started (placeCta)
   std::vector<std::unique_ptr<exec::CtaState>> spareCtas_;  // finished ones' states, for reuse
@@ -440,6 +465,19 @@ class alignas(64) SmModel {
     exec::BulkCopyLog::Completion completion;
   };
   std::vector<ArrivingCopy> arriving_;
+  std::vector<ArrivingCopy> peerArrivals_;  // arrived for another CTA of the cluster (applyPeerArrivals)
+  std::vector<ClusterRelease> clusterReleases_;
+  // A cluster launch: instructions that reach other CTAs are serial (cluster_reach.h).
+  bool clustered_ = false;
+  // Whether the instruction just executed read or wrote another CTA's shared memory.
+  bool reachedPeerShared() const;
+  // After deferred instruction `d` of `w` ran, `cluster`'s barrier having
+  // been in `phaseBefore`: a phase it completed is noted for the driver
+  // (clusterReleases), a wait it blocks marks the warp, and a wait that
+  // found its phase complete holds the warp until the release.
+  void noteClusterBarrier(TimedWarp& w, exec::ClusterState& cluster, uint64_t phaseBefore, const Deferred& d);
+  // Whether a bulk copy's completion is for another CTA's mbarrier.
+  bool reachesPeer(const ArrivingCopy& copy) const;
   double tmaFree_ = 0;  // when the SM's tensor memory accelerator can send its next line
   uint64_t lgWait_ = 0;          // MSHR wait of the access just executed
   // The provisional L2 answers the access just executed depends on, and

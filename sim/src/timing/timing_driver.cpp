@@ -88,6 +88,7 @@
 #include <tuple>
 
 #include "../exec/cta_runner.h"
+#include "cluster_placement.h"
 #include "l2_exchange.h"
 #include "phase_timer.h"
 #include "run_ahead.h"
@@ -167,9 +168,31 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     nextEvent[sm.index()] = std::min(nextEvent[sm.index()], at);
     ++nextCta;
   };
+  // Thread block clusters go whole to one GPC's SMs (cluster_placement.h).
+  std::optional<ClusterPlacement> clusters;
+  if (grid.clusters.size() > 1) {
+    clusters.emplace(grid.config.gpcSms, grid.config.smCount, grid.launch.grid, grid.clusters,
+                     static_cast<uint32_t>((grid.launch.block.count() + exec::kWarpSize - 1) / exec::kWarpSize));
+  }
+  std::vector<uint32_t> clusterSms;
+  auto resident = [&](uint32_t s) { return static_cast<uint32_t>(sms[s]->residentCtas()); };
+  // Places clusters while one fits; `at` as place's.
+  auto placeClusters = [&](uint64_t at) {
+    while (!clusters->allPlaced() && clusters->fit(resident, ctasPerSm, clusterSms)) {
+      const ClusterPlacement::Placed placed = clusters->placeNext(clusterSms);
+      for (uint32_t rank = 0; rank < placed.ctas.size(); ++rank) {
+        SmModel& sm = *sms[clusterSms[rank]];
+        sm.placeCta(placed.ctas[rank], at, placed.state, rank);
+        if (trace != nullptr) trace->ctaStarted(sm.index(), placed.ctas[rank], at);
+        nextEvent[sm.index()] = std::min(nextEvent[sm.index()], at);
+      }
+      nextCta += placed.ctas.size();
+    }
+  };
   // CTAs go to SMs in order, each SM filled to its limit in turn of the
   // lowest free slot, as the hardware's dispatcher hands them out at the start.
-  for (uint32_t round = 0; round < ctasPerSm && nextCta < ctaCount; ++round) {
+  if (clusters) placeClusters(startCycle);
+  for (uint32_t round = 0; round < ctasPerSm && nextCta < ctaCount && !clusters; ++round) {
     for (auto& sm : sms) {
       if (nextCta >= ctaCount) break;
       if (sm->residentCtas() > round || sm->residentCtas() >= ctasPerSm) continue;
@@ -371,6 +394,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
       sms[d.sm]->runDeferred(d.index);
       if (sms[d.sm]->context().aborted) failed = true;
     }
+    if (clusters) failed = !exchangeAcrossClusters(sms, running, *clusters, nextEvent, windowEnd, timing) || failed;
     for (uint32_t s : running) {
       if (summaries[s].deferred == 0) continue;
       const SmModel::WindowCounts before = summaries[s].counts;
@@ -414,6 +438,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     timer.mark(&HostProfile::l2DramSeconds);
     // CTAs that finished, in the order they did.
     finishedCtas.clear();
+    uint64_t freedAt = 0;  // the last cycle a CTA of a cluster finished
     for (uint32_t s : running) {
       if (summaries[s].aborted) failed = true;
       if (summaries[s].finished == 0) continue;
@@ -431,8 +456,15 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
         out.launchesByCta[cta->linearId] = std::move(cta->deviceRuntime.launches);
       if (trace != nullptr) trace->ctaFinished(f.sm, cta->linearId, f.cycle);
       // The freed slot takes the next CTA after the launch cost.
-      if (nextCta < ctaCount && !failed) place(sm, f.cycle + timing.sm.ctaLaunchCycles);
+      if (clusters) {
+        clusters->finished(std::move(cta));
+        freedAt = f.cycle;
+      } else if (nextCta < ctaCount && !failed) {
+        place(sm, f.cycle + timing.sm.ctaLaunchCycles);
+      }
     }
+    // A cluster starts once its GPC has room for all its CTAs.
+    if (clusters && !finishedCtas.empty() && !failed) placeClusters(freedAt + timing.sm.ctaLaunchCycles);
     for (uint32_t s : running)
       if (summaries[s].finished != 0) sms[s]->recycleFinished();
     timer.mark(&HostProfile::retireSeconds);
@@ -477,7 +509,8 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     // its own: with more SMs than threads, each window already keeps every
     // thread busy, and an SM run ahead on a thread would hold back the SMs
     // dealt to it.
-    if (!failed && grid.options.runAhead && threads > 1 && occupied.size() <= threads &&
+    // Not in cluster launches: a cluster's arrivals wake warps on other SMs between windows.
+    if (!failed && grid.options.runAhead && !clusters && threads > 1 && occupied.size() <= threads &&
         (windowEnd - startCycle) % span != 0) {
       const uint64_t until = windowEnd - (windowEnd - startCycle) % span + span;
       for (uint32_t s : running) {

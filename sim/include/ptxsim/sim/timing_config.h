@@ -203,6 +203,19 @@ struct TmaTiming {
   bool operator==(const TmaTiming&) const = default;
 };
 
+// Thread block clusters: a load, store or atomic on another CTA's shared
+// memory (distributed shared memory) crosses the SM-to-SM network, and
+// its result is there dsmemLatencyCycles after it issues; the warps a
+// barrier.cluster phase releases move on barrierCycles after the arrival
+// that completed it. Both estimates until
+// tests/timing/calibration/cluster.cu is recorded.
+struct ClusterTiming {
+  uint32_t dsmemLatencyCycles = 200;
+  uint32_t barrierCycles = 190;
+
+  bool operator==(const ClusterTiming&) const = default;
+};
+
 // What a copy or a fill takes on the simulated device's clock, the one
 // events read (cudaMemcpy*, cudaMemset*, their async forms and graph
 // nodes; runtime/cudart/transfer_time.h). Measured on the H200's host
@@ -244,6 +257,7 @@ struct TimingConfig {
   TextureTiming texture;
   TensorCoreTiming tensor;
   TmaTiming tma;
+  ClusterTiming cluster;
   InstructionFetchTiming fetch;
   TransferTiming transfer;
   // What a grid's elapsed cycles (gpc__cycles_elapsed.max) count beyond its

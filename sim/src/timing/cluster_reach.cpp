@@ -1,0 +1,69 @@
+#include "cluster_reach.h"
+
+#include <bit>
+
+#include "ptxsim/memory/cluster_shared_address.h"
+
+namespace ptxsim::sim::timing {
+
+namespace {
+
+// A shared-window offset below this may be an address of .shared (a
+// 32-bit .shared::cluster address at most); the generic shared window and
+// global memory lie far above (generic_address.h).
+constexpr uint64_t kSharedOffsets = uint64_t{1} << 32;
+
+bool namesSharedSpace(const isa::Instruction& inst) {
+  for (isa::Mod space : {isa::Mod::Shared, isa::Mod::SharedCta, isa::Mod::SharedCluster, isa::Mod::SrcShared,
+                         isa::Mod::SrcSharedCta, isa::Mod::SrcSharedCluster}) {
+    if (inst.modifiers.has(space)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool addressReachesPeer(uint64_t address, bool sharedOffset, uint32_t ownRank, const memory::GenericLayout& layout) {
+  uint64_t offset = address - layout.sharedBase;
+  if (offset >= layout.sharedSize) {
+    if (!sharedOffset || address >= kSharedOffsets) return false;
+    offset = address;
+  }
+  const memory::ClusterSharedAddress at = memory::decodeClusterShared(offset);
+  return !at.own && at.rank != ownRank;
+}
+
+bool reachesClusterPeers(const exec::PreparedInstruction& pi, const exec::Frame& frame, exec::LaneMask lanes,
+                         uint32_t ownRank, const memory::GenericLayout& layout) {
+  const isa::Instruction& inst = *pi.source;
+  switch (inst.opcode) {
+    case isa::Opcode::BarrierCluster:
+    case isa::Opcode::Exit:
+    case isa::Opcode::StAsync: return true;
+    case isa::Opcode::Ret: return frame.caller == nullptr;
+    case isa::Opcode::CpAsyncBulk:
+    case isa::Opcode::CpAsyncBulkTensor:
+      if (inst.modifiers.hasGroup(isa::ModGroup::Multicast)) return true;
+      break;
+    default: break;
+  }
+  const exec::PreparedFunction& fn = *frame.function;
+  const isa::Operand* operands = fn.function->operands.data() + inst.firstOperand;
+  const bool sharedSpace = namesSharedSpace(inst);
+  for (unsigned i = 0; i < inst.operandCount && i < pi.ops.size(); ++i) {
+    if (operands[i].kind != isa::OperandKind::Address) continue;
+    const exec::PreparedOperand& op = pi.ops[i];
+    // The base's row, as ExecContext::row finds it (none: an absolute address).
+    const uint64_t* row = op.row == exec::kNoRow ? nullptr
+                          : op.row < fn.frameRows()
+                              ? frame.registers.data() + uint64_t{op.row} * exec::kWarpSize
+                              : fn.constants.data() + uint64_t{op.row - fn.frameRows()} * exec::kWarpSize;
+    for (exec::LaneMask rest = lanes; rest != 0; rest &= rest - 1) {
+      const uint64_t address = op.effectiveAddress(row != nullptr ? row[std::countr_zero(rest)] : 0);
+      if (addressReachesPeer(address, sharedSpace, ownRank, layout)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace ptxsim::sim::timing
