@@ -23,14 +23,16 @@ bool namesSharedSpace(const isa::Instruction& inst) {
 
 }  // namespace
 
-bool addressReachesPeer(uint64_t address, bool sharedOffset, uint32_t ownRank, const memory::GenericLayout& layout) {
+std::optional<uint64_t> peerRankOf(uint64_t address, bool sharedOffset, uint32_t ownRank,
+                                   const memory::GenericLayout& layout) {
   uint64_t offset = address - layout.sharedBase;
   if (offset >= layout.sharedSize) {
-    if (!sharedOffset || address >= kSharedOffsets) return false;
+    if (!sharedOffset || address >= kSharedOffsets) return std::nullopt;
     offset = address;
   }
   const memory::ClusterSharedAddress at = memory::decodeClusterShared(offset);
-  return !at.own && at.rank != ownRank;
+  if (at.own || at.rank == ownRank) return std::nullopt;
+  return at.rank;
 }
 
 bool reachesClusterPeers(const exec::PreparedInstruction& pi, const exec::Frame& frame, exec::LaneMask lanes,

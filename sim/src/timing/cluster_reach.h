@@ -12,6 +12,8 @@
 // count and waiters are the cluster's), and the exit of a warp (it
 // changes the cluster barrier's count of live warps).
 
+#include <optional>
+
 #include "../exec/prepared.h"
 #include "../exec/warp_state.h"
 #include "ptxsim/memory/generic_address.h"
@@ -25,9 +27,15 @@ namespace ptxsim::sim::timing {
 bool reachesClusterPeers(const exec::PreparedInstruction& pi, const exec::Frame& frame, exec::LaneMask lanes,
                          uint32_t ownRank, const memory::GenericLayout& layout);
 
-// Whether `address` lies in another CTA's slot of the .shared::cluster
-// window: as a generic address, or, where the instruction names a shared
-// state space (`sharedOffset`), as an offset into that window.
-bool addressReachesPeer(uint64_t address, bool sharedOffset, uint32_t ownRank, const memory::GenericLayout& layout);
+// The rank of the other CTA in whose slot of the .shared::cluster window
+// `address` lies, if it does: as a generic address, or, where the
+// instruction names a shared state space (`sharedOffset`), as an offset
+// into that window.
+std::optional<uint64_t> peerRankOf(uint64_t address, bool sharedOffset, uint32_t ownRank,
+                                   const memory::GenericLayout& layout);
+inline bool addressReachesPeer(uint64_t address, bool sharedOffset, uint32_t ownRank,
+                               const memory::GenericLayout& layout) {
+  return peerRankOf(address, sharedOffset, ownRank, layout).has_value();
+}
 
 }  // namespace ptxsim::sim::timing

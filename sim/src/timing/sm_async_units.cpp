@@ -83,21 +83,26 @@ uint64_t SmModel::applyArrivedCopies(uint64_t now) {
     }
     const ArrivingCopy a = arriving_[i];
     arriving_.erase(arriving_.begin() + static_cast<std::ptrdiff_t>(i));
-    if (clustered_ && reachesPeer(a)) {
+    if (clustered_ && peerOf(a)) {
       peerArrivals_.push_back(a);  // another CTA's mbarrier: between windows (applyPeerArrivals)
       continue;
     }
-    ctx_.cta = a.cta;
-    ctx_.warp = a.warp;
-    ctx_.frame = nullptr;
-    ctx_.current = nullptr;
-    if (!semantics::completeTransactionAt(ctx_, *a.instruction, a.completion.barrier, a.completion.lane,
-                                          a.completion.bytes))
-      return UINT64_MAX;  // the launch failed
-    exec::noteMemoryWrite(*a.cta);
-    ++windowWrites_;
+    if (!completeArrived(a)) return UINT64_MAX;  // the launch failed
   }
   return next;
+}
+
+bool SmModel::completeArrived(const ArrivingCopy& a) {
+  ctx_.cta = a.cta;
+  ctx_.warp = a.warp;
+  ctx_.frame = nullptr;
+  ctx_.current = nullptr;
+  if (!semantics::completeTransactionAt(ctx_, *a.instruction, a.completion.barrier, a.completion.lane,
+                                        a.completion.bytes))
+    return false;
+  exec::noteMemoryWrite(*a.cta);
+  ++windowWrites_;
+  return true;
 }
 
 }  // namespace ptxsim::sim::timing

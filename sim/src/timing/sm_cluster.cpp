@@ -7,7 +7,6 @@
 #include <bit>
 
 #include "../exec/cluster_geometry.h"
-#include "../semantics/mbarrier_access.h"
 #include "cluster_reach.h"
 #include "sm_model.h"
 
@@ -50,21 +49,19 @@ void SmModel::noteClusterBarrier(TimedWarp& w, exec::ClusterState& cluster, uint
   }
 }
 
-bool SmModel::reachesPeer(const ArrivingCopy& copy) const {
-  return addressReachesPeer(copy.completion.barrier, true, exec::rankInCluster(copy.cta->ctaid, grid_.clusters.dims),
-                            ctx_.layout);
+std::optional<uint64_t> SmModel::peerOf(const ArrivingCopy& copy) const {
+  return peerRankOf(copy.completion.barrier, true, exec::rankInCluster(copy.cta->ctaid, grid_.clusters.dims),
+                    ctx_.layout);
 }
 
 bool SmModel::applyPeerArrivals() {
   for (const ArrivingCopy& a : peerArrivals_) {
-    ctx_.cta = a.cta;
-    ctx_.warp = a.warp;
-    ctx_.frame = nullptr;
-    ctx_.current = nullptr;
-    if (!semantics::completeTransactionAt(ctx_, *a.instruction, a.completion.barrier, a.completion.lane,
-                                          a.completion.bytes))
-      return false;
-    exec::noteMemoryWrite(*a.cta);
+    if (!completeArrived(a)) return false;
+    // The CTA whose mbarrier moved: its livelock vote goes (livelock_vote.h).
+    const std::optional<uint64_t> rank = peerOf(a);
+    const exec::ClusterState* cluster = a.cta->cluster;
+    if (rank && cluster != nullptr && *rank < cluster->ctas.size() && cluster->ctas[*rank] != nullptr)
+      exec::noteMemoryWrite(*cluster->ctas[*rank]);
   }
   peerArrivals_.clear();
   return true;

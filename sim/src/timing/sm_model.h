@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -354,6 +355,9 @@ class alignas(64) SmModel {
   // Applies the completions that have arrived by `now`; returns the
   // earliest still to come (UINT64_MAX if none).
   uint64_t applyArrivedCopies(uint64_t now);
+  // Applies one completion (its CTA's writes counted); false if the launch failed.
+  struct ArrivingCopy;
+  bool completeArrived(const ArrivingCopy& a);
   ResultPath resultPath(Pipeline pipe, AddressSpace space) const;
   // Cycles the instruction just executed keeps its pipeline from the next issue.
   uint32_t occupancy(Pipeline pipe) const;
@@ -476,8 +480,9 @@ class alignas(64) SmModel {
   // (clusterReleases), a wait it blocks marks the warp, and a wait that
   // found its phase complete holds the warp until the release.
   void noteClusterBarrier(TimedWarp& w, exec::ClusterState& cluster, uint64_t phaseBefore, const Deferred& d);
-  // Whether a bulk copy's completion is for another CTA's mbarrier.
-  bool reachesPeer(const ArrivingCopy& copy) const;
+  // The rank of the other CTA whose mbarrier a bulk copy's completion is
+  // for, if it is another's.
+  std::optional<uint64_t> peerOf(const ArrivingCopy& copy) const;
   double tmaFree_ = 0;  // when the SM's tensor memory accelerator can send its next line
   uint64_t lgWait_ = 0;          // MSHR wait of the access just executed
   // The provisional L2 answers the access just executed depends on, and

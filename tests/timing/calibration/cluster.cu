@@ -95,6 +95,23 @@ __global__ void clusterBarrier(int count, long long* times) {
   if (cluster.block_rank() == 0 && threadIdx.x == 0) times[0] = t1 - t0;
 }
 
+// A launch of `blocks` CTAs of 128 threads in clusters of `size`.
+struct ClusterLaunch {
+  cudaLaunchAttribute attribute = {};
+  cudaLaunchConfig_t config = {};
+  ClusterLaunch(unsigned blocks, unsigned size) {
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = size;
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(128);
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+  }
+  ClusterLaunch(const ClusterLaunch&) = delete;
+};
+
 __global__ void clusterPlacement(unsigned* smids) {
   if (threadIdx.x == 0) smids[blockIdx.x] = smid();
   cg::this_cluster().sync();
@@ -138,16 +155,8 @@ int main() {
   CUDA_CHECK(cudaDeviceSynchronize());
   report("latency.dsmem.store_load", median(std::vector<long long>(times, times + reps)), "cycles");
   for (int size : {2, 4, 8, 16}) {
-    cudaLaunchConfig_t config = {};
-    cudaLaunchAttribute attributes[1];
-    attributes[0].id = cudaLaunchAttributeClusterDimension;
-    attributes[0].val.clusterDim.x = size;
-    attributes[0].val.clusterDim.y = 1;
-    attributes[0].val.clusterDim.z = 1;
-    config.gridDim = dim3(size);
-    config.blockDim = dim3(128);
-    config.attrs = attributes;
-    config.numAttrs = 1;
+    ClusterLaunch launch(size, size);
+    const cudaLaunchConfig_t& config = launch.config;
     if (size > 8) CUDA_CHECK(cudaFuncSetAttribute(clusterBarrier, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     std::vector<long long> perBarrier;
     for (int r = 0; r < reps; ++r) {
@@ -163,16 +172,8 @@ int main() {
   unsigned* smids = nullptr;
   CUDA_CHECK(cudaMallocManaged(&smids, 64 * sizeof(unsigned)));
   for (unsigned size : {2u, 4u}) {
-    cudaLaunchConfig_t config = {};
-    cudaLaunchAttribute attributes[1];
-    attributes[0].id = cudaLaunchAttributeClusterDimension;
-    attributes[0].val.clusterDim.x = size;
-    attributes[0].val.clusterDim.y = 1;
-    attributes[0].val.clusterDim.z = 1;
-    config.gridDim = dim3(16 * size);
-    config.blockDim = dim3(128);
-    config.attrs = attributes;
-    config.numAttrs = 1;
+    ClusterLaunch launch(16 * size, size);
+    const cudaLaunchConfig_t& config = launch.config;
     CUDA_CHECK(cudaLaunchKernelEx(&config, clusterPlacement, smids));
     CUDA_CHECK(cudaDeviceSynchronize());
     unsigned shared = 0;
