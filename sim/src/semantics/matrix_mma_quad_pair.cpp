@@ -12,12 +12,13 @@
 //
 // Numerics: on sm_90 ptxas does not use the tensor core for this form; the
 // cubin calls a subroutine of f16-to-f32 conversions, FFMA, FADD and a
-// final F2FP for f16 results (opcodes read off `ptxas -arch=sm_90`, no
-// disassembler). The model below, an f32 fused multiply-add chain in k
-// order starting from C and rounded to nearest even, then rounded to f16
-// for an f16 D, is the most likely reading of that, NOT yet checked against
-// the GPU (tests/gpu_truth/pending/mma_more_forms.cu records it). f16
-// products are exact in f32, so each step rounds once.
+// final F2FP for f16 results. Fitted to the H100
+// (tests/cuda/programs/mma_more_forms.expected, every layout and C type):
+// the four products are summed by an f32 fused multiply-add chain in k
+// order, C is added to that sum with one f32 addition, each step rounded
+// to nearest even, and an f16 D is that rounded to f16. (C first, then the
+// chain, differs in the last bit in most rows.) f16 products are exact in
+// f32.
 
 #include <bit>
 #include <cmath>
@@ -100,8 +101,11 @@ void gather(const PreparedInstruction& pi, ExecContext& ctx, const Plan& p, Tile
 }
 
 uint32_t result(const Plan& p, const Tiles& t, unsigned pair, unsigned row, unsigned col) {
-  float d = t.c[pair][row][col];
-  for (unsigned k = 0; k < kK; ++k) d = std::fma(t.a[pair][row][k], t.b[pair][k][col], d);
+  // The products' f32 fused multiply-add chain in k order (the first
+  // product is exact), then C added once.
+  float sum = t.a[pair][row][0] * t.b[pair][0][col];
+  for (unsigned k = 1; k < kK; ++k) sum = std::fma(t.a[pair][row][k], t.b[pair][k][col], sum);
+  float d = t.c[pair][row][col] + sum;
   if (!p.dF32) return mma::wgmmaResult(mma::wgmmaDotModel(false, true), d);  // f16, to nearest even
   return std::isnan(d) ? kF32NaN : std::bit_cast<uint32_t>(d);
 }
