@@ -275,22 +275,34 @@ std::vector<TimingParameter> makeParameters() {
   p.push_back(decimal("tensor.wgmma.columns_per_cycle", "columns/cycle",
                       "N columns of a wgmma a sub-partition's tensor core computes a cycle (its 16 rows)",
                       [](TimingConfig& t) -> double& { return t.tensor.wgmmaColumnsPerCycle; }));
-  p.push_back(number("tensor.wgmma.min_cycles", "cycles", "the fewest cycles a wgmma keeps its tensor core",
-                     [](TimingConfig& t) -> uint32_t& { return t.tensor.wgmmaMinCycles; }, 1));
+  p.push_back(number("tensor.wgmma.overhead_cycles", "cycles",
+                     "a wgmma keeps its tensor core at least this plus N / overhead_columns_per_cycle cycles",
+                     [](TimingConfig& t) -> uint32_t& { return t.tensor.wgmmaOverheadCycles; }));
+  p.push_back(decimal("tensor.wgmma.overhead_columns_per_cycle", "columns/cycle",
+                      "the part of a narrow wgmma's tensor-core cycles that grows with N",
+                      [](TimingConfig& t) -> double& { return t.tensor.wgmmaOverheadColumnsPerCycle; }));
   p.push_back(number("tensor.wgmma.latency", "cycles",
-                     "a wgmma's results after its tensor core is done with it (wgmma.wait_group waits for them)",
+                     "a wgmma's results after its tensor core has computed it (wgmma.wait_group waits for them)",
                      [](TimingConfig& t) -> uint32_t& { return t.tensor.wgmmaLatencyCycles; }));
   p.push_back(number("tma.latency", "cycles",
                      "a bulk copy's completion after the L2 answered its last line (mbarrier complete-tx, bulk group)",
                      [](TimingConfig& t) -> uint32_t& { return t.tma.latencyCycles; }));
-  p.push_back(decimal("tma.bytes_per_cycle", "bytes/cycle", "what an SM's tensor memory accelerator sends to the L2 a cycle",
+  p.push_back(decimal("tma.bytes_per_cycle", "bytes/cycle", "what an SM's tensor memory accelerator requests of the L2 a cycle (loads)",
                       [](TimingConfig& t) -> double& { return t.tma.bytesPerCycle; }));
+  p.push_back(number("tma.store_latency", "cycles",
+                     "a bulk store's or reduction's group done after its last line is sent (cp.async.bulk.wait_group)",
+                     [](TimingConfig& t) -> uint32_t& { return t.tma.storeLatencyCycles; }));
+  p.push_back(decimal("tma.store_bytes_per_cycle", "bytes/cycle",
+                      "what an SM's tensor memory accelerator sends to the L2 a cycle (stores and reductions)",
+                      [](TimingConfig& t) -> double& { return t.tma.storeBytesPerCycle; }, 1));
   p.push_back(number("cluster.dsmem_latency", "cycles",
                      "a load of another CTA's shared memory in the cluster (distributed shared memory), issue to use",
                      [](TimingConfig& t) -> uint32_t& { return t.cluster.dsmemLatencyCycles; }));
   p.push_back(number("cluster.barrier_cycles", "cycles",
                      "the warps barrier.cluster.wait holds, after the arrival that completed the phase",
                      [](TimingConfig& t) -> uint32_t& { return t.cluster.barrierCycles; }));
+  p.push_back(number("cluster.barrier_cycles_per_cta", "cycles", "what each CTA of the cluster adds to barrier_cycles",
+                     [](TimingConfig& t) -> uint32_t& { return t.cluster.barrierCyclesPerCta; }));
   p.push_back(number("icache.instruction_bytes", "bytes", "one instruction in the instruction caches",
                      [](TimingConfig& t) -> uint32_t& { return t.fetch.instructionBytes; }, 1));
   p.push_back(number("icache.line_bytes", "bytes", "instruction-cache line",

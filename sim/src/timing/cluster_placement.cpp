@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "../exec/cluster_geometry.h"
+#include "cluster_reach.h"
 #include "sm_model.h"
 
 namespace ptxsim::sim::timing {
@@ -82,7 +83,7 @@ bool exchangeAcrossClusters(std::vector<std::unique_ptr<SmModel>>& sms, const st
     if (!sms[s]->applyPeerArrivals()) return false;
   for (uint32_t s : running) {
     for (const SmModel::ClusterRelease& release : sms[s]->clusterReleases()) {
-      const uint64_t at = std::max(windowEnd, release.cycle + timing.cluster.barrierCycles);
+      const uint64_t at = std::max(windowEnd, release.cycle + clusterBarrierCycles(timing.cluster, clusters.clusterSize()));
       for (uint32_t sm : clusters.smsOf(*release.cluster)) {
         if (sms[sm]->wakeClusterWaiters(*release.cluster, at)) nextEvent[sm] = std::min(nextEvent[sm], at);
       }

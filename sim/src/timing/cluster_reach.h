@@ -17,6 +17,7 @@
 #include "../exec/prepared.h"
 #include "../exec/warp_state.h"
 #include "ptxsim/memory/generic_address.h"
+#include "ptxsim/sim/timing_config.h"
 
 namespace ptxsim::sim::timing {
 
@@ -36,6 +37,12 @@ std::optional<uint64_t> peerRankOf(uint64_t address, bool sharedOffset, uint32_t
 inline bool addressReachesPeer(uint64_t address, bool sharedOffset, uint32_t ownRank,
                                const memory::GenericLayout& layout) {
   return peerRankOf(address, sharedOffset, ownRank, layout).has_value();
+}
+
+// The cycles a barrier.cluster phase takes to release its warps in a
+// cluster of `ctas` CTAs (ClusterTiming).
+inline uint64_t clusterBarrierCycles(const ClusterTiming& timing, uint64_t ctas) {
+  return timing.barrierCycles + timing.barrierCyclesPerCta * ctas;
 }
 
 }  // namespace ptxsim::sim::timing

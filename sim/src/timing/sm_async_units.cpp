@@ -8,6 +8,7 @@
 // data is in shared memory), but no wait on its mbarrier sees it complete
 // before then.
 #include <algorithm>
+#include <cmath>
 
 #include "../semantics/mbarrier_access.h"
 #include "sm_model.h"
@@ -16,14 +17,14 @@ namespace ptxsim::sim::timing {
 
 uint64_t SmModel::queueWgmma(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now) {
   const uint64_t start = std::max(now, sp.tensorCoreFree);
-  const uint32_t cycles = wgmmaTensorCycles(timing_.tensor, *pi.source);
-  sp.tensorCoreFree = start + cycles;
-  counters_.tensorGmmaCycles += cycles;
+  const WgmmaCycles cycles = wgmmaTensorCycles(timing_.tensor, *pi.source);
+  sp.tensorCoreFree = start + cycles.busy;
+  counters_.tensorGmmaCycles += cycles.compute;
   // The next wgmma of the sub-partition issues once this one has started:
   // one waits in the queue behind the one running.
   uint64_t& pipelineFree = sp.pipelineFree[static_cast<size_t>(Pipeline::Tensor)];
   pipelineFree = std::max(pipelineFree, start);
-  w.wgmma.add(sp.tensorCoreFree + timing_.tensor.wgmmaLatencyCycles);
+  w.wgmma.add(start + cycles.compute + timing_.tensor.wgmmaLatencyCycles);
   // The accumulators are not scoreboarded (warpgroup_mma.h): the next
   // instruction may read them, the next wgmma accumulate into them.
   return now + 1;
@@ -51,6 +52,8 @@ void SmModel::timeBulkCopies(TimedWarp& w, const exec::PreparedInstruction& pi, 
   std::sort(sectors.begin(), sectors.end());
   sectors.erase(std::unique(sectors.begin(), sectors.end()), sectors.end());
   const uint64_t lineBytes = timing_.l1.lineBytes, sectorBytes = exec::BulkCopyLog::kSectorBytes;
+  const bool store = bulkCopies_.writesGlobal;
+  const double rate = store ? timing_.tma.storeBytesPerCycle : timing_.tma.bytesPerCycle;
   double sendAt = std::max(static_cast<double>(now), tmaFree_);
   uint64_t answered = now;
   for (size_t i = 0; i < sectors.size();) {
@@ -62,12 +65,12 @@ void SmModel::timeBulkCopies(TimedWarp& w, const exec::PreparedInstruction& pi, 
     const auto bytes = static_cast<uint32_t>(std::popcount(mask) * sectorBytes);
     memory::MemoryRequest request{line, mask, bytes, bulkCopies_.writesGlobal};
     answered = std::max(answered, l2_.request(static_cast<uint64_t>(sendAt), request));
-    sendAt += bytes / timing_.tma.bytesPerCycle;
+    sendAt += bytes / rate;
   }
   tmaFree_ = sendAt;
   const uint64_t done = answered + timing_.tma.latencyCycles;
   memoryDrained_ = std::max(memoryDrained_, done);
-  if (bulkCopies_.writesGlobal) w.bulkGroups.add(done);
+  if (store) w.bulkGroups.add(static_cast<uint64_t>(std::ceil(sendAt)) + timing_.tma.storeLatencyCycles);
   for (const exec::BulkCopyLog::Completion& c : bulkCopies_.completions)
     arriving_.push_back({done, w.cta, w.warp, &pi, c});
   bulkCopies_.clear();

@@ -41,7 +41,7 @@ void SmModel::noteClusterBarrier(TimedWarp& w, exec::ClusterState& cluster, uint
   } else if (w.warp->clusterArrival == 0) {
     // A wait (an arrival leaves clusterArrival set) for a phase that
     // completed before it: the release still takes its time.
-    const uint64_t release = cluster.barrier.completedAt + timing_.cluster.barrierCycles;
+    const uint64_t release = cluster.barrier.completedAt + clusterBarrierCycles(timing_.cluster, cluster.ctas.size());
     if (release > w.notBefore) {
       w.notBefore = release;
       w.notBeforeReason = StallReason::Barrier;

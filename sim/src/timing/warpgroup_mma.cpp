@@ -7,9 +7,11 @@ namespace ptxsim::sim::timing {
 
 bool isWgmma(isa::Opcode op) { return op == isa::Opcode::WgmmaMmaAsync || op == isa::Opcode::WgmmaMmaAsyncSp; }
 
-uint32_t wgmmaTensorCycles(const TensorCoreTiming& tensor, const isa::Instruction& inst) {
-  const double cycles = std::ceil(inst.shape.n / tensor.wgmmaColumnsPerCycle);
-  return std::max(tensor.wgmmaMinCycles, static_cast<uint32_t>(cycles));
+WgmmaCycles wgmmaTensorCycles(const TensorCoreTiming& tensor, const isa::Instruction& inst) {
+  const auto compute = static_cast<uint32_t>(std::ceil(inst.shape.n / tensor.wgmmaColumnsPerCycle));
+  const auto overhead = static_cast<uint32_t>(
+      tensor.wgmmaOverheadCycles + std::ceil(inst.shape.n / tensor.wgmmaOverheadColumnsPerCycle));
+  return {compute, std::max(compute, overhead)};
 }
 
 }  // namespace ptxsim::sim::timing

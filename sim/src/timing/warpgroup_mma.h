@@ -19,7 +19,13 @@ namespace ptxsim::sim::timing {
 
 bool isWgmma(isa::Opcode op);
 
-// Cycles the wgmma `inst` keeps its sub-partition's tensor core.
-uint32_t wgmmaTensorCycles(const TensorCoreTiming& tensor, const isa::Instruction& inst);
+// What the wgmma `inst` takes of its sub-partition's tensor core: the
+// cycles it computes, and those before the next wgmma may start there
+// (TensorCoreTiming).
+struct WgmmaCycles {
+  uint32_t compute = 0;
+  uint32_t busy = 0;
+};
+WgmmaCycles wgmmaTensorCycles(const TensorCoreTiming& tensor, const isa::Instruction& inst);
 
 }  // namespace ptxsim::sim::timing

@@ -135,7 +135,8 @@ TEST(ClusterTiming, AnotherCtasSharedMemoryAnswersAfterTheNetworksLatency) {
 }
 
 TEST(ClusterTiming, ClusterBarrierReleasesItsWarpsAfterItsCost) {
-  const uint32_t cost = sim::TimingConfig{}.cluster.barrierCycles;
+  const sim::ClusterTiming timing = sim::TimingConfig{}.cluster;
+  const uint64_t cost = timing.barrierCycles + 4 * timing.barrierCyclesPerCta;
   std::string body = std::string("mov.u64 %t0, %clock64;\n") + "mov.u32 %i, 0;\nLOOP:\n" + kSync +
                      "add.u32 %i, %i, 1;\n"
                      "setp.lt.u32 %q, %i, 16;\n"

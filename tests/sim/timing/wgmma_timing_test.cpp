@@ -72,9 +72,12 @@ TEST(WgmmaTiming, OneWgmmaCostsItsCyclesAndTheLatency) {
   EXPECT_NEAR(measured, expected, 4);
 }
 
-TEST(WgmmaTiming, NarrowWgmmasTakeTheMinimum) {
-  const double measured = (static_cast<double>(span(8, 8)) - static_cast<double>(span(8, 4))) / 4;
-  EXPECT_NEAR(measured, kTensor.wgmmaMinCycles, 0.5);
+TEST(WgmmaTiming, NarrowWgmmasTakeTheOverhead) {
+  for (unsigned n : {8u, 32u}) {
+    SCOPED_TRACE("N " + std::to_string(n));
+    const double measured = (static_cast<double>(span(n, 8)) - static_cast<double>(span(n, 4))) / 4;
+    EXPECT_NEAR(measured, kTensor.wgmmaOverheadCycles + n / kTensor.wgmmaOverheadColumnsPerCycle, 0.5);
+  }
 }
 
 // sm__pipe_tensor_op_gmma_cycles_active: each of the four tensor cores

@@ -12,7 +12,7 @@ ptxsim="$(realpath "${1:?usage: replay.sh PTXSIM OUTDIR}")"
 out="$(realpath -m "${2:?usage: replay.sh PTXSIM OUTDIR}")"
 rm -rf "$out"
 RUNNER="$ptxsim run --timing --" CALIB_QUICK=1 \
-  CALIB_PROGRAMS="alu_latency alu_throughput shared_memory memory_latency control instruction_fetch register_banks bandwidth texture_cp_async" \
+  CALIB_PROGRAMS="alu_latency alu_throughput shared_memory memory_latency control instruction_fetch register_banks bandwidth texture_cp_async wgmma tma cluster" \
   "$here/measure.sh" "$out" >/dev/null || exit 1
 if grep -E " exit [^0]| build FAILED" "$out/summary.txt"; then
   echo "FAILED: a calibration program did not run under ptxsim (see $out)" >&2

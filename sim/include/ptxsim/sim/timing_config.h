@@ -173,32 +173,42 @@ struct TextureTiming {
 
 // The tensor cores as wgmma.mma_async uses them. A warpgroup's four warps
 // sit on the four sub-partitions, and each sub-partition's tensor core
-// runs its warp's 16 rows of each wgmma after the ones before it: N /
-// wgmmaColumnsPerCycle cycles (every dense form reads 256 bits of each A
-// row per instruction, as does a sparse form's compressed A, so the rate
-// is the same for every type), at least wgmmaMinCycles. A wgmma's results
-// are there wgmmaLatencyCycles after its tensor core is done with it, and
-// wgmma.wait_group holds the warp until then. 2 columns a cycle is the
-// H100's peak (989 dense f16 TFLOPS over 132 SMs at 1830 MHz: 512
-// multiply-adds a cycle a sub-partition); the minimum and the latency are
-// estimates until tests/timing/calibration/wgmma.cu is recorded.
+// runs its warp's 16 rows of each wgmma after the ones before it: it
+// computes for N / wgmmaColumnsPerCycle cycles (every dense form reads 256
+// bits of each A row per instruction, as does a sparse form's compressed
+// A, so the rate is the same for every type), and the next wgmma starts no
+// sooner than wgmmaOverheadCycles + N / wgmmaOverheadColumnsPerCycle
+// cycles after it (what narrow wgmmas cost on top). Its results are there
+// wgmmaLatencyCycles after its computing ends, and wgmma.wait_group holds
+// the warp until then. Fitted to the H100 (tests/timing/calibration/
+// wgmma.cu, h100/wgmma.out, f16 with f32 accumulators, N 8 to 256): a
+// chain of wgmmas into the same accumulators takes max(N / 2, 16 + N / 4)
+// cycles a wgmma, two warpgroups twice that each, and one wgmma's wait
+// returns N / 2 + 6 cycles after it issued.
 struct TensorCoreTiming {
   double wgmmaColumnsPerCycle = 2;
-  uint32_t wgmmaMinCycles = 8;
-  uint32_t wgmmaLatencyCycles = 24;
+  uint32_t wgmmaOverheadCycles = 16;
+  double wgmmaOverheadColumnsPerCycle = 4;
+  uint32_t wgmmaLatencyCycles = 9;
 
   bool operator==(const TensorCoreTiming&) const = default;
 };
 
 // The tensor memory accelerator (cp.async.bulk, cp.async.bulk.tensor): an
 // SM's engine sends each copy's global lines to the L2 (its L1 is not
-// involved) at bytesPerCycle, one copy after another; a load's mbarrier
-// completion lands latencyCycles after its last line is answered, and a
-// store's or reduction's bulk group is done then. Both estimates until
-// tests/timing/calibration/tma.cu is recorded.
+// involved), one copy after another: a load's requests at bytesPerCycle,
+// and its mbarrier completion lands latencyCycles after its last line is
+// answered; a store's or reduction's lines at storeBytesPerCycle, and its
+// bulk group is done storeLatencyCycles after the last is sent (the H100
+// does not wait for the L2's answer: tests/timing/calibration/tma.cu,
+// h100/tma.out, 47 cycles for 128 bytes, 555 for 16 KiB, a third of an
+// L2 round trip at the smallest). Fitted there: a 128-byte load from the
+// L2 completes in 333 cycles, and one SM streams 53.5 bytes a cycle.
 struct TmaTiming {
-  uint32_t latencyCycles = 32;
+  uint32_t latencyCycles = 0;
   double bytesPerCycle = 128;
+  uint32_t storeLatencyCycles = 40;
+  double storeBytesPerCycle = 32;
 
   bool operator==(const TmaTiming&) const = default;
 };
@@ -206,12 +216,17 @@ struct TmaTiming {
 // Thread block clusters: a load, store or atomic on another CTA's shared
 // memory (distributed shared memory) crosses the SM-to-SM network, and
 // its result is there dsmemLatencyCycles after it issues; the warps a
-// barrier.cluster phase releases move on barrierCycles after the arrival
-// that completed it. Both estimates until
-// tests/timing/calibration/cluster.cu is recorded.
+// barrier.cluster phase releases move on barrierCycles +
+// barrierCyclesPerCta x (the cluster's CTAs) after the arrival that
+// completed it. Fitted to the H100 (tests/timing/calibration/cluster.cu,
+// h100/cluster.out): a chase through another CTA's shared memory takes
+// 192 cycles a load, and one barrier.cluster arrive and wait by 128
+// threads a CTA 769, 785, 824 and 906 cycles for clusters of 2, 4, 8 and
+// 16 (the model adds about 5 cycles of its own issue).
 struct ClusterTiming {
-  uint32_t dsmemLatencyCycles = 200;
-  uint32_t barrierCycles = 190;
+  uint32_t dsmemLatencyCycles = 192;
+  uint32_t barrierCycles = 741;
+  uint32_t barrierCyclesPerCta = 10;
 
   bool operator==(const ClusterTiming&) const = default;
 };
