@@ -35,6 +35,8 @@ std::string ptxasRefusal(const FormToCheck& form) {
     case Opcode::Dp2a:
     case Opcode::Bfind: return integerRefusal(form);
     case Opcode::CpAsyncBulkWaitGroup: return formWordRefusal(form);
+    case Opcode::Atom:
+    case Opcode::Red: return atomicRefusal(form);
     default:
       // The video instructions; a word of a broad group is what ptxas sees first.
       if (std::string why = formWordRefusal(form); !why.empty()) return why;

@@ -38,5 +38,6 @@ std::string floatRefusal(const FormToCheck& form);
 std::string integerRefusal(const FormToCheck& form);
 std::string videoRefusal(const FormToCheck& form);
 std::string formWordRefusal(const FormToCheck& form);
+std::string atomicRefusal(const FormToCheck& form);
 
 }  // namespace ptxsim::isa::strict
