@@ -37,6 +37,11 @@ std::string ptxasRefusal(const FormToCheck& form) {
     case Opcode::CpAsyncBulkWaitGroup: return formWordRefusal(form);
     case Opcode::Atom:
     case Opcode::Red: return atomicRefusal(form);
+    case Opcode::Ld:
+    case Opcode::St:
+    case Opcode::Ldu:
+      if (std::string why = formWordRefusal(form); !why.empty()) return why;
+      return memoryRefusal(form);
     default:
       // The video instructions; a word of a broad group is what ptxas sees first.
       if (std::string why = formWordRefusal(form); !why.empty()) return why;

@@ -39,5 +39,6 @@ std::string integerRefusal(const FormToCheck& form);
 std::string videoRefusal(const FormToCheck& form);
 std::string formWordRefusal(const FormToCheck& form);
 std::string atomicRefusal(const FormToCheck& form);
+std::string memoryRefusal(const FormToCheck& form);
 
 }  // namespace ptxsim::isa::strict
