@@ -37,6 +37,10 @@ std::string ptxasRefusal(const FormToCheck& form) {
     case Opcode::CpAsyncBulkWaitGroup: return formWordRefusal(form);
     case Opcode::Atom:
     case Opcode::Red: return atomicRefusal(form);
+    case Opcode::Vote:
+    case Opcode::Shfl:
+    case Opcode::Match:
+    case Opcode::Redux: return warpRefusal(form);
     case Opcode::Ld:
     case Opcode::St:
     case Opcode::Ldu:

@@ -40,5 +40,6 @@ std::string videoRefusal(const FormToCheck& form);
 std::string formWordRefusal(const FormToCheck& form);
 std::string atomicRefusal(const FormToCheck& form);
 std::string memoryRefusal(const FormToCheck& form);
+std::string warpRefusal(const FormToCheck& form);
 
 }  // namespace ptxsim::isa::strict
