@@ -232,7 +232,7 @@ bool FunctionLowerer::checkPtxasRules(const DecodedOpcode& decoded, P::Instructi
   const size_t first = statement->getStart()->getType() == P::AT ? 2 : 1;
   const strict::FormToCheck form{*decoded.spec, std::span(decoded.types.data(), decoded.typeCount),
                                  decoded.modifiers, static_cast<uint32_t>((statement->children.size() - first) / 2),
-                                 context_.module().target.sm};
+                                 context_.module().target.sm, context_.module().ptxVersion};
   std::string why = strict::ptxasRefusal(form);
   if (why.empty()) return true;
   return fail(locationOf(statement->opcode), why);

@@ -62,11 +62,13 @@ std::string roundedOrApprox(const FormToCheck& form) {
   if (precision == Mod::Full)
     return rounding != Mod::None ? illegalRounding(std::string(name) + ".full") : "";
   if (precision == Mod::Approx) {
+    // An IEEE direction beside .approx is refused first; .rna only after
+    // rcp.approx.f64's .ftz.
+    if (rounding != Mod::None && rounding != Mod::Rna) return kRoundingOrApprox + std::string(name) + "'";
     if (type == DataType::F64 && !form.has(Mod::Ftz)) {
       return "'.ftz' modifier required for instruction '" + std::string(name) + ".approx.f64'";
     }
     if (rounding == Mod::Rna) return illegalRounding(name);
-    if (rounding != Mod::None) return kRoundingOrApprox + std::string(name) + "'";
     return {};
   }
   if (rounding == Mod::None || rounding == Mod::Rna) return kRoundingOrApprox + std::string(name) + "'";

@@ -35,6 +35,17 @@ std::string ptxasRefusal(const FormToCheck& form) {
     case Opcode::Dp2a:
     case Opcode::Bfind: return integerRefusal(form);
     case Opcode::CpAsyncBulkWaitGroup: return formWordRefusal(form);
+    case Opcode::Atom:
+    case Opcode::Red: return atomicRefusal(form);
+    case Opcode::Vote:
+    case Opcode::Shfl:
+    case Opcode::Match:
+    case Opcode::Redux: return warpRefusal(form);
+    case Opcode::Ld:
+    case Opcode::St:
+    case Opcode::Ldu:
+      if (std::string why = formWordRefusal(form); !why.empty()) return why;
+      return memoryRefusal(form);
     default:
       // The video instructions; a word of a broad group is what ptxas sees first.
       if (std::string why = formWordRefusal(form); !why.empty()) return why;

@@ -24,6 +24,7 @@ struct FormToCheck {
   ModifierSet modifiers;
   uint32_t operandCount = 0;  // operands as written
   uint32_t targetSm = 0;      // the module's .target (90 for sm_90a)
+  uint32_t ptxVersion = 0;    // the module's .version, major*10+minor
 
   DataType type(unsigned slot) const { return slot < types.size() ? types[slot] : DataType::None; }
   bool has(Mod mod) const { return modifiers.has(mod); }

@@ -38,5 +38,8 @@ std::string floatRefusal(const FormToCheck& form);
 std::string integerRefusal(const FormToCheck& form);
 std::string videoRefusal(const FormToCheck& form);
 std::string formWordRefusal(const FormToCheck& form);
+std::string atomicRefusal(const FormToCheck& form);
+std::string memoryRefusal(const FormToCheck& form);
+std::string warpRefusal(const FormToCheck& form);
 
 }  // namespace ptxsim::isa::strict

@@ -384,8 +384,8 @@ TEST(Atomic, RedUpdatesMemoryWithoutAResult) {
       "ld.shared.b32 %v, [%cell+8];\nst.global.b32 [%out+16], %v;\n"
       "ld.shared.b32 %v, [%cell+12];\nst.global.b32 [%out+24], %v;\n"
       "red.global.add.u64 [%out+32], %tx8;\nred.global.exch.b32 [%out+40], 1;");
-  // red has no exch: the kernel cannot be loaded (at its launch, lazily).
-  EXPECT_EQ(test::runKernel(ptx, {}, 6, 64).result.error.kind, sim::LaunchErrorKind::InvalidPtx);
+  // red has no exch: the module is refused at load with ptxas's message.
+  EXPECT_NE(test::moduleLoadError(ptx).find("Illegal operation '.exch' for instruction 'red'"), std::string::npos);
   std::string valid = ptx.substr(0, ptx.find("red.global.exch")) + "\nret;\n}\n";
   test::KernelRun run = test::runKernel(valid, {}, 5, 64);
   ASSERT_FALSE(run.result.error) << run.result.error.message;
@@ -516,12 +516,15 @@ TEST(Atomic, FormsOutsideTheIsaFailToLoad) {
   auto load = [](const std::string& inst) {
     return test::loadError(".reg .b16 %h;\n.reg .b32 %r;\n.reg .b64 %d;\n.reg .b128 %q;", inst);
   };
-  EXPECT_NE(load("atom.global.add.s64 %d, [%out], %d;").find("unsupported instruction"), std::string::npos);
-  EXPECT_NE(load("atom.global.inc.u64 %d, [%out], %d;").find("unsupported instruction"), std::string::npos);
-  EXPECT_NE(load("atom.global.add.b128 %q, [%out], %q;").find("128-bit atomics are atom.exch and atom.cas"),
+  // Refused at load with ptxas's messages (isa/src/strict/atomic_rules.cpp).
+  EXPECT_NE(load("atom.global.add.s64 %d, [%out], %d;").find("Operation .add requires .u32 or .s32 or .u64"),
             std::string::npos);
+  EXPECT_NE(load("atom.global.inc.u64 %d, [%out], %d;").find("Operation .inc requires .u32 type"),
+            std::string::npos);
+  EXPECT_NE(load("atom.global.add.b128 %q, [%out], %q;").find("Operation .add requires"), std::string::npos);
   EXPECT_EQ(load("atom.global.exch.b128 %q, [%out], %q;"), "");
-  EXPECT_NE(load("atom.global.add.f16 %h, [%out], %h;").find("requires .noftz"), std::string::npos);
+  EXPECT_NE(load("atom.global.add.f16 %h, [%out], %h;").find("'.noftz' modifier required for instruction 'atom'"),
+            std::string::npos);
   EXPECT_EQ(load("atom.global.cas.b16 %h, [%out], %h, %h;"), "");
 }
 

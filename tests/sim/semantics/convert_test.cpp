@@ -319,9 +319,13 @@ TEST(Convert, HalfToHalfWithoutRoundingIsRn) {
 }
 
 TEST(Convert, UnsupportedFormsAreRejectedWithAReason) {
-  EXPECT_NE(test::loadError(".reg .b32 %x; .reg .f32 %f;", "cvt.f32.s32 %f, %x;").find("needs .rn"),
+  // A conversion that needs a rounding modifier is refused at load with ptxas's message.
+  EXPECT_NE(test::loadError(".reg .b32 %x; .reg .f32 %f;", "cvt.f32.s32 %f, %x;")
+                .find("Rounding modifier required for instruction 'cvt'"),
             std::string::npos);
-  EXPECT_NE(test::loadError(".reg .b32 %x; .reg .f32 %f;", "cvt.s32.f32 %x, %f;").find(".rni"), std::string::npos);
+  EXPECT_NE(test::loadError(".reg .b32 %x; .reg .f32 %f;", "cvt.s32.f32 %x, %f;")
+                .find("Rounding modifier required for instruction 'cvt'"),
+            std::string::npos);
   std::string e2m1 = test::loadError(".reg .b8 %d; .reg .f32 %f;", "cvt.rn.satfinite.e2m1x2.f32 %d, %f, %f;",
                                      "sm_100a");
   EXPECT_NE(e2m1.find("e2m1x2"), std::string::npos) << e2m1;
