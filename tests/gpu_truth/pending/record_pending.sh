@@ -4,7 +4,7 @@
 # into OUT (default $OUT):
 #   OUT/programs/NAME.expected  the pending programs (wgmma_sparse_tf32,
 #                               tma_copies, runtime_then_driver,
-#                               mma_more_forms) and
+#                               mma_more_forms, mma_sparse_forms) and
 #                               tensormap_replace with its patch applied
 #   OUT/calibration/            tests/timing/calibration's wgmma, tma and
 #                               cluster probes (measure.sh)
@@ -23,7 +23,7 @@ mkdir -p "$work/tree"
 tar -C "$root" --exclude=./build --exclude=./.git -cf - . | tar -C "$work/tree" -xf -
 cd "$work/tree" || exit 1
 status=0
-pending=(wgmma_sparse_tf32 tma_copies runtime_then_driver mma_more_forms)
+pending=(wgmma_sparse_tf32 tma_copies runtime_then_driver mma_more_forms mma_sparse_forms)
 for name in "${pending[@]}"; do cp "tests/gpu_truth/pending/$name.cu" tests/cuda/programs/; done
 patch -p0 <tests/gpu_truth/pending/tensormap_replace_fault_last.patch || status=1
 RECORD=programs ONLY="${pending[*]} tensormap_replace" bash tests/gpu_truth/record.sh "$out/sem" "$out/programs" ||
