@@ -244,6 +244,11 @@ bool selectMmaSp(const isa::Instruction& inst, PreparedInstruction& pi, SelectCo
   // The selector: an immediate naming one of the groups of lanes that hold
   // metadata. ptxas also takes 2 and 3 for m16n8k32 .f16, which PTX leaves
   // undefined; refused here rather than guessed.
+  // The metadata is a register (ptxas refuses an immediate).
+  if (context.function.operands[inst.firstOperand + 4].kind != isa::OperandKind::Register) {
+    why = "mma.sp " + formName(inst) + " with metadata that is not a register";
+    return false;
+  }
   const isa::Operand& f = context.function.operands[inst.firstOperand + 5];
   unsigned groups = 4 / mma::sparseMetadataLanes(p.k, elementBits(p.a));
   if (f.kind != isa::OperandKind::Immediate || f.value < 0 || f.value >= static_cast<int64_t>(groups)) {

@@ -290,6 +290,9 @@ TEST(MmaSparse, RefusedFormsNameTheForm) {
       {"mma.sp::ordered_metadata.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32" + r4 + a4 + b4 +
            "{%r12, %r13, %r14, %r15}, %r16, 1;",
        "from 0 to 0"},
+      {"mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" + r4 + "{%r4, %r5}, " +
+           "{%r8, %r9}, {%r12, %r13, %r14, %r15}, 0x44444444, 0;",
+       "metadata that is not a register"},
   };
   for (const Case& c : cases) {
     std::string error = test::loadError(declarations, c.instruction);
