@@ -436,6 +436,7 @@ SyncKind syncKindOf(const isa::Instruction& inst) {
     case Opcode::Elect:
     case Opcode::Redux: return SyncKind::Collective;
     case Opcode::Mma:
+    case Opcode::MmaSp:
     case Opcode::WgmmaMmaAsync:
     case Opcode::WgmmaMmaAsyncSp:
     case Opcode::Ldmatrix:

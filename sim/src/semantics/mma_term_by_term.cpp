@@ -100,7 +100,7 @@ uint32_t wgmmaDotTermByTerm(const WgmmaDotModel& model, DotOperand a, DotOperand
 }
 
 uint32_t fp8DotF32TermByTerm(DotOperand a, DotOperand b, unsigned kK, uint32_t cBits) {
-  constexpr unsigned kMaxStep = 16;
+  constexpr unsigned kMaxStep = kMaxDotK / 2;  // 32 for mma.sp's m16n8k64 expanded A
   unsigned kStep = kK / 2;
   bool nan = false, posInf = false, negInf = false;
   double first[kMaxStep], second[kMaxStep + 1];

@@ -13,7 +13,8 @@
 namespace ptxsim::sim::semantics::mma {
 
 uint32_t wgmmaDotTermByTerm(const WgmmaDotModel& model, DotOperand a, DotOperand b, unsigned n, Scaled c);
-// a and b hold their k (32 or 16) elements in step order (fp8StepOrder).
+// a and b hold their k (64, 32 or 16) elements in step order (fp8StepOrder;
+// for mma.sp's m16n8k64, matrix_mma_sparse.cpp's own).
 uint32_t fp8DotF32TermByTerm(DotOperand a, DotOperand b, unsigned k, uint32_t cBits);
 
 // The result's bits for the exact sum `value` of the aligned terms (NaN

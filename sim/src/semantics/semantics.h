@@ -84,6 +84,7 @@ void registerVideoSemantics(SemanticsTable& table);
 void registerSurfaceSemantics(SemanticsTable& table);
 void registerTextureSemantics(SemanticsTable& table);
 void registerMatrixMmaSemantics(SemanticsTable& table);
+void registerMatrixMmaSparseSemantics(SemanticsTable& table);
 void registerMatrixWmmaSemantics(SemanticsTable& table);
 void registerMatrixWmmaMmaSemantics(SemanticsTable& table);
 void registerMatrixWgmmaSemantics(SemanticsTable& table);

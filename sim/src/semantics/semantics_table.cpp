@@ -50,6 +50,7 @@ const SemanticsTable& semanticsTable() {
     registerSurfaceSemantics(t);
     registerTextureSemantics(t);
     registerMatrixMmaSemantics(t);
+    registerMatrixMmaSparseSemantics(t);
     registerMatrixWmmaSemantics(t);
     registerMatrixWmmaMmaSemantics(t);
     registerMatrixWgmmaSemantics(t);

@@ -2,7 +2,8 @@
 # Runs on the GPU machine (the `device` tool), from the repository root:
 # records in one go what waits for the GPU (README.md beside this script),
 # into OUT (default $OUT):
-#   OUT/programs/NAME.expected  the pending programs (tma_copies) and
+#   OUT/programs/NAME.expected  the pending programs (tma_copies,
+#                               mma_sparse_forms) and
 #                               tensormap_replace with its patch applied
 #   OUT/*.sanitizer.txt         tma_copies under compute-sanitizer
 # A copy of the working tree is changed (pending programs moved into
@@ -17,7 +18,7 @@ mkdir -p "$work/tree"
 tar -C "$root" --exclude=./build --exclude=./.git -cf - . | tar -C "$work/tree" -xf -
 cd "$work/tree" || exit 1
 status=0
-pending=(tma_copies)
+pending=(tma_copies mma_sparse_forms)
 for name in "${pending[@]}"; do cp "tests/gpu_truth/pending/$name.cu" tests/cuda/programs/; done
 patch -p0 <tests/gpu_truth/pending/tensormap_replace_fault_last.patch || status=1
 RECORD=programs ONLY="${pending[*]} tensormap_replace" bash tests/gpu_truth/record.sh "$out/sem" "$out/programs" ||

@@ -314,13 +314,6 @@ TEST(MmaForms, RefusedFormsNameTheReason) {
       {"mma.sync.aligned.m16n8k32.row.col.s32.s4.s4.s32 {%r0, %r1, %r2, %r3}, {%r4}, {%r6}, {%r0, %r1, %r2, %r3};",
        "wrong number of registers"},
   };
-  // mma.sp is not implemented yet: refused at load, named.
-  std::string sparse = test::loadError(
-      declarations,
-      "mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, "
-      "{%r4, %r5, %r6, %r7}, {%f4, %f5, %f6, %f7}, %r8, 0x0;");
-  EXPECT_NE(sparse.find("unsupported instruction"), std::string::npos) << sparse;
-  EXPECT_NE(sparse.find("mma.sp"), std::string::npos) << sparse;
   for (const Case& c : cases) {
     std::string error = test::loadError(declarations, c.instruction);
     EXPECT_NE(error.find("unsupported instruction"), std::string::npos) << c.instruction << ": " << error;
