@@ -19,6 +19,11 @@ if [ "$code" -ne 0 ] || [ "$(grep -c ' OK$' hopper.out)" -ne 6 ]; then
   cat hopper.err >&2
   exit 1
 fi
+# The H100's output (h100/hopper.expected): the same result hashes.
+if ! diff -u <(grep -v '^exit code' "$here/h100/hopper.expected") hopper.out; then
+  echo "hopper: the results differ from the H100's (above)" >&2
+  exit 1
+fi
 "$ptxsim" run --timing -- ./hopper "${timed[@]}" >hopper.timing.out 2>hopper.timing.err
 code=$?
 if [ "$code" -ne 0 ] || ! diff -u hopper.out hopper.timing.out; then
@@ -26,4 +31,4 @@ if [ "$code" -ne 0 ] || ! diff -u hopper.out hopper.timing.out; then
   cat hopper.timing.err >&2
   exit 1
 fi
-echo "hopper: 6 kernels match their host references, under --timing too"
+echo "hopper: 6 kernels match their host references and the H100's results, under --timing too"

@@ -23,7 +23,8 @@ struct TimedStats {
   double warpsActivePct = 0;           // sm__warps_active.avg.pct_of_peak_sustained_active
   // The tensor cores' busy cycles over the active SMs' sub-partition-cycles
   // (sm__pipe_tensor_op_{gmma,hmma}_cycles_active.avg.pct_of_peak_sustained_active):
-  // wgmma's, and mma.sync's and wmma's.
+  // wgmma's, and every tensor instruction's (mma.sync's, wmma's and, as
+  // the H100 counts them, wgmma's).
   double tensorGmmaPct = 0;
   double tensorHmmaPct = 0;
   uint64_t instructionsIssued = 0;     // smsp__inst_issued.sum
