@@ -274,5 +274,39 @@ TEST(Lowering, ErrorsAreLocated) {
   EXPECT_EQ(d.where.column, 7u);
 }
 
+// wgmma's accumulator registers as ptxas 13.0 takes them for sm_90a (each
+// declared type tried with ptxas): f32 in .f32 or .b32, f16 pairs in
+// .f16x2 or .b32, s32 in .s32, .u32 or .b32; others "Arguments mismatch".
+TEST(Lowering, WgmmaAccumulatorsHoldDsType) {
+  auto kernel = [](const char* d, const char* a, unsigned k, const char* declared, unsigned count) {
+    std::string list;
+    for (unsigned r = 0; r < count; ++r) list += (r ? ",%d" : "{%d") + std::to_string(r);
+    const std::string tail = std::string(a) == "s8" ? "%p" : "%p, 1, 1, 0, 0";
+    return std::string(".version 8.4\n.target sm_90a\n.address_size 64\n.entry k() {\n.reg .") + declared +
+           " %d<8>;\n.reg .b64 %da, %db;\n.reg .pred %p;\nwgmma.mma_async.sync.aligned.m64n8k" + std::to_string(k) +
+           "." + d + "." + a + "." + a + " " + list + "}, %da, %db, " + tail + ";\n}\n";
+  };
+  struct Case {
+    const char* d;
+    const char* a;
+    unsigned k, count;
+    const char* declared;
+    bool taken;
+  };
+  const Case cases[] = {{"f32", "f16", 16, 4, "f32", true},   {"f32", "f16", 16, 4, "b32", true},
+                        {"f32", "f16", 16, 4, "u32", false},  {"f32", "f16", 16, 4, "f16x2", false},
+                        {"f16", "f16", 16, 2, "f16x2", true}, {"f16", "f16", 16, 2, "b32", true},
+                        {"f16", "f16", 16, 2, "f32", false},  {"f16", "f16", 16, 2, "u32", false},
+                        {"s32", "s8", 32, 4, "s32", true},    {"s32", "s8", 32, 4, "u32", true},
+                        {"s32", "s8", 32, 4, "f32", false}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.d) + " in ." + c.declared);
+    CompileResult result = compilePtx(kernel(c.d, c.a, c.k, c.declared, c.count));
+    EXPECT_EQ(result.ok(), c.taken);
+    if (!c.taken && !result.errors.empty())
+      EXPECT_EQ(result.errors.front().message, "Arguments mismatch for instruction 'wgmma.mma_async'");
+  }
+}
+
 }  // namespace
 }  // namespace ptxsim::isa

@@ -266,6 +266,7 @@ void FunctionLowerer::lowerInstruction(P::InstructionStatementContext* statement
   inst.modifiers = decoded->modifiers;
   inst.shape = decoded->shape;
   if (!lowerOperands(statement, inst)) return;
+  if (!checkWgmmaAccumulators(inst)) return;
   function().instructions.push_back(inst);
 }
 

@@ -45,6 +45,9 @@ class FunctionLowerer {
 
   // Operands (operand_lowerer.cpp).
   bool lowerOperands(P::InstructionStatementContext* statement, Instruction& inst);
+  // wgmma's accumulator registers against D's type, as ptxas checks them
+  // (accumulator_registers.cpp).
+  bool checkWgmmaAccumulators(const Instruction& inst);
   bool lowerCallOperands(const std::vector<P::OperandContext*>& operands, Instruction& inst);
   bool lowerOperand(P::OperandContext* ctx, OperandRole role, uint32_t slot, Operand& out);
   bool lowerName(antlr4::Token* token, OperandRole role, uint32_t slot, Operand& out);

@@ -55,7 +55,7 @@ std::string trailing(const Form& f) {
 
 std::string kernelPtx(const Form& f, unsigned chain) {
   const unsigned regs = dRegisters(f);
-  const bool floatD = std::string(f.d) != "s32";
+  const bool floatD = std::string(f.d) == "f32";  // f16 pairs are held in .b32 registers
   std::string p = ".version 8.4\n.target sm_90a\n.address_size 64\n.extern .shared .align 1024 .b8 smem[];\n";
   p += ".visible .entry probe(.param .u64 out)\n{\n";
   p += floatD ? ".reg .f32 %d<130>;\n" : ".reg .b32 %d<130>;\n";
