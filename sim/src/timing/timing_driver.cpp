@@ -192,6 +192,15 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
   // CTAs go to SMs in order, each SM filled to its limit in turn of the
   // lowest free slot, as the hardware's dispatcher hands them out at the start.
   if (clusters) placeClusters(startCycle);
+  // A cluster no GPC can hold even empty would never start.
+  const bool clusterFits =
+      !clusters || clusters->fit([](uint32_t) { return 0u; }, ctasPerSm, clusterSms) || clusters->allPlaced();
+  if (!clusterFits) {
+    grid.fail(0, LaunchErrorKind::InvalidClusterSize,
+              "launch of " + grid.kernel.kernel().function->name + ": a cluster of " +
+                  std::to_string(clusters->clusterSize()) + " blocks does not fit the SMs of any GPC at " +
+                  std::to_string(ctasPerSm) + " block(s) an SM (the preset's gpc_sms)");
+  }
   for (uint32_t round = 0; round < ctasPerSm && nextCta < ctaCount && !clusters; ++round) {
     for (auto& sm : sms) {
       if (nextCta >= ctaCount) break;
@@ -291,7 +300,7 @@ TimedGrid runTimedGrid(exec::GridContext& grid, uint32_t ctasPerSm, KeptState& k
     for (uint32_t s = 0; s < stops.size(); ++s)
       if (stops[s]) rejoin(s, *stops[s]);
   };
-  bool failed = false;
+  bool failed = !clusterFits;
   uint64_t windowsDoneAt = startCycle;  // the end of the last window run or passed
   while (!failed) {
     // The next window: that of the soonest event of the SMs not running

@@ -266,5 +266,24 @@ TEST(ClusterTiming, ReadingAnExitedCtasSharedMemoryFaults) {
   EXPECT_NE(run.result.error.message.find("which has exited"), std::string::npos) << run.result.error.message;
 }
 
+// A preset whose GPCs hold fewer blocks than a cluster has: the timing
+// model refuses the launch rather than never starting its clusters.
+TEST(ClusterTiming, AClusterNoGpcCanHoldIsRefused) {
+  sim::GpuConfig config;
+  config.gpcSms.assign(config.smCount / 2, 2);  // GPCs of 2 SMs; 1024 threads: 2 blocks an SM
+  Device device(config, DeviceOptions{1});
+  device.launchOptions().timing = true;
+  auto module = device.loadModule(clusterKernel("", ""), "cluster_test.ptx");
+  uint64_t out = device.malloc(4);
+  sim::LaunchResult fits = device.launch(*module, "k", {4, 1, 1}, {1024, 1, 1}, 0, KernelArgs().add(out), false,
+                                         {4, 1, 1}, false);
+  EXPECT_FALSE(fits.error) << fits.error.message;
+  sim::LaunchResult refused = device.launch(*module, "k", {8, 1, 1}, {1024, 1, 1}, 0, KernelArgs().add(out),
+                                            false, {8, 1, 1}, false);
+  ASSERT_EQ(refused.error.kind, sim::LaunchErrorKind::InvalidClusterSize) << refused.error.message;
+  EXPECT_NE(refused.error.message.find("does not fit the SMs of any GPC"), std::string::npos)
+      << refused.error.message;
+}
+
 }  // namespace
 }  // namespace ptxsim
