@@ -30,6 +30,45 @@ inline std::string clusterKernel(std::string_view declarations, std::string_view
   return text;
 }
 
+// Kernels both the functional and the timed cluster tests run.
+// Rank 1 exits at once; rank 0 computes a while, then reads rank 1's
+// shared memory (a fault: the block has exited).
+inline constexpr const char* kPeerWordsDeclaration = ".shared .align 4 .b32 s[4];";
+inline constexpr const char* kReadExitedPeerBody =
+    "mov.u32 %r, %cluster_ctarank;\n"
+    "setp.ne.u32 %p, %r, 0;\n"
+    "@%p bra DONE;\n"
+    "mov.u32 %w, 0;\n"
+    "LOOP:\n"
+    "add.u32 %w, %w, 1;\n"
+    "setp.lt.u32 %q, %w, 1000;\n"
+    "@%q bra LOOP;\n"
+    "mov.u32 %a, s;\nmapa.shared::cluster.u32 %a, %a, 1;\n"
+    "ld.shared::cluster.u32 %v, [%a];\n"
+    "DONE:";
+// Rank 1's thread 0 arrives on rank 0's mbarrier through a
+// .shared::cluster address; rank 0 waits on it, then writes out[0] = 1.
+inline constexpr const char* kRemoteBarrierDeclaration = ".shared .align 8 .b64 bar;";
+inline constexpr const char* kRemoteMbarrierArriveBody =
+    "mov.u32 %r, %cluster_ctarank;\n"
+    "setp.eq.u32 %p, %r, 0;\n"
+    "mov.u32 %a, bar;\n"
+    "@%p mbarrier.init.shared::cta.b64 [%a], 1;\n"
+    "barrier.cluster.arrive;\n"
+    "barrier.cluster.wait;\n"
+    "@%p bra WAIT;\n"
+    "mapa.shared::cluster.u32 %a, %a, 0;\n"
+    "setp.eq.u32 %q, %tx, 0;\n"
+    "@%q mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%a];\n"
+    "bra DONE;\n"
+    "WAIT:\n"
+    "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %q, [%a], 0;\n"
+    "@!%q bra WAIT;\n"
+    "st.global.u32 [%out], 1;\n"
+    "DONE:\n"
+    "barrier.cluster.arrive;\n"
+    "barrier.cluster.wait;";
+
 struct ClusterRun {
   std::vector<uint32_t> out;
   sim::LaunchResult result;

@@ -314,20 +314,7 @@ TEST(Cluster, OutOfRangeRanksAndOffsetsFaultWithClearMessages) {
                                "ld.shared::cluster.u32 %v, [%a+64];",
                                {2, 1, 1});
   EXPECT_NE(offset.find("out of bounds of the 16-byte shared memory of rank 1"), std::string::npos) << offset;
-  // Rank 1 exits at once; rank 0 computes a while, then reads rank 1.
-  std::string exited = faultOf(".shared .align 4 .b32 s[4];",
-                               "mov.u32 %r, %cluster_ctarank;\n"
-                               "setp.ne.u32 %p, %r, 0;\n"
-                               "@%p bra DONE;\n"
-                               "mov.u32 %w, 0;\n"
-                               "LOOP:\n"
-                               "add.u32 %w, %w, 1;\n"
-                               "setp.lt.u32 %q, %w, 1000;\n"
-                               "@%q bra LOOP;\n"
-                               "mov.u32 %a, s;\nmapa.shared::cluster.u32 %a, %a, 1;\n"
-                               "ld.shared::cluster.u32 %v, [%a];\n"
-                               "DONE:",
-                               {2, 1, 1});
+  std::string exited = faultOf(test::kPeerWordsDeclaration, test::kReadExitedPeerBody, {2, 1, 1});
   EXPECT_NE(exited.find("which has exited"), std::string::npos) << exited;
 }
 
@@ -337,27 +324,7 @@ TEST(Cluster, RemoteMbarrierArriveCompletesThePhase) {
   ClusterLaunch l;
   l.grid = {2, 1, 1};
   l.cluster = {2, 1, 1};
-  ClusterRun run =
-      runCluster(clusterKernel(".shared .align 8 .b64 bar;",
-                               "mov.u32 %r, %cluster_ctarank;\n"
-                               "setp.eq.u32 %p, %r, 0;\n"
-                               "mov.u32 %a, bar;\n"
-                               "@%p mbarrier.init.shared::cta.b64 [%a], 1;\n"
-                               "barrier.cluster.arrive;\n"
-                               "barrier.cluster.wait;\n"
-                               "@%p bra WAIT;\n"
-                               "mapa.shared::cluster.u32 %a, %a, 0;\n"
-                               "setp.eq.u32 %q, %tx, 0;\n"
-                               "@%q mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%a];\n"
-                               "bra DONE;\n"
-                               "WAIT:\n"
-                               "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %q, [%a], 0;\n"
-                               "@!%q bra WAIT;\n"
-                               "st.global.u32 [%out], 1;\n"
-                               "DONE:\n"
-                               "barrier.cluster.arrive;\n"
-                               "barrier.cluster.wait;"),
-                 l, 1);
+  ClusterRun run = runCluster(clusterKernel(test::kRemoteBarrierDeclaration, test::kRemoteMbarrierArriveBody), l, 1);
   ASSERT_FALSE(run.result.error) << run.result.error.message;
   EXPECT_EQ(run.out[0], 1u);
 }

@@ -49,11 +49,7 @@ struct ExecContext {
   BulkCopyLog* bulkCopies = nullptr;
 
   // One register, scratch or constant row.
-  uint64_t* row(uint32_t r) const {
-    const PreparedFunction& fn = *frame->function;
-    if (r < fn.frameRows()) return frame->registers.data() + uint64_t{r} * kWarpSize;
-    return const_cast<uint64_t*>(fn.constants.data()) + uint64_t{r - fn.frameRows()} * kWarpSize;
-  }
+  uint64_t* row(uint32_t r) const { return rowOf(*frame, r); }
   const uint32_t* vectorRows(const PreparedOperand& op) const {
     return frame->function->vectorRows.data() + op.firstElement;
   }

@@ -44,6 +44,15 @@ struct Frame {
   uint8_t* paramsOf(unsigned lane) { return params.data() + lane * function->paramAreaBytes; }
 };
 
+// Row `r` of `frame`: a register or scratch row of the frame, or one of
+// its function's constant rows (32 lanes each).
+inline uint64_t* rowOf(Frame& frame, uint32_t r) {
+  const PreparedFunction& fn = *frame.function;
+  if (r < fn.frameRows()) return frame.registers.data() + uint64_t{r} * kWarpSize;
+  return const_cast<uint64_t*>(fn.constants.data()) + uint64_t{r - fn.frameRows()} * kWarpSize;
+}
+inline const uint64_t* rowOf(const Frame& frame, uint32_t r) { return rowOf(const_cast<Frame&>(frame), r); }
+
 // Why a group is not runnable.
 enum class GroupWait : uint8_t {
   None,

@@ -49,17 +49,13 @@ bool reachesClusterPeers(const exec::PreparedInstruction& pi, const exec::Frame&
       break;
     default: break;
   }
-  const exec::PreparedFunction& fn = *frame.function;
-  const isa::Operand* operands = fn.function->operands.data() + inst.firstOperand;
+  const isa::Operand* operands = frame.function->function->operands.data() + inst.firstOperand;
   const bool sharedSpace = namesSharedSpace(inst);
   for (unsigned i = 0; i < inst.operandCount && i < pi.ops.size(); ++i) {
     if (operands[i].kind != isa::OperandKind::Address) continue;
     const exec::PreparedOperand& op = pi.ops[i];
-    // The base's row, as ExecContext::row finds it (none: an absolute address).
-    const uint64_t* row = op.row == exec::kNoRow ? nullptr
-                          : op.row < fn.frameRows()
-                              ? frame.registers.data() + uint64_t{op.row} * exec::kWarpSize
-                              : fn.constants.data() + uint64_t{op.row - fn.frameRows()} * exec::kWarpSize;
+    // The base's row (none: an absolute address).
+    const uint64_t* row = op.row == exec::kNoRow ? nullptr : exec::rowOf(frame, op.row);
     for (exec::LaneMask rest = lanes; rest != 0; rest &= rest - 1) {
       const uint64_t address = op.effectiveAddress(row != nullptr ? row[std::countr_zero(rest)] : 0);
       if (addressReachesPeer(address, sharedSpace, ownRank, layout)) return true;

@@ -2,11 +2,12 @@
 // wgmma uses them (TensorCoreTiming, warpgroup_mma.h), the groups of wgmma
 // and of the bulk copies, and the tensor memory accelerator (TmaTiming):
 // the bulk copies an instruction issued send their global lines to the L2
-// through the SM's port, one line after another at tma.bytes_per_cycle,
-// and a load's mbarrier completion is applied when the last line's data is
-// back plus tma.latency. The copy itself ran when the instruction issued (its
-// data is in shared memory), but no wait on its mbarrier sees it complete
-// before then.
+// through the SM's port, one line after another (TmaTiming's rates); a
+// load's mbarrier completion is applied when the last line's data is back
+// plus tma.latency, a store's bulk group is done tma.store_latency after
+// its last line is sent. The copy itself ran when the instruction issued
+// (its data is in shared memory), but no wait on its mbarrier sees it
+// complete before then.
 #include <algorithm>
 #include <cmath>
 

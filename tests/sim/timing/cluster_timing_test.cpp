@@ -192,32 +192,14 @@ TEST(ClusterTiming, ClustersStartWholeOnOneGpcBreadthFirst) {
   EXPECT_EQ(std::adjacent_find(seen.begin(), seen.end()), seen.end());
 }
 
-// Rank 1's thread 0 arrives on rank 0's mbarrier through a
-// .shared::cluster address; rank 0 waits on it, then writes 1. Under the
-// timing model the arrival runs between windows on rank 1's SM.
+// The remote arrival (cluster_support.h) runs between windows on rank 1's
+// SM under the timing model.
 TEST(ClusterTiming, ARemoteMbarrierArrivalCompletesThePhase) {
   ClusterLaunch l;
   l.grid = {2, 1, 1};
   l.cluster = {2, 1, 1};
   l.timing = true;
-  const std::string body = std::string(
-                               "mov.u32 %r, %cluster_ctarank;\n"
-                               "setp.eq.u32 %p, %r, 0;\n"
-                               "mov.u32 %a, bar;\n"
-                               "@%p mbarrier.init.shared::cta.b64 [%a], 1;\n") +
-                           kSync +
-                           "@%p bra WAIT;\n"
-                           "mapa.shared::cluster.u32 %a, %a, 0;\n"
-                           "setp.eq.u32 %q, %tx, 0;\n"
-                           "@%q mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%a];\n"
-                           "bra DONE;\n"
-                           "WAIT:\n"
-                           "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %q, [%a], 0;\n"
-                           "@!%q bra WAIT;\n"
-                           "st.global.u32 [%out], 1;\n"
-                           "DONE:\n" +
-                           kSync;
-  ClusterRun run = runCluster(clusterKernel(".shared .align 8 .b64 bar;", body), l, 1);
+  ClusterRun run = runCluster(clusterKernel(test::kRemoteBarrierDeclaration, test::kRemoteMbarrierArriveBody), l, 1);
   ASSERT_FALSE(run.result.error) << run.result.error.message;
   EXPECT_EQ(run.out[0], 1u);
 }
@@ -249,19 +231,7 @@ TEST(ClusterTiming, ReadingAnExitedCtasSharedMemoryFaults) {
   l.grid = {2, 1, 1};
   l.cluster = {2, 1, 1};
   l.timing = true;
-  const std::string body =
-      "mov.u32 %r, %cluster_ctarank;\n"
-      "setp.ne.u32 %p, %r, 0;\n"
-      "@%p bra DONE;\n"
-      "mov.u32 %w, 0;\n"
-      "LOOP:\n"
-      "add.u32 %w, %w, 1;\n"
-      "setp.lt.u32 %q, %w, 1000;\n"
-      "@%q bra LOOP;\n"
-      "mov.u32 %a, s;\nmapa.shared::cluster.u32 %a, %a, 1;\n"
-      "ld.shared::cluster.u32 %v, [%a];\n"
-      "DONE:";
-  ClusterRun run = runCluster(clusterKernel(".shared .align 4 .b32 s[4];", body), l, 1);
+  ClusterRun run = runCluster(clusterKernel(test::kPeerWordsDeclaration, test::kReadExitedPeerBody), l, 1);
   ASSERT_TRUE(run.result.error);
   EXPECT_NE(run.result.error.message.find("which has exited"), std::string::npos) << run.result.error.message;
 }
