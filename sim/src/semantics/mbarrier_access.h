@@ -63,7 +63,7 @@ inline bool completeTransactionAt(ExecContext& ctx, const PreparedInstruction& p
   uint64_t bits;
   std::memcpy(&bits, slot.bytes, 8);
   mbarrier::Object object = mbarrier::decode(bits);
-  mbarrier::Fault fault = mbarrier::completeTx(object, bytes);
+  mbarrier::Fault fault = mbarrier::completeCopyTx(object, bytes);
   if (fault != mbarrier::Fault::None) {
     ctx.fail(LaunchErrorKind::IllegalInstruction,
              std::string(isa::mnemonicOf(pi.source->opcode)) + ": complete-tx on the mbarrier at shared address " +

@@ -84,6 +84,16 @@ Fault completeTx(Object& object, uint32_t bytes) {
   return Fault::None;
 }
 
+Fault completeCopyTx(Object& object, uint32_t bytes) {
+  if (!object.initialised) return Fault::NotInitialised;
+  if (object.pending == 0 && object.txCount > 0 && bytes > static_cast<uint32_t>(object.txCount)) {
+    const uint32_t completing = static_cast<uint32_t>(object.txCount);
+    if (Fault f = completeTx(object, completing); f != Fault::None) return f;
+    return addTx(object, -int64_t{bytes - completing});
+  }
+  return completeTx(object, bytes);
+}
+
 Fault arrive(Object& object, const Arrival& arrival) {
   if (!object.initialised) return Fault::NotInitialised;
   if (arrival.count == 0 || arrival.count > kMaxCount) return Fault::CountOutOfRange;

@@ -67,6 +67,15 @@ Fault init(uint32_t count, Object& object);
 Fault expectTx(Object& object, uint32_t bytes);
 Fault completeTx(Object& object, uint32_t bytes);
 
+// The complete-tx of an asynchronous copy's `bytes`, which land piece by
+// piece: when every arrival is in and the copy brings more than the
+// tx-count still expects, the phase completes as the expected bytes land
+// and the rest count against the next phase (its tx-count goes negative).
+// The H100 does this: a tensor copy of 512 bytes on an mbarrier expecting
+// 256 completes its phase (tests/cuda/programs/tensormap_replace.cu,
+// "element_stride 1 = 1").
+Fault completeCopyTx(Object& object, uint32_t bytes);
+
 struct Arrival {
   uint32_t count = 1;
   bool expectTx = false;  // .expect_tx: an expect-tx of txBytes first

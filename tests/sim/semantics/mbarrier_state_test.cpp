@@ -81,6 +81,29 @@ TEST(MbarrierState, CompleteTxBeforeExpectTxLeavesANegativeCount) {
   EXPECT_EQ(object.txCount, 0);
 }
 
+// A copy's bytes land piece by piece: once every arrival is in, the phase
+// completes when the expected bytes have landed and the rest count against
+// the next phase (as the H100 completes an mbarrier expecting 256 bytes
+// with a 512-byte tensor copy). Before the arrivals, the tx-count just
+// goes negative, as for mbarrier.complete_tx.
+TEST(MbarrierState, ACopyBringingMoreBytesThanExpectedCompletesThePhaseAndOwesTheNext) {
+  Object object = initialised(1);
+  ASSERT_EQ(arrive(object, {1, true, 256}), Fault::None);
+  ASSERT_EQ(completeCopyTx(object, 512), Fault::None);
+  EXPECT_TRUE(object.phaseParity);
+  EXPECT_EQ(object.pending, 1u);
+  EXPECT_EQ(object.txCount, -256);
+  Object early = initialised(1);
+  ASSERT_EQ(completeCopyTx(early, 512), Fault::None);
+  EXPECT_FALSE(early.phaseParity);
+  EXPECT_EQ(early.txCount, -512);
+  Object instruction = initialised(1);
+  ASSERT_EQ(arrive(instruction, {1, true, 256}), Fault::None);
+  ASSERT_EQ(completeTx(instruction, 512), Fault::None);
+  EXPECT_FALSE(instruction.phaseParity);  // mbarrier.complete_tx is one update
+  EXPECT_EQ(instruction.txCount, -256);
+}
+
 TEST(MbarrierState, ExpectTxRaisesTheCountWithoutArriving) {
   Object object = initialised(2);
   ASSERT_EQ(expectTx(object, 32), Fault::None);
