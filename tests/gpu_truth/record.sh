@@ -47,7 +47,7 @@ for source in "$programs"/*.cu "$programs"/*/; do
     continue
   fi
   code=0
-  (cd "$work" && "./$name" >"$name.expected") || code=$?
+  (cd "$work" && timeout 600 "./$name" >"$name.expected") || code=$?
   echo "exit code: $code" >>"$work/$name.expected"
   cp "$work/$name.expected" "$programs_out/$name.expected"
   echo "recorded program $name ($(wc -l <"$programs_out/$name.expected") lines)"

@@ -25,6 +25,7 @@
 #include <cstring>
 #include <vector>
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -393,6 +394,7 @@ class Isolated {
     std::fflush(stdout);
     pid_t child = fork();
     if (child == 0) {
+      alarm(20);  // a case whose mbarrier never completes ends as a timeout
       state = 0x6a09e667f3bcc909ull + 0x9e3779b97f4a7c15ull * number;
       Buffers b;
       int rc = setUp(b);
@@ -402,6 +404,7 @@ class Isolated {
     }
     int status = 0;
     if (child < 0 || waitpid(child, &status, 0) != child) return 1;
+    if (WIFSIGNALED(status)) std::printf("case %u: %s\n", number, WTERMSIG(status) == SIGALRM ? "timeout" : "killed");
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
   }
 

@@ -8,6 +8,18 @@
 //   its own shared memory by the same instruction, for reference;
 // - latency.dsmem.store_load: st.shared::cluster to rank 1 then
 //   ld.shared::cluster of the same word, until the value is seen;
+// - latency.remote_arrive.round_trip: thread 0 of rank 0 and of rank 1 pass
+//   a token back and forth, each arriving (release, cluster scope) on the
+//   other's mbarrier through its mapa address and spinning on its own
+//   (try_wait.parity, acquire, cluster scope); (T(128 rounds) - T(64)) / 64
+//   on rank 0 (the cost a pipeline pays when a consumer in one CTA frees a
+//   stage the producer in another refills);
+// - latency.fence.F: one thread's chain of fences of form F (cta, cluster,
+//   gpu: fence.acq_rel.SCOPE; sc_gpu: fence.sc.gpu; gpu_after_store: a
+//   st.global then fence.acq_rel.gpu), (T(128) - T(64)) / 64: what ptxas's
+//   MEMBAR costs a warp with nothing else in flight (cluster-scope release
+//   arrivals on a peer's mbarrier and barrier.cluster.arrive.release carry
+//   a MEMBAR.ALL.GPU in SASS);
 // - barrier.cluster.size_S: cycles of one barrier.cluster.arrive + wait by
 //   every thread of a cluster of S CTAs of 128 threads (S = 2, 4, 8, 16),
 //   (T(64 barriers) - T(32)) / 32 on rank 0's thread 0;
@@ -86,6 +98,62 @@ __global__ void __cluster_dims__(2, 1, 1) dsmemStoreLoad(int reps, long long* ti
   cluster.sync();
 }
 
+// Waits until the mbarrier at `bar` (own shared memory) completes the phase
+// of parity `parity`.
+__device__ void waitParity(uint32_t bar, uint32_t parity) {
+  uint32_t done = 0;
+  while (!done)
+    asm volatile(
+        "{ .reg .pred p; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+}
+
+__global__ void __cluster_dims__(2, 1, 1) remoteArrivePingPong(int rounds, long long* times) {
+  __shared__ uint64_t bar;
+  cg::cluster_group cluster = cg::this_cluster();
+  const unsigned rank = cluster.block_rank();
+  const auto own = static_cast<uint32_t>(__cvta_generic_to_shared(&bar));
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(own));
+    asm volatile("fence.mbarrier_init.release.cluster;");
+  }
+  cluster.sync();
+  if (threadIdx.x == 0) {
+    uint32_t peer;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(peer) : "r"(own), "r"(rank ^ 1));
+    long long t0 = clk();
+    for (int i = 0; i < rounds; ++i) {
+      if (rank == 1) waitParity(own, i & 1);
+      asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(peer) : "memory");
+      if (rank == 0) waitParity(own, i & 1);
+    }
+    if (rank == 0) times[0] = clk() - t0;
+  }
+  cluster.sync();
+}
+
+enum class FenceForm : int { Cta, Cluster, Gpu, ScGpu, GpuAfterStore };
+
+__device__ __forceinline__ void fenceOnce(FenceForm form, unsigned* word, int i) {
+  switch (form) {
+    case FenceForm::Cta: asm volatile("fence.acq_rel.cta;" ::: "memory"); break;
+    case FenceForm::Cluster: asm volatile("fence.acq_rel.cluster;" ::: "memory"); break;
+    case FenceForm::Gpu: asm volatile("fence.acq_rel.gpu;" ::: "memory"); break;
+    case FenceForm::ScGpu: asm volatile("fence.sc.gpu;" ::: "memory"); break;
+    case FenceForm::GpuAfterStore:
+      asm volatile("st.global.u32 [%0], %1;\nfence.acq_rel.gpu;" ::"l"(word), "r"(i) : "memory");
+      break;
+  }
+}
+
+__global__ void fenceChain(FenceForm form, int count, unsigned* word, long long* times) {
+  long long t0 = clk();
+  for (int i = 0; i < count; ++i) fenceOnce(form, word, i);
+  times[0] = clk() - t0;
+}
+
 __global__ void clusterBarrier(int count, long long* times) {
   cg::cluster_group cluster = cg::this_cluster();
   cluster.sync();
@@ -154,6 +222,33 @@ int main() {
   dsmemStoreLoad<<<2, 32>>>(reps, times);
   CUDA_CHECK(cudaDeviceSynchronize());
   report("latency.dsmem.store_load", median(std::vector<long long>(times, times + reps)), "cycles");
+  const std::pair<FenceForm, const char*> fences[] = {{FenceForm::Cta, "cta"},
+                                                      {FenceForm::Cluster, "cluster"},
+                                                      {FenceForm::Gpu, "gpu"},
+                                                      {FenceForm::ScGpu, "sc_gpu"},
+                                                      {FenceForm::GpuAfterStore, "gpu_after_store"}};
+  for (const auto& [form, name] : fences) {
+    std::vector<long long> perFence;
+    for (int r = 0; r < reps; ++r) {
+      fenceChain<<<1, 1>>>(form, 64, end, times);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      const long long t64 = times[0];
+      fenceChain<<<1, 1>>>(form, 128, end, times);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      perFence.push_back(times[0] - t64);
+    }
+    report(std::string("latency.fence.") + name, median(perFence) / 64.0, "cycles");
+  }
+  std::vector<long long> perRound;
+  for (int r = 0; r < reps; ++r) {
+    remoteArrivePingPong<<<2, 32>>>(64, times);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const long long t64 = times[0];
+    remoteArrivePingPong<<<2, 32>>>(128, times);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    perRound.push_back(times[0] - t64);
+  }
+  report("latency.remote_arrive.round_trip", median(perRound) / 64.0, "cycles");
   for (int size : {2, 4, 8, 16}) {
     ClusterLaunch launch(size, size);
     const cudaLaunchConfig_t& config = launch.config;

@@ -1,4 +1,4 @@
-// nvcc arch: sm_90
+// nvcc arch: sm_90a
 // nvcc flags: -lcuda
 // tma: the tensor memory accelerator's latency and rate, in SM cycles
 // (the timing model's tma.latency and tma.bytes_per_cycle are held against
@@ -13,6 +13,10 @@
 // - tma.tensor2d.l2.WxH.latency: the same with cp.async.bulk.tensor.2d of
 //   a W x H box of bytes (CU_TENSOR_MAP_DATA_TYPE_UINT8, no swizzle) from a
 //   tensor map passed as a __grid_constant__ parameter;
+// - tma.tensor2d.l2.WxH.multicast_2.latency: the same box multicast by rank
+//   0 of a cluster of two to both CTAs (.multicast::cluster, mask 0b11),
+//   timed on rank 0 to its own mbarrier's completion; the ranks meet at a
+//   cluster barrier before each copy, outside the timed span;
 // - tma.store.B.latency: cp.async.bulk of B bytes from shared to global
 //   memory in a bulk group, then commit_group and wait_group 0;
 // - tma.bulk.stream.sms_S.bytes_per_cycle: S SMs (1 and all) each stream
@@ -95,6 +99,38 @@ __global__ void tensorLatency(const __grid_constant__ CUtensorMap map, uint32_t 
         "l"(reinterpret_cast<uint64_t>(&map)), "r"(0), "r"(0), "r"(bar)
         : "memory");
   });
+}
+
+// Every copy: the box at (0, 0) of `map`, multicast to both CTAs of the
+// cluster by rank 0; times and last as rank 0 sees them.
+__global__ void __cluster_dims__(2, 1, 1) multicastLatency(const __grid_constant__ CUtensorMap map, uint32_t bytes,
+                                                            int reps, long long* times, uint32_t* last) {
+  __shared__ __align__(128) uint8_t box[kMaxBytes];
+  __shared__ __align__(8) uint64_t barrier;
+  unsigned rank;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  const uint32_t bar = sharedAddress(&barrier);
+  initBarrier(bar);
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  for (int r = 0; r < reps; ++r) {
+    expectBytes(bar, bytes);
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+    long long t0 = clk();
+    if (rank == 0) {
+      asm volatile(
+          "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%0], "
+          "[%1, {%2, %3}], [%4], %5;" ::"r"(sharedAddress(box)),
+          "l"(reinterpret_cast<uint64_t>(&map)), "r"(0), "r"(0), "r"(bar), "h"(static_cast<uint16_t>(3))
+          : "memory");
+    }
+    waitPhase(bar, r & 1);
+    long long t1 = clk();
+    if (rank == 0) {
+      times[r] = t1 - t0;
+      last[r] = *reinterpret_cast<volatile uint32_t*>(box + bytes - 4);
+    }
+  }
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
 __global__ void storeLatency(uint8_t* dst, uint32_t bytes, int reps, long long* times) {
@@ -213,6 +249,14 @@ int main() {
         fail("tensor %ux%u: copy %d's last word", w, h, k);
     }
     report("tma.tensor2d.l2." + std::to_string(w) + "x" + std::to_string(h) + ".latency", medianOf(reps), "cycles");
+    multicastLatency<<<2, 1>>>(map, w * h, reps, times, last);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int k = 0; k < reps; ++k) {
+      if (last[k] != wordAt(pattern.data() + (size_t{h - 1} * 4096 + w - 4) % pattern.size()))
+        fail("multicast %ux%u: copy %d's last word", w, h, k);
+    }
+    report("tma.tensor2d.l2." + std::to_string(w) + "x" + std::to_string(h) + ".multicast_2.latency", medianOf(reps),
+           "cycles");
   }
   // Streaming: one SM, then every SM.
   int sms = 0;
