@@ -136,18 +136,107 @@ void gatherF64(const PreparedInstruction& pi, ExecContext& ctx, const Plan& p, T
            [&](unsigned row, unsigned col, uint64_t v) { t.cF64[row * p.n + col] = valueOf(v, p.c); });
 }
 
+// The fragments of the M = 16 float forms with E elements per register
+// known when compiled: forEachA/B/C's cells, a lane at a time (mma.sync's
+// f16, bf16, tf32 and fp8 forms). Element e of register group g (the K
+// index g E + e) lands at column kIndex: in order, or for fp8 in the
+// adder's step order (mma::fp8StepOrder, E = 4).
+template <unsigned E, bool StepOrder>
+constexpr unsigned kIndex(unsigned group, unsigned e, unsigned k) {
+  if constexpr (StepOrder) {
+    static_assert(E == 4);
+    return (e >> 1) * (k / 2) + group * 2 + (e & 1);
+  }
+  return group * E + e;
+}
+
+template <unsigned E, bool StepOrder>
+void gatherPlainA(ExecContext& ctx, const PreparedOperand& op, unsigned k, uint32_t* out) {
+  constexpr unsigned kBits = 32 / E;
+  constexpr uint32_t kMask = kBits == 32 ? ~0u : (1u << kBits) - 1;
+  for (unsigned r = 0; r < registersOf(op); ++r) {
+    const uint64_t* row = registerRow(ctx, op, r);
+    // Lanes 4g .. 4g + 3 hold row g (+ 8) of this register's columns.
+    for (unsigned g = 0; g < 8; ++g) {
+      uint32_t* cells = out + (g + 8 * (r & 1)) * k;
+      for (unsigned t = 0; t < 4; ++t) {
+        const auto v = static_cast<uint32_t>(row[4 * g + t]);
+        const unsigned group = (r >> 1) * 4 + t;
+        for (unsigned e = 0; e < E; ++e) cells[kIndex<E, StepOrder>(group, e, k)] = (v >> (e * kBits)) & kMask;
+      }
+    }
+  }
+}
+
+template <unsigned E, bool StepOrder>
+void gatherPlainB(ExecContext& ctx, const PreparedOperand& op, unsigned k, unsigned n, uint32_t* out) {
+  constexpr unsigned kBits = 32 / E;
+  constexpr uint32_t kMask = kBits == 32 ? ~0u : (1u << kBits) - 1;
+  for (unsigned r = 0; r < registersOf(op); ++r) {
+    const uint64_t* row = registerRow(ctx, op, r);
+    // Lanes 4g .. 4g + 3 hold column g of this register's rows of K.
+    for (unsigned g = 0; g < 8; ++g) {
+      for (unsigned t = 0; t < 4; ++t) {
+        const auto v = static_cast<uint32_t>(row[4 * g + t]);
+        const unsigned group = r * 4 + t;
+        for (unsigned e = 0; e < E; ++e) out[kIndex<E, StepOrder>(group, e, k) * n + g] = (v >> (e * kBits)) & kMask;
+      }
+    }
+  }
+}
+
+// C and D of the M = 16 forms (16 x 8): E = 1 (f32) or 2 (f16) per register.
+template <unsigned E>
+void gatherPlainC(ExecContext& ctx, const PreparedOperand& op, uint32_t* out) {
+  constexpr unsigned kBits = 32 / E;
+  constexpr uint32_t kMask = kBits == 32 ? ~0u : (1u << kBits) - 1;
+  for (unsigned r = 0; r < registersOf(op); ++r) {
+    const uint64_t* row = registerRow(ctx, op, r);
+    for (unsigned g = 0; g < 8; ++g) {
+      for (unsigned t = 0; t < 4; ++t) {
+        const auto v = static_cast<uint32_t>(row[4 * g + t]);
+        for (unsigned e = 0; e < E; ++e) {
+          const unsigned i = r * E + e;
+          out[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = (v >> (e * kBits)) & kMask;
+        }
+      }
+    }
+  }
+}
+
+// Whether gatherPlain* hold this form: M = 16 with floating-point inputs.
+bool plainFloatForm(const Plan& p) { return p.m == 16 && !isInteger(p.a) && p.a != Elem::F64; }
+
 void gather(const PreparedInstruction& pi, ExecContext& ctx, const Plan& p, Tiles& t) {
   if (p.a == Elem::F64) return gatherF64(pi, ctx, p, t);
   bool fp8 = isFp8(p.a);
   unsigned m = p.m, n = p.n, k = p.k;
-  forEachA(ctx, pi.ops[1], p, [&](unsigned row, unsigned i, uint64_t v) {
-    t.aBits[row * k + (fp8 ? mma::fp8StepOrder(i, k) : i)] = static_cast<uint32_t>(v);
-  });
-  forEachB(ctx, pi.ops[2], p, [&](unsigned i, unsigned col, uint64_t v) {
-    t.bBits[(fp8 ? mma::fp8StepOrder(i, k) : i) * n + col] = static_cast<uint32_t>(v);
-  });
-  forEachC(ctx, pi.ops[3], p,
-           [&](unsigned row, unsigned col, uint64_t v) { t.cBits[row * n + col] = static_cast<uint32_t>(v); });
+  if (plainFloatForm(p)) {
+    if (fp8) {
+      gatherPlainA<4, true>(ctx, pi.ops[1], k, t.aBits);
+      gatherPlainB<4, true>(ctx, pi.ops[2], k, n, t.bBits);
+    } else if (p.a == Elem::TF32) {
+      gatherPlainA<1, false>(ctx, pi.ops[1], k, t.aBits);
+      gatherPlainB<1, false>(ctx, pi.ops[2], k, n, t.bBits);
+    } else {
+      gatherPlainA<2, false>(ctx, pi.ops[1], k, t.aBits);
+      gatherPlainB<2, false>(ctx, pi.ops[2], k, n, t.bBits);
+    }
+    if (p.c == Elem::F16) {
+      gatherPlainC<2>(ctx, pi.ops[3], t.cBits);
+    } else {
+      gatherPlainC<1>(ctx, pi.ops[3], t.cBits);
+    }
+  } else {
+    forEachA(ctx, pi.ops[1], p, [&](unsigned row, unsigned i, uint64_t v) {
+      t.aBits[row * k + (fp8 ? mma::fp8StepOrder(i, k) : i)] = static_cast<uint32_t>(v);
+    });
+    forEachB(ctx, pi.ops[2], p, [&](unsigned i, unsigned col, uint64_t v) {
+      t.bBits[(fp8 ? mma::fp8StepOrder(i, k) : i) * n + col] = static_cast<uint32_t>(v);
+    });
+    forEachC(ctx, pi.ops[3], p,
+             [&](unsigned row, unsigned col, uint64_t v) { t.cBits[row * n + col] = static_cast<uint32_t>(v); });
+  }
   if (isInteger(p.a)) {
     mma::integersAll(p.a, t.aBits, m * k, t.aIntegers);
     int16_t b[kMaxK * kMaxN];
@@ -212,8 +301,35 @@ void compute(const Plan& p, Tiles& t) {
   }
 }
 
+// D of the M = 16 forms, as gatherPlainC reads C.
+template <unsigned E>
+void scatterPlainD(ExecContext& ctx, const PreparedOperand& d, const uint64_t* tile) {
+  constexpr unsigned kBits = 32 / E;
+  for (unsigned r = 0; r < registersOf(d); ++r) {
+    uint64_t* row = registerRow(ctx, d, r);
+    for (unsigned g = 0; g < 8; ++g) {
+      for (unsigned t = 0; t < 4; ++t) {
+        uint64_t value = 0;
+        for (unsigned e = 0; e < E; ++e) {
+          const unsigned i = r * E + e;
+          value |= tile[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] << (e * kBits);
+        }
+        row[4 * g + t] = value;
+      }
+    }
+  }
+}
+
 void scatter(const PreparedInstruction& pi, ExecContext& ctx, const Plan& p, const Tiles& t) {
   const PreparedOperand& d = pi.ops[0];
+  if (p.m == 16 && p.n == 8) {
+    if (p.d == Elem::F16) {
+      scatterPlainD<2>(ctx, d, t.d);
+    } else {
+      scatterPlainD<1>(ctx, d, t.d);
+    }
+    return;
+  }
   unsigned per = accumulatorsPerRegister(p.d), bits = bitsOf(p.d);
   for (unsigned r = 0; r < registersOf(d); ++r) {
     uint64_t* row = ctx.row(d.elementCount != 0 ? ctx.vectorRows(d)[r] : d.row);

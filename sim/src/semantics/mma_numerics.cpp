@@ -73,11 +73,16 @@ void alignedSums(int alignBits, DotOperand a, DotColumns b, unsigned k, DotOpera
     }
     // The biased float exponent of 2^(alignBits - anchor), less the term's.
     Ints bias = (127 + alignBits) - anchor;
+    Ints extraShift;
+    Floats extraSignificands;
+    std::memcpy(&extraShift, extra.exponents + c0, sizeof extraShift);
+    std::memcpy(&extraSignificands, extra.significands + c0, sizeof extraSignificands);
+    extraShift += bias;
+    extraShift = extraShift > kMinBiasedShift ? extraShift : kMinBiasedShift;
+    const Ints extraUnits =
+        __builtin_convertvector(extraSignificands * reinterpret_cast<Floats>(extraShift << 23), Ints);
     int64_t units[kBlock];
-    for (unsigned j = 0; j < kBlock; ++j) {
-      int32_t shift = std::max(bias[j] + extra.exponents[c0 + j], kMinBiasedShift);
-      units[j] = static_cast<int32_t>(extra.significands[c0 + j] * std::bit_cast<float>(shift << 23));
-    }
+    for (unsigned j = 0; j < kBlock; ++j) units[j] = extraUnits[j];
     for (unsigned start = 0; start < k; start += kChunk) {
       Ints partial{};
       for (unsigned i = start; i < std::min(k, start + kChunk); ++i) {
