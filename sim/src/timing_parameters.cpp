@@ -303,6 +303,19 @@ std::vector<TimingParameter> makeParameters() {
                      [](TimingConfig& t) -> uint32_t& { return t.cluster.barrierCycles; }));
   p.push_back(number("cluster.barrier_cycles_per_cta", "cycles", "what each CTA of the cluster adds to barrier_cycles",
                      [](TimingConfig& t) -> uint32_t& { return t.cluster.barrierCyclesPerCta; }));
+  p.push_back(number("fence.cta_cycles", "cycles",
+                     "membar.cta and fence.sc/acq_rel.cta, once the warp's earlier accesses are done (not measured: 0)",
+                     [](TimingConfig& t) -> uint32_t& { return t.fence.ctaCycles; }));
+  p.push_back(number("fence.cluster_cycles", "cycles",
+                     "fence.sc/acq_rel.cluster and an mbarrier arrival releasing at cluster scope, once the warp's "
+                     "earlier accesses are done (not measured: 0)",
+                     [](TimingConfig& t) -> uint32_t& { return t.fence.clusterCycles; }));
+  p.push_back(number("fence.gpu_cycles", "cycles",
+                     "membar.gl and fence.sc/acq_rel.gpu, once the warp's earlier accesses are done (not measured: 0)",
+                     [](TimingConfig& t) -> uint32_t& { return t.fence.gpuCycles; }));
+  p.push_back(number("fence.sys_cycles", "cycles",
+                     "membar.sys and fence.sc/acq_rel.sys, once the warp's earlier accesses are done (not measured: 0)",
+                     [](TimingConfig& t) -> uint32_t& { return t.fence.sysCycles; }));
   p.push_back(number("icache.instruction_bytes", "bytes", "one instruction in the instruction caches",
                      [](TimingConfig& t) -> uint32_t& { return t.fetch.instructionBytes; }, 1));
   p.push_back(number("icache.line_bytes", "bytes", "instruction-cache line",

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ptxsim/runtime/device.h"
+#include "ptxsim/sim/gpu_config.h"
 
 namespace ptxsim::test {
 
@@ -82,11 +83,12 @@ struct ClusterLaunch {
   bool cooperative = false;
   unsigned hostThreads = 1;
   bool timing = false;
+  sim::GpuConfig config;  // the simulated GPU (its timing parameters)
 };
 
 // Runs k; `outWords` 32-bit words of output, zeroed first.
 inline ClusterRun runCluster(const std::string& ptx, const ClusterLaunch& l, size_t outWords) {
-  Device device(sim::GpuConfig{}, DeviceOptions{l.hostThreads});
+  Device device(l.config, DeviceOptions{l.hostThreads});
   device.launchOptions().maxWarpInstructions = uint64_t{1} << 26;
   device.launchOptions().timing = l.timing;
   auto module = device.loadModule(ptx, "cluster_test.ptx");

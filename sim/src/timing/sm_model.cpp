@@ -6,6 +6,7 @@
 #include "../exec/barriers.h"
 #include "../exec/cta_runner.h"
 #include "../exec/executor.h"
+#include "fence_cost.h"
 #include "pipeline_of.h"
 #include "access_shape.h"
 #include "register_banks.h"
@@ -136,8 +137,17 @@ SmModel::Hold SmModel::holdOf(TimedWarp& w, const exec::PreparedInstruction& pi,
   // (an inline-asm block's scoped temporaries), and execution at issue
   // already gives readers the last writer's value.
   for (uint32_t row : fn.readsOf(pi)) waitFor(row);
-  if (pi.source->opcode == isa::Opcode::Membar || pi.source->opcode == isa::Opcode::Fence) {
+  if (const FenceEffect fence = fenceEffectOf(*pi.source, timing_.fence); fence.ordersAccesses) {
     hold.atLeast(w.memoryDone, StallReason::Membar);
+    if (fence.cycles != 0) {
+      // The MEMBAR starts once the warp has reached it and its accesses
+      // are done; the instruction issues when the MEMBAR has finished.
+      if (w.fencing != &pi) {
+        w.fencing = &pi;
+        w.fenceDoneAt = std::max(now, w.memoryDone) + fence.cycles;
+      }
+      hold.atLeast(w.fenceDoneAt, StallReason::Membar);
+    }
   }
   Pipeline pipe = pipelineOf(*pi.source);
   bool mio = pipe == Pipeline::LoadStore || pipe == Pipeline::Mufu || pipe == Pipeline::Shuffle || pipe == Pipeline::Vote;
@@ -228,6 +238,7 @@ bool SmModel::isSerial(const TimedWarp& w, const exec::PreparedInstruction& pi) 
 }
 
 void SmModel::issue(TimedWarp& w, const exec::PreparedInstruction& pi, SubPartition& sp, uint64_t now) {
+  w.fencing = nullptr;
   // mayReachBeyondSm looked at every warp that could issue in this cycle.
   if (runningAhead_ && !staysOnSm(pi))
     throw std::logic_error(

@@ -229,6 +229,9 @@ class alignas(64) SmModel {
     std::vector<ResultPath> path;
     uint64_t lastResult = 0;      // the latest ready cycle of any result
     uint64_t memoryDone = 0;      // when every access issued so far has completed (fences wait for it)
+    // The fence the warp waits at (fence_cost.h) and when its MEMBAR is done.
+    const exec::PreparedInstruction* fencing = nullptr;
+    uint64_t fenceDoneAt = 0;
     uint64_t notBefore = 0;       // barrier release, CTA start, branch resolution
     StallReason notBeforeReason = StallReason::NoInstruction;
     bool wasBlocked = false;

@@ -231,6 +231,22 @@ struct ClusterTiming {
   bool operator==(const ClusterTiming&) const = default;
 };
 
+// What the MEMBAR of a memory fence takes once the warp's earlier
+// accesses have completed, by scope (sim/src/timing/fence_cost.h): membar
+// and fence.sc / fence.acq_rel, and the cluster-scope release of an
+// mbarrier arrival. Not measured yet: 0 until the probe that times them
+// (tests/timing/calibration/cluster.cu, latency.fence.*) is recorded on
+// the GPU; the H100's cluster-multicast GEMM stalls on them 5191 cycles a
+// warp (docs/timing/accuracy.md, "The Hopper kernels").
+struct FenceTiming {
+  uint32_t ctaCycles = 0;
+  uint32_t clusterCycles = 0;
+  uint32_t gpuCycles = 0;
+  uint32_t sysCycles = 0;
+
+  bool operator==(const FenceTiming&) const = default;
+};
+
 // What a copy or a fill takes on the simulated device's clock, the one
 // events read (cudaMemcpy*, cudaMemset*, their async forms and graph
 // nodes; runtime/cudart/transfer_time.h). Measured on the H200's host
@@ -273,6 +289,7 @@ struct TimingConfig {
   TensorCoreTiming tensor;
   TmaTiming tma;
   ClusterTiming cluster;
+  FenceTiming fence;
   InstructionFetchTiming fetch;
   TransferTiming transfer;
   // What a grid's elapsed cycles (gpc__cycles_elapsed.max) count beyond its
