@@ -150,58 +150,50 @@ constexpr unsigned kIndex(unsigned group, unsigned e, unsigned k) {
   return group * E + e;
 }
 
+// Calls visit(register, g, t, e, bits) for element e of each register of
+// `op` in lane 4g + t (a fragment's row group g, and t the lane's place in
+// it), with E elements of 32 / E bits a register.
+template <unsigned E, typename Visit>
+void forEachPacked(ExecContext& ctx, const PreparedOperand& op, Visit visit) {
+  constexpr unsigned kBits = 32 / E;
+  constexpr uint32_t kMask = kBits == 32 ? ~0u : (1u << kBits) - 1;
+  for (unsigned r = 0; r < registersOf(op); ++r) {
+    const uint64_t* row = registerRow(ctx, op, r);
+    for (unsigned g = 0; g < 8; ++g) {
+      for (unsigned t = 0; t < 4; ++t) {
+        const auto v = static_cast<uint32_t>(row[4 * g + t]);
+        for (unsigned e = 0; e < E; ++e) visit(r, g, t, e, (v >> (e * kBits)) & kMask);
+      }
+    }
+  }
+}
+
+// A (16 x K): register r holds row g (+ 8 for odd r) of the columns of
+// register group (r / 2) 4 + t.
 template <unsigned E, bool StepOrder>
 void gatherPlainA(ExecContext& ctx, const PreparedOperand& op, unsigned k, uint32_t* out) {
-  constexpr unsigned kBits = 32 / E;
-  constexpr uint32_t kMask = kBits == 32 ? ~0u : (1u << kBits) - 1;
-  for (unsigned r = 0; r < registersOf(op); ++r) {
-    const uint64_t* row = registerRow(ctx, op, r);
-    // Lanes 4g .. 4g + 3 hold row g (+ 8) of this register's columns.
-    for (unsigned g = 0; g < 8; ++g) {
-      uint32_t* cells = out + (g + 8 * (r & 1)) * k;
-      for (unsigned t = 0; t < 4; ++t) {
-        const auto v = static_cast<uint32_t>(row[4 * g + t]);
-        const unsigned group = (r >> 1) * 4 + t;
-        for (unsigned e = 0; e < E; ++e) cells[kIndex<E, StepOrder>(group, e, k)] = (v >> (e * kBits)) & kMask;
-      }
-    }
-  }
+  forEachPacked<E>(ctx, op, [&](unsigned r, unsigned g, unsigned t, unsigned e, uint32_t bits) {
+    out[(g + 8 * (r & 1)) * k + kIndex<E, StepOrder>((r >> 1) * 4 + t, e, k)] = bits;
+  });
 }
 
+// B (K x 8): register r holds column g of the rows of register group r 4 + t.
 template <unsigned E, bool StepOrder>
 void gatherPlainB(ExecContext& ctx, const PreparedOperand& op, unsigned k, unsigned n, uint32_t* out) {
-  constexpr unsigned kBits = 32 / E;
-  constexpr uint32_t kMask = kBits == 32 ? ~0u : (1u << kBits) - 1;
-  for (unsigned r = 0; r < registersOf(op); ++r) {
-    const uint64_t* row = registerRow(ctx, op, r);
-    // Lanes 4g .. 4g + 3 hold column g of this register's rows of K.
-    for (unsigned g = 0; g < 8; ++g) {
-      for (unsigned t = 0; t < 4; ++t) {
-        const auto v = static_cast<uint32_t>(row[4 * g + t]);
-        const unsigned group = r * 4 + t;
-        for (unsigned e = 0; e < E; ++e) out[kIndex<E, StepOrder>(group, e, k) * n + g] = (v >> (e * kBits)) & kMask;
-      }
-    }
-  }
+  forEachPacked<E>(ctx, op, [&](unsigned r, unsigned g, unsigned t, unsigned e, uint32_t bits) {
+    out[kIndex<E, StepOrder>(r * 4 + t, e, k) * n + g] = bits;
+  });
 }
 
-// C and D of the M = 16 forms (16 x 8): E = 1 (f32) or 2 (f16) per register.
+// Where accumulator i of lane 4g + t lives in a 16 x 8 C or D.
+constexpr unsigned accumulatorCell(unsigned i, unsigned g, unsigned t) { return (g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1); }
+
+// C of the M = 16 forms: E = 1 (f32) or 2 (f16) per register.
 template <unsigned E>
 void gatherPlainC(ExecContext& ctx, const PreparedOperand& op, uint32_t* out) {
-  constexpr unsigned kBits = 32 / E;
-  constexpr uint32_t kMask = kBits == 32 ? ~0u : (1u << kBits) - 1;
-  for (unsigned r = 0; r < registersOf(op); ++r) {
-    const uint64_t* row = registerRow(ctx, op, r);
-    for (unsigned g = 0; g < 8; ++g) {
-      for (unsigned t = 0; t < 4; ++t) {
-        const auto v = static_cast<uint32_t>(row[4 * g + t]);
-        for (unsigned e = 0; e < E; ++e) {
-          const unsigned i = r * E + e;
-          out[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] = (v >> (e * kBits)) & kMask;
-        }
-      }
-    }
-  }
+  forEachPacked<E>(ctx, op, [&](unsigned r, unsigned g, unsigned t, unsigned e, uint32_t bits) {
+    out[accumulatorCell(r * E + e, g, t)] = bits;
+  });
 }
 
 // Whether gatherPlain* hold this form: M = 16 with floating-point inputs.
@@ -310,10 +302,7 @@ void scatterPlainD(ExecContext& ctx, const PreparedOperand& d, const uint64_t* t
     for (unsigned g = 0; g < 8; ++g) {
       for (unsigned t = 0; t < 4; ++t) {
         uint64_t value = 0;
-        for (unsigned e = 0; e < E; ++e) {
-          const unsigned i = r * E + e;
-          value |= tile[(g + 8 * (i >> 1)) * 8 + 2 * t + (i & 1)] << (e * kBits);
-        }
+        for (unsigned e = 0; e < E; ++e) value |= tile[accumulatorCell(r * E + e, g, t)] << (e * kBits);
         row[4 * g + t] = value;
       }
     }
