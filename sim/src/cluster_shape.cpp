@@ -54,8 +54,12 @@ std::string resolveClusterShape(const isa::Function& kernel, Dim3 grid, Dim3 req
 
 uint64_t maxActiveClusters(const GpuConfig& config, uint32_t blocksPerSm, uint32_t clusterSize) {
   if (clusterSize == 0) return 0;
+  const uint64_t perSm = std::min(blocksPerSm, config.clusterBlocksPerSm);
   uint64_t clusters = 0;
-  for (uint32_t sms : config.gpcSms) clusters += uint64_t{sms} * blocksPerSm / clusterSize;
+  for (uint32_t sms : config.gpcSms) {
+    if (sms < clusterSize) continue;  // a cluster's CTAs on as many SMs of one GPC
+    clusters += sms * perSm / clusterSize;
+  }
   return clusters;
 }
 

@@ -67,6 +67,7 @@ const std::map<std::string, Setter>& setters() {
       {"gpc_sms", [](GpuConfig& c, const std::string& v) { return parseList(v, c.gpcSms); }},
       {"max_threads_per_sm", number(&GpuConfig::maxThreadsPerSm)},
       {"max_blocks_per_sm", number(&GpuConfig::maxBlocksPerSm)},
+      {"cluster_blocks_per_sm", number(&GpuConfig::clusterBlocksPerSm)},
       {"registers_per_sm", number(&GpuConfig::registersPerSm)},
       {"registers_per_block", number(&GpuConfig::registersPerBlock)},
       {"shared_bytes_per_block", number(&GpuConfig::sharedBytesPerBlock)},

@@ -74,5 +74,20 @@ TEST(ClusterOccupancy, ClustersFitWholeInOneGpc) {
   EXPECT_EQ(sim::maxActiveClusters(h100, 0, 2), 0u);
 }
 
+// And with more blocks an SM (tests/gpu_truth/probes/
+// cluster_occupancy_probe_gpu.txt): at most 8 of them count, and GPCs
+// smaller than the cluster hold none.
+TEST(ClusterOccupancy, TheH100CountsAtMostEightBlocksAnSm) {
+  sim::GpuConfig h100;
+  EXPECT_EQ(sim::maxActiveClusters(h100, 32, 1), 1056u);
+  EXPECT_EQ(sim::maxActiveClusters(h100, 16, 2), 528u);
+  EXPECT_EQ(sim::maxActiveClusters(h100, 8, 3), 327u);
+  EXPECT_EQ(sim::maxActiveClusters(h100, 5, 6), 101u);
+  EXPECT_EQ(sim::maxActiveClusters(h100, 4, 12), 37u);
+  EXPECT_EQ(sim::maxActiveClusters(h100, 2, 16), 14u);
+  EXPECT_EQ(sim::maxActiveClusters(h100, 25, 16), 58u);
+  EXPECT_EQ(sim::maxActiveClusters(h100, 1, 3), 39u);
+}
+
 }  // namespace
 }  // namespace ptxsim

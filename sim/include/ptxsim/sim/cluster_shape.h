@@ -32,10 +32,10 @@ std::string resolveClusterShape(const isa::Function& kernel, Dim3 grid, Dim3 req
                                 bool nonPortableAllowed, ClusterShape& out);
 
 // Clusters of `clusterSize` CTAs the device holds at once when an SM holds
-// `blocksPerSm` of their CTAs: each GPC (GpuConfig::gpcSms) holds as many
-// as its SMs' block slots fit whole. This matches the H100 with one block
-// per SM; with more, the H100 answers less (about half as many clusters of
-// 2 with 16 blocks per SM), which this does not model yet.
+// `blocksPerSm` of their CTAs: each GPC (GpuConfig::gpcSms) of at least
+// clusterSize SMs holds as many as its SMs' block slots fit whole, counting
+// at most GpuConfig::clusterBlocksPerSm blocks an SM. The H100's answers,
+// all 40 recorded (cudaOccupancyMaxActiveClusters).
 uint64_t maxActiveClusters(const GpuConfig& config, uint32_t blocksPerSm, uint32_t clusterSize);
 
 }  // namespace ptxsim::sim

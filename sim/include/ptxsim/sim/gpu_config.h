@@ -42,9 +42,16 @@ struct GpuConfig {
   uint32_t smVersion = 90;           // the PTX target the device runs natively
   uint32_t smCount = 132;
   // The SMs of each graphics processing cluster: a thread block cluster's
-  // CTAs run in one GPC. What fits cudaOccupancyMaxActiveClusters on the
-  // H100 with one block per SM (tests/cuda/programs/clusters.expected).
-  std::vector<uint32_t> gpcSms{18, 18, 18, 18, 18, 18, 16, 8};
+  // CTAs run in one GPC, on as many SMs. The groups the H100's
+  // cudaOccupancyMaxActiveClusters counts in: this layout and
+  // clusterBlocksPerSm give all 40 of its answers for clusters of 1 to 16
+  // with 1 to 32 blocks an SM (tests/gpu_truth/probes/
+  // cluster_occupancy_probe_gpu.txt); sim/src/cluster_shape.cpp.
+  std::vector<uint32_t> gpcSms{18, 18, 16, 16, 16, 16, 16, 8, 2, 2, 2, 2};
+  // The most blocks of a cluster launch the H100's occupancy counts on an
+  // SM, whatever else would fit (the same recording: 32, 25, 16 and 8
+  // blocks an SM all give 8 x 132 clusters of 1).
+  uint32_t clusterBlocksPerSm = 8;
   uint32_t maxThreadsPerSm = 2048;
   uint32_t maxBlocksPerSm = 32;
   uint32_t registersPerSm = 65536;
