@@ -33,7 +33,8 @@ std::string ptxasRefusal(const FormToCheck& form) {
     case Opcode::Mul24:
     case Opcode::Madc:
     case Opcode::Dp2a:
-    case Opcode::Bfind: return integerRefusal(form);
+    case Opcode::Bfind:
+    case Opcode::Shf: return integerRefusal(form);
     case Opcode::CpAsyncBulkWaitGroup: return formWordRefusal(form);
     case Opcode::Atom:
     case Opcode::Red: return atomicRefusal(form);

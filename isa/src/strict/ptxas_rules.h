@@ -35,4 +35,8 @@ struct FormToCheck {
 // ptxas's message for a form it refuses, or "" when ptxas builds it.
 std::string ptxasRefusal(const FormToCheck& form);
 
+// ptxas's message for types that no row of the instruction takes, or ""
+// where the front end's own message stands.
+std::string typeRefusal(Opcode opcode, unsigned typeCount);
+
 }  // namespace ptxsim::isa::strict
