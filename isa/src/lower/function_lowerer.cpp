@@ -4,7 +4,6 @@
 #include "declarations.h"
 #include "ptxsim/isa/cfg.h"
 #include "ptxsim/isa/contraction.h"
-#include "ptxas_rules.h"
 
 namespace ptxsim::isa::lowering {
 
@@ -230,9 +229,19 @@ bool FunctionLowerer::checkVersion(const InstructionSpec& spec, antlr4::Token* o
 bool FunctionLowerer::checkPtxasRules(const DecodedOpcode& decoded, P::InstructionStatementContext* statement) {
   // Children are [guard] opcode [operand (',' operand)*] ';'.
   const size_t first = statement->getStart()->getType() == P::AT ? 2 : 1;
-  const strict::FormToCheck form{*decoded.spec, std::span(decoded.types.data(), decoded.typeCount),
-                                 decoded.modifiers, static_cast<uint32_t>((statement->children.size() - first) / 2),
-                                 context_.module().target.sm, context_.module().ptxVersion};
+  writtenScratch_.clear();
+  if (strict::readsOperands(decoded.spec->opcode)) {
+    for (size_t k = first; k + 1 < statement->children.size(); k += 2) {
+      writtenScratch_.push_back(describeOperand(static_cast<P::OperandContext*>(statement->children[k])));
+    }
+  }
+  const strict::FormToCheck form{*decoded.spec,
+                                 std::span(decoded.types.data(), decoded.typeCount),
+                                 decoded.modifiers,
+                                 static_cast<uint32_t>((statement->children.size() - first) / 2),
+                                 context_.module().target.sm,
+                                 context_.module().ptxVersion,
+                                 writtenScratch_};
   std::string why = strict::ptxasRefusal(form);
   if (why.empty()) return true;
   return fail(locationOf(statement->opcode), why);

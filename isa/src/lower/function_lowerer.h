@@ -11,6 +11,7 @@
 #include "name_scopes.h"
 #include "opcode_decoder.h"
 #include "operand_signature.h"
+#include "ptxas_rules.h"
 
 namespace ptxsim::isa::lowering {
 
@@ -41,6 +42,9 @@ class FunctionLowerer {
   bool checkVersion(const InstructionSpec& spec, antlr4::Token* opcode);
   // What ptxas refuses for the module's target that the table's row takes (strict/ptxas_rules.h).
   bool checkPtxasRules(const DecodedOpcode& decoded, P::InstructionStatementContext* statement);
+  // An operand as those rules see it, from the parse tree (written_operands.cpp).
+  strict::WrittenOperand describeOperand(P::OperandContext* operand) const;
+  strict::WrittenOperand describeName(std::string_view name) const;
   void finish();
 
   // Operands (operand_lowerer.cpp).
@@ -76,7 +80,8 @@ class FunctionLowerer {
   std::vector<BranchTarget> branchTargets_;  // indexed by LabelUse::id
   DebugLocation currentDebug_;
   std::string_view opcodeText_;  // the opcode token being lowered, for messages
-  std::vector<P::OperandContext*> operandScratch_;  // reused by every instruction  // mnemonic of the instruction being lowered, for messages
+  std::vector<P::OperandContext*> operandScratch_;  // reused by every instruction
+  std::vector<strict::WrittenOperand> writtenScratch_;  // likewise, for checkPtxasRules
 };
 
 }  // namespace ptxsim::isa::lowering

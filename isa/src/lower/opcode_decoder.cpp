@@ -3,6 +3,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ptxas_rules.h"
+
 namespace ptxsim::isa::lowering {
 
 namespace {
@@ -170,7 +172,9 @@ std::optional<DecodedOpcode> decodeOpcode(std::string_view token, std::string& e
     error = modifierWhy;
     return std::nullopt;
   }
-  if (decoded.typeCount == 0) {
+  if (std::string why = strict::typeRefusal(match->opcode, decoded.typeCount); !why.empty()) {
+    error = why;  // ptxas's own message
+  } else if (decoded.typeCount == 0) {
     error = "'" + std::string(mnemonic) + "' needs a type";
   } else {
     std::string types;

@@ -2,6 +2,8 @@
 // them. The group gathers the sub-form words of many instructions, so a row
 // that allows it (vmad for .po, cp.async.bulk.wait_group for .read) allows
 // them all; ptxas knows which belong where. Its message depends on the word.
+// The cp.async.bulk.wait_group words were each tried with ptxas, with a
+// constant and with a register operand.
 
 #include "rule_words.h"
 
@@ -48,6 +50,7 @@ constexpr SubFormWord kWords[] = {
     {Mod::TensormapForm, SubFormTier::Feature, Says::Illegal},
     {Mod::AsyncForm, SubFormTier::Late, Says::Illegal},
     {Mod::ReadOnly, SubFormTier::Late, Says::Illegal},
+    {Mod::PlusOne, SubFormTier::Late, Says::Illegal},
 };
 
 // The words each checked instruction takes; instructions not listed are
@@ -57,7 +60,9 @@ bool takes(Opcode op, Mod word, bool& checked) {
   switch (op) {
     // ptxas takes vmad's .po, and the two source-format words too.
     case Opcode::Vmad: return word == Mod::PlusOne || word == Mod::FmtB4x16P64 || word == Mod::FmtB6x16P32;
-    case Opcode::CpAsyncBulkWaitGroup: return word == Mod::ReadOnly;
+    // .read, and (ptxas 13.0 takes them too) the two source formats.
+    case Opcode::CpAsyncBulkWaitGroup:
+      return word == Mod::ReadOnly || word == Mod::FmtB4x16P64 || word == Mod::FmtB6x16P32;
     default: checked = false; return true;
   }
 }

@@ -1,5 +1,5 @@
-// Integer add/sub/mad/mul and their kin: where .sat, .cc and .wide apply
-// (ptxas 13.0, sm_90).
+// Integer add/sub/mad/mul and their kin: where .sat, .cc and .wide apply,
+// and shf's direction (ptxas 13.0, sm_90).
 
 #include "rule_words.h"
 
@@ -64,6 +64,11 @@ std::string integerRefusal(const FormToCheck& form) {
       // The ShiftAmount group also holds vmad's final shifts.
       if (form.has(Mod::Shr7) || form.has(Mod::Shr15))
         return "Illegal modifier 'Shift-right' for instruction 'bfind'";
+      return {};
+    case Opcode::Shf:
+      // ptxas knows shf.l and shf.r as two instructions: any other word of
+      // the ShiftMode group (tcgen05's .ashift and .down) leaves a bare shf.
+      if (!form.has(Mod::ShfL) && !form.has(Mod::ShfR)) return "Not a name of any known instruction: 'shf'";
       return {};
     default: return {};
   }

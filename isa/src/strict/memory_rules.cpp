@@ -107,4 +107,12 @@ std::string memoryRefusal(const FormToCheck& form) {
   return cacheRefusal(form, name, load);
 }
 
+std::string typeRefusal(Opcode opcode, unsigned typeCount) {
+  // ld, st and ldu move .b/.u/.s 8 to 64 bits, .b128, .f32 and .f64; ptxas
+  // says this of every other type (.pred, .b1, .f16, the pairs, tried each).
+  const bool memory = opcode == Opcode::Ld || opcode == Opcode::St || opcode == Opcode::Ldu;
+  if (!memory || typeCount != 1) return {};
+  return unexpectedTypes(mnemonicOf(opcode));
+}
+
 }  // namespace ptxsim::isa::strict

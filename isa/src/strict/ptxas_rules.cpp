@@ -7,6 +7,7 @@ std::string ptxasRefusal(const FormToCheck& form) {
   // and instructions no rule concerns (ld, mov, bra, ...) leave at once.
   switch (form.spec.opcode) {
     case Opcode::Cvt: return cvtRefusal(form);
+    case Opcode::CvtPack: return cvtPackRefusal(form);
     case Opcode::Set:
     case Opcode::Setp:
     case Opcode::Slct: return compareRefusal(form);
@@ -33,8 +34,10 @@ std::string ptxasRefusal(const FormToCheck& form) {
     case Opcode::Mul24:
     case Opcode::Madc:
     case Opcode::Dp2a:
-    case Opcode::Bfind: return integerRefusal(form);
-    case Opcode::CpAsyncBulkWaitGroup: return formWordRefusal(form);
+    case Opcode::Bfind:
+    case Opcode::Shf: return integerRefusal(form);
+    case Opcode::CpAsyncWaitGroup:
+    case Opcode::CpAsyncBulkWaitGroup: return waitGroupRefusal(form);
     case Opcode::Atom:
     case Opcode::Red: return atomicRefusal(form);
     case Opcode::Vote:
@@ -51,6 +54,11 @@ std::string ptxasRefusal(const FormToCheck& form) {
       if (std::string why = formWordRefusal(form); !why.empty()) return why;
       return videoRefusal(form);
   }
+}
+
+bool readsOperands(Opcode opcode) {
+  return opcode == Opcode::CvtPack || opcode == Opcode::CpAsyncWaitGroup ||
+         opcode == Opcode::CpAsyncBulkWaitGroup;
 }
 
 }  // namespace ptxsim::isa::strict

@@ -41,5 +41,7 @@ std::string formWordRefusal(const FormToCheck& form);
 std::string atomicRefusal(const FormToCheck& form);
 std::string memoryRefusal(const FormToCheck& form);
 std::string warpRefusal(const FormToCheck& form);
+std::string cvtPackRefusal(const FormToCheck& form);
+std::string waitGroupRefusal(const FormToCheck& form);
 
 }  // namespace ptxsim::isa::strict
