@@ -28,9 +28,11 @@ struct Case {
   unsigned rank;
   cuuint64_t dims[3];
   cuuint32_t box[3];
+  int x = 0, y = 0;  // the box's corner
 };
 
-__global__ void loadOnce(const __grid_constant__ CUtensorMap map, unsigned rank, unsigned bytes, uint8_t* out) {
+__global__ void loadOnce(const __grid_constant__ CUtensorMap map, unsigned rank, int x, int y, unsigned bytes,
+                         uint8_t* out) {
   extern __shared__ __align__(1024) uint8_t shared[];
   __shared__ uint64_t bar;
   uint8_t* box = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(shared) + 1023) & ~uintptr_t{1023});
@@ -49,13 +51,13 @@ __global__ void loadOnce(const __grid_constant__ CUtensorMap map, unsigned rank,
     const int zero = 0;
     if (rank == 1)
       asm volatile("cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2}], [%3];"
-                   ::"r"(dst), "l"(m), "r"(zero), "r"(barAddress) : "memory");
+                   ::"r"(dst), "l"(m), "r"(x), "r"(barAddress) : "memory");
     else if (rank == 2)
       asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
-                   ::"r"(dst), "l"(m), "r"(zero), "r"(zero), "r"(barAddress) : "memory");
+                   ::"r"(dst), "l"(m), "r"(x), "r"(y), "r"(barAddress) : "memory");
     else
       asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];"
-                   ::"r"(dst), "l"(m), "r"(zero), "r"(zero), "r"(zero), "r"(barAddress) : "memory");
+                   ::"r"(dst), "l"(m), "r"(x), "r"(y), "r"(zero), "r"(barAddress) : "memory");
   }
   uint32_t done = 0;
   while (!done)
@@ -99,7 +101,7 @@ int runCase(const char* name, const Case& c) {
   unsigned bytes = c.elementBytes;
   for (unsigned i = 0; i < c.rank; ++i) bytes *= c.box[i];
   cudaFuncSetAttribute(loadOnce, cudaFuncAttributeMaxDynamicSharedMemorySize, kBoxBytes + 1024);
-  loadOnce<<<1, 128, kBoxBytes + 1024>>>(map, c.rank, bytes, out);
+  loadOnce<<<1, 128, kBoxBytes + 1024>>>(map, c.rank, c.x, c.y, bytes, out);
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
     std::printf("%s: %s\n", name, cudaGetErrorName(e));
@@ -143,6 +145,10 @@ int main() {
   }
   isolated("2d u8 256x70 box 256x8", {u8, 1, 2, {256, 70, 1}, {256, 8, 1}});
   isolated("3d u8 100x70x2 box 64x32x1", {u8, 1, 3, {100, 70, 2}, {64, 32, 1}});
+  // tma_copies' first faulting case as it was, and the same box at (0, 0)
+  // of a tensor whose rows are a multiple of 64 bytes.
+  isolated("2d u8 100x70 box 64x32 at (8,4)", {u8, 1, 2, {100, 70, 1}, {64, 32, 1}, 8, 4});
+  isolated("2d u8 128x70 box 64x32 at (8,4)", {u8, 1, 2, {128, 70, 1}, {64, 32, 1}, 8, 4});
   isolated("3d u8 256x70x2 box 16x8x2", {u8, 1, 3, {256, 70, 2}, {16, 8, 2}});
   isolated("1d u8 4096 box 16", {u8, 1, 1, {4096, 1, 1}, {16, 1, 1}});
   isolated("1d u8 4096 box 64", {u8, 1, 1, {4096, 1, 1}, {64, 1, 1}});
