@@ -105,19 +105,23 @@ void alignedSums(int alignBits, DotOperand a, DotColumns b, unsigned k, DotOpera
   }
 }
 
-// `units` x 2^lsb truncated toward zero to `bits` significant bits and
-// f32, when the result is a normal f32 or infinite; false otherwise.
+// `units` (nonzero) x 2^lsb truncated toward zero to `bits` significant
+// bits and f32, when the result is a normal f32 or infinite; false
+// otherwise. In integers: the magnitude's top 24 bits (the rest truncated)
+// are the significand, its length the exponent.
 bool f32Result(int64_t units, int lsb, unsigned bits, uint32_t& result) {
-  auto value = static_cast<double>(units) * powerOfTwo(lsb);  // exact: |units| < 2^37
-  uint64_t raw = std::bit_cast<uint64_t>(value);
-  int exponent = static_cast<int>((raw >> 52) & 0x7ff) - 1023;
+  const uint32_t sign = units < 0 ? 0x80000000u : 0u;
+  const uint64_t magnitude = units < 0 ? uint64_t{0} - static_cast<uint64_t>(units) : static_cast<uint64_t>(units);
+  const int length = 64 - std::countl_zero(magnitude);
+  const int exponent = lsb + length - 1;
   if (exponent >= 128) {
-    result = 0x7f800000u | static_cast<uint32_t>((raw >> 32) & 0x80000000u);
+    result = 0x7f800000u | sign;
     return true;
   }
   if (exponent < -126) return false;
-  raw &= ~((uint64_t{1} << (53 - bits)) - 1);  // truncation toward zero: the magnitude loses bits
-  result = std::bit_cast<uint32_t>(static_cast<float>(std::bit_cast<double>(raw)));  // exact
+  uint64_t significand = length > 24 ? magnitude >> (length - 24) : magnitude << (24 - length);
+  significand &= ~((uint64_t{1} << (24 - bits)) - 1);
+  result = sign | static_cast<uint32_t>(exponent + 127) << 23 | (static_cast<uint32_t>(significand) & 0x7fffffu);
   return true;
 }
 
