@@ -74,8 +74,8 @@ TEST(ClusterOccupancy, ClustersFitWholeInOneGpc) {
   EXPECT_EQ(sim::maxActiveClusters(h100, 0, 2), 0u);
 }
 
-// And with more blocks an SM (tests/gpu_truth/probes/
-// cluster_occupancy_probe_gpu.txt): at most 8 of them count, and GPCs
+// And with more blocks an SM (tests/cuda/programs/
+// cluster_occupancy.expected): at most 8 of them count, and GPCs
 // smaller than the cluster hold none.
 TEST(ClusterOccupancy, TheH100CountsAtMostEightBlocksAnSm) {
   sim::GpuConfig h100;

@@ -185,7 +185,7 @@ int main() {
 
   // Occupancy: clusters of 2, 4, 8 and 16 blocks of 128 threads using most
   // of an SM's shared memory (one block an SM). With many blocks an SM:
-  // tests/gpu_truth/probes/cluster_occupancy_probe.cu and the unit tests.
+  // cluster_occupancy.cu and the unit tests.
   for (unsigned size : {2u, 4u, 8u, 16u}) {
     for (size_t shared : {size_t{200 * 1024}}) {
       cudaLaunchConfig_t config = {};

@@ -45,8 +45,8 @@ struct GpuConfig {
   // CTAs run in one GPC, on as many SMs. The groups the H100's
   // cudaOccupancyMaxActiveClusters counts in: this layout and
   // clusterBlocksPerSm give all 40 of its answers for clusters of 1 to 16
-  // with 1 to 32 blocks an SM (tests/gpu_truth/probes/
-  // cluster_occupancy_probe_gpu.txt); sim/src/cluster_shape.cpp.
+  // with 1 to 32 blocks an SM (tests/cuda/programs/
+  // cluster_occupancy.expected); sim/src/cluster_shape.cpp.
   std::vector<uint32_t> gpcSms{18, 18, 16, 16, 16, 16, 16, 8, 2, 2, 2, 2};
   // The most blocks of a cluster launch the H100's occupancy counts on an
   // SM, whatever else would fit (the same recording: 32, 25, 16 and 8

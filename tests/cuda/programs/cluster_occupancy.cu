@@ -3,7 +3,8 @@
 // dynamic shared memory from none to most of an SM, clusters of 1 to 16.
 // Beside each answer, cudaOccupancyMaxActiveBlocksPerMultiprocessor for the
 // same block, so the per-SM limit and the cluster answer can be compared.
-// The data for fitting ptxsim's cluster occupancy (cluster_shape.cpp).
+// Recorded on the H100 (2026-12-07) as a probe; ptxsim's cluster occupancy
+// (sim/src/cluster_shape.cpp, the preset's gpc_sms) is fitted to it.
 #include <cuda_runtime.h>
 
 #include <cstdio>
