@@ -17,11 +17,9 @@ uint32_t cyclesAtScope(Mod scope, const FenceTiming& timing) {
   }
 }
 
-bool arrivesOnMbarrier(Opcode op) { return op == Opcode::MbarrierArrive || op == Opcode::MbarrierArriveDrop; }
-
 }  // namespace
 
-FenceEffect fenceEffectOf(const isa::Instruction& inst, const FenceTiming& timing) {
+FenceEffect fenceOfFencingOpcode(const isa::Instruction& inst, const FenceTiming& timing) {
   const isa::ModifierSet& m = inst.modifiers;
   if (inst.opcode == Opcode::Membar) {
     // membar.proxy orders proxies, not this warp's accesses: no MEMBAR.
@@ -35,9 +33,8 @@ FenceEffect fenceEffectOf(const isa::Instruction& inst, const FenceTiming& timin
     if (m.hasGroup(ModGroup::Proxy)) return {true, 0};
     return {true, cyclesAtScope(m.get(ModGroup::Scope), timing)};
   }
-  if (arrivesOnMbarrier(inst.opcode) && m.get(ModGroup::Scope) == Mod::Cluster && !m.has(Mod::Relaxed)) {
-    return {true, timing.clusterCycles};
-  }
+  // mbarrier.arrive and arrive_drop: a release at cluster scope.
+  if (m.get(ModGroup::Scope) == Mod::Cluster && !m.has(Mod::Relaxed)) return {true, timing.clusterCycles};
   return {};
 }
 

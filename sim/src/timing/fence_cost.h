@@ -23,6 +23,18 @@ struct FenceEffect {
   uint32_t cycles = 0;          // then the MEMBAR's own time
 };
 
-FenceEffect fenceEffectOf(const isa::Instruction& inst, const FenceTiming& timing);
+// The fence of an instruction whose opcode may carry one (membar, fence,
+// mbarrier.arrive and arrive_drop).
+FenceEffect fenceOfFencingOpcode(const isa::Instruction& inst, const FenceTiming& timing);
+
+// The scheduler asks before every issue: instructions of any other opcode
+// carry none, decided inline.
+inline FenceEffect fenceEffectOf(const isa::Instruction& inst, const FenceTiming& timing) {
+  using isa::Opcode;
+  const Opcode op = inst.opcode;
+  const bool mayFence = op == Opcode::Membar || op == Opcode::Fence || op == Opcode::MbarrierArrive ||
+                        op == Opcode::MbarrierArriveDrop;
+  return mayFence ? fenceOfFencingOpcode(inst, timing) : FenceEffect{};
+}
 
 }  // namespace ptxsim::sim::timing
