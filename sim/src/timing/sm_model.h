@@ -283,8 +283,9 @@ class alignas(64) SmModel {
     uint64_t tensorCoreFree = 0;  // when its tensor core is done with the wgmmas queued on it
   };
 
-  // The earliest cycle `w` could issue `pi` and what holds it until then
-  // (issuable now when `until` <= now); `fetched`: when `pi` is in the L0.
+  // Readiness (sm_readiness.cpp). The earliest cycle `w` could issue `pi`
+  // and what holds it until then (issuable now when `until` <= now);
+  // `fetched`: when `pi` is in the L0.
   Hold holdOf(TimedWarp& w, const exec::PreparedInstruction& pi, const SubPartition& sp, uint64_t fetched,
               uint64_t now) const;
   // When the warp's next instruction `pi` is in the L0.
